@@ -1,0 +1,112 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+
+/** A JSON Schema object, as tools declare their input (`type: 'object'` for tool inputs). */
+export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * A Standard Schema that can also describe itself as JSON Schema (Standard JSON Schema, e.g. zod 4,
+ * valibot, arktype). toolscout validates arguments through `~standard.validate` and shows the model
+ * the JSON Schema.
+ */
+export type SchemaLike = JsonSchema | StandardSchemaV1;
+
+/** MCP tool annotations (hints about a tool's behaviour), kept as given. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** What a tool execution receives besides its arguments. */
+export interface ToolExecutionContext {
+  /** The id of the tool being run. */
+  toolId: string;
+  /** The request's thread id, when the host has one. */
+  threadId?: string;
+  /** The request's resource (user, tenant) id, when the host has one. */
+  resourceId?: string;
+  /** The host's own request context (Mastra's RequestContext, LangChain's runtime context, ...). */
+  context?: unknown;
+  /** Aborts a running call. */
+  abortSignal?: AbortSignal;
+}
+
+/**
+ * A framework-neutral tool. Adapters convert their framework's tools to descriptors and keep the
+ * original object in `tool`, so nothing is lost on the way back.
+ *
+ * @typeParam TTool - the framework's own tool type (a Mastra tool, an AI SDK tool, ...).
+ */
+export interface ToolDescriptor<TTool = unknown> {
+  /** Unique within a catalog. May contain any character; see `toolName` for what providers see. */
+  id: string;
+  /** The tool's own name; not unique across sources. Defaults to `id`. */
+  name?: string;
+  /** Free text for the model and for ranking. May be empty. */
+  description?: string;
+  /** The tool's input: plain JSON Schema, or a Standard Schema object that can produce one. */
+  inputSchema?: SchemaLike;
+  /** The tool's output, when it declares one (MCP `outputSchema`). */
+  outputSchema?: JsonSchema;
+  /** Free-form labels (category, vendor); searchable. */
+  tags?: readonly string[];
+  /** The API, server or namespace the tool belongs to; searchable, and named in duplicate-id errors. */
+  source?: string;
+  /** MCP annotations, kept as given. */
+  annotations?: ToolAnnotations;
+  /** Always offered to the model, never needs to be searched or loaded. */
+  pinned?: boolean;
+  /** Runs the tool. Used by `proxy` mode's `call_tool` and by hosts that let core execute tools. */
+  execute?: (args: unknown, context: ToolExecutionContext) => unknown | Promise<unknown>;
+  /** The framework's own tool object, opaque to core. */
+  tool?: TTool;
+  /** Anything else an adapter wants to carry along. */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A tool as a catalog holds it: the descriptor plus the provider-safe `toolName` and the input
+ * schema resolved to JSON Schema.
+ */
+export interface CatalogTool<TTool = unknown> extends ToolDescriptor<TTool> {
+  /** The descriptor's name, or its id when it has none. */
+  name: string;
+  /** `^[a-zA-Z0-9_-]{1,64}$`: unique in the catalog, stable across restarts, reversible. */
+  toolName: string;
+  /** The input schema as JSON Schema (`{ type: 'object' }` when the tool declared none). */
+  jsonSchema: JsonSchema;
+}
+
+/** Which fields of a tool a query term matched. */
+export type SearchField = 'name' | 'description' | 'tags' | 'parameters';
+
+/** One ranked tool. */
+export interface SearchHit {
+  id: string;
+  /** Relevance in [0, 1]; see the index's documentation for the rule. */
+  score: number;
+  /** Query terms (after tokenisation) and the fields each matched in; empty for vector-only hits. */
+  matches: Record<string, SearchField[]>;
+}
+
+/** Decides whether a tool may appear in results. Asked only as often as needed to fill `limit`. */
+export type SearchFilter = (toolId: string) => boolean | Promise<boolean>;
+
+export interface SearchOptions {
+  /** How many hits at most. Default 10. */
+  limit?: number;
+  /** Hits scoring below this (in [0, 1]) are dropped. Default: the index's `minScore`. */
+  minScore?: number;
+  /** Keeps only the tools it allows; lower-ranked allowed tools fill the freed places. */
+  filter?: SearchFilter;
+}
+
+/** Turns texts into vectors, in batches. */
+export interface Embedder {
+  /** Identifies the model (and its settings): cached vectors are keyed by it. */
+  readonly id: string;
+  embed(texts: string[]): Promise<number[][]>;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Runs a command with the project's toolchain: Node >= 22 and pnpm 12, installed on first use
+// from the npm registry into .toolchain/ (no global installs, no manual step), then `pnpm install`
+// when the lockfile changed. Works on the Node 20 + npm that a fresh machine has.
+//
+//   node scripts/toolchain.mjs <command> [args...]     e.g. `node scripts/toolchain.mjs turbo run test`
+//
+// All set-up output goes to stderr, so `pnpm --silent toolscout ... --json` keeps stdout clean.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const toolchainDir = join(root, '.toolchain');
+const PNPM_VERSION = '12.21.0';
+const NODE_MAJOR = 24;
+const MIN_NODE_MAJOR = 22;
+
+function log(message) {
+  process.stderr.write(`[toolchain] ${message}\n`);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: ['inherit', 2, 2], ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function ensureToolchain() {
+  const nodePackage = `node-${process.platform}-${process.arch}`;
+  const localNode = join(toolchainDir, 'node_modules', nodePackage, 'bin', 'node');
+  const localPnpm = join(toolchainDir, 'node_modules', '.bin', 'pnpm');
+  const systemNodeOk = Number(process.versions.node.split('.')[0]) >= MIN_NODE_MAJOR;
+  const wanted = [];
+  if (!existsSync(localPnpm)) wanted.push(`pnpm@${PNPM_VERSION}`);
+  if (!systemNodeOk && !existsSync(localNode)) wanted.push(`${nodePackage}@${NODE_MAJOR}`);
+  if (wanted.length > 0) {
+    log(`installing ${wanted.join(', ')} into .toolchain/ (Node ${process.versions.node} found)`);
+    mkdirSync(toolchainDir, { recursive: true });
+    if (!existsSync(join(toolchainDir, 'package.json'))) {
+      writeFileSync(join(toolchainDir, 'package.json'), '{ "private": true }\n');
+    }
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const status = run(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', toolchainDir, ...wanted], {
+      cwd: toolchainDir,
+    });
+    if (status !== 0) throw new Error(`npm install ${wanted.join(' ')} failed with exit code ${status}`);
+  }
+  const binDirs = [join(toolchainDir, 'node_modules', '.bin'), join(root, 'node_modules', '.bin')];
+  if (!systemNodeOk) binDirs.unshift(dirname(localNode));
+  return { pnpm: localPnpm, path: [...binDirs, process.env.PATH ?? ''].join(process.platform === 'win32' ? ';' : ':') };
+}
+
+function ensureDependencies(toolchain, env) {
+  const lockfile = join(root, 'pnpm-lock.yaml');
+  const installed = join(root, 'node_modules', '.pnpm', 'lock.yaml');
+  const upToDate =
+    existsSync(installed) && existsSync(lockfile) && readFileSync(installed, 'utf8') === readFileSync(lockfile, 'utf8');
+  if (upToDate) return;
+  log('installing dependencies (pnpm install)');
+  const status = run(toolchain.pnpm, ['install', '--frozen-lockfile'], { cwd: root, env });
+  if (status !== 0) throw new Error(`pnpm install failed with exit code ${status}`);
+}
+
+function main() {
+  const [command, ...args] = process.argv.slice(2);
+  if (!command) {
+    process.stderr.write('usage: node scripts/toolchain.mjs <command> [args...]\n');
+    return 2;
+  }
+  const toolchain = ensureToolchain();
+  const env = { ...process.env, PATH: toolchain.path, TURBO_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false' };
+  if (command !== 'pnpm' || args[0] !== 'install') ensureDependencies(toolchain, env);
+  const executable = command === 'pnpm' ? toolchain.pnpm : command;
+  const result = spawnSync(executable, args, { cwd: process.env.INIT_CWD ?? process.cwd(), stdio: 'inherit', env, shell: process.platform === 'win32' });
+  if (result.error) {
+    process.stderr.write(`[toolchain] could not run ${command}: ${result.error.message}\n`);
+    return 1;
+  }
+  return result.status ?? 1;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  process.stderr.write(`[toolchain] ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
