@@ -60,13 +60,37 @@ export class InvalidToolError extends ToolscoutError {
   constructor(
     message: string,
     readonly field?: string,
+    options?: { cause?: unknown },
   ) {
-    super('invalid-tool', message);
+    super('invalid-tool', message, options);
     this.name = 'InvalidToolError';
   }
 
   static override isInstance(error: unknown): error is InvalidToolError {
     return isCode(error, 'invalid-tool');
+  }
+}
+
+/**
+ * Two different tool ids that map to the same provider-safe tool name (see `toToolName`). Names carry
+ * a hash of the id whenever the id had to change, so this takes either a hash collision or an id
+ * that is itself a valid name equal to another id's mapped name.
+ */
+export class ToolNameConflictError extends ToolscoutError {
+  constructor(
+    readonly toolName: string,
+    readonly toolId: string,
+    readonly existingToolId: string,
+  ) {
+    super(
+      'tool-name-conflict',
+      `Tool ids "${existingToolId}" and "${toolId}" both map to the tool name "${toolName}". Rename one of the two ids.`,
+    );
+    this.name = 'ToolNameConflictError';
+  }
+
+  static override isInstance(error: unknown): error is ToolNameConflictError {
+    return isCode(error, 'tool-name-conflict');
   }
 }
 
@@ -119,5 +143,60 @@ export class MissingDependencyError extends ToolscoutError {
 
   static override isInstance(error: unknown): error is MissingDependencyError {
     return isCode(error, 'missing-dependency');
+  }
+}
+
+/** An option outside its allowed range or of the wrong kind (a negative TTL, `NaN`, a fraction where a count is needed). */
+export class InvalidOptionError extends ToolscoutError {
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super('invalid-option', message);
+    this.name = 'InvalidOptionError';
+  }
+
+  static override isInstance(error: unknown): error is InvalidOptionError {
+    return isCode(error, 'invalid-option');
+  }
+}
+
+/** A value in a loaded-tool store that is not what toolscout wrote (not JSON, not an array of strings, wrong type). */
+export class StoreDataError extends ToolscoutError {
+  constructor(
+    readonly key: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'store-data',
+      `The loaded-tool store holds an unreadable value at key "${key}": ${problem}. It is left untouched; delete the key (or fix its value) to reset that thread.`,
+      options,
+    );
+    this.name = 'StoreDataError';
+  }
+
+  static override isInstance(error: unknown): error is StoreDataError {
+    return isCode(error, 'store-data');
+  }
+}
+
+/** Loading more tools into one thread than the store allows (`maxToolsPerThread`). Nothing was added. */
+export class ToolLimitError extends ToolscoutError {
+  constructor(
+    readonly threadKey: string,
+    readonly limit: number,
+    readonly loadedCount: number,
+    readonly requestedIds: readonly string[],
+  ) {
+    super(
+      'tool-limit',
+      `Thread "${threadKey}" has ${loadedCount} loaded tool(s); adding ${requestedIds.length} more would exceed the limit of ${limit} (maxToolsPerThread). Nothing was added.`,
+    );
+    this.name = 'ToolLimitError';
+  }
+
+  static override isInstance(error: unknown): error is ToolLimitError {
+    return isCode(error, 'tool-limit');
   }
 }

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const built = existsSync(bin);
+
+function toolscout(args: string[], cwd: string) {
+  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'toolscout-cli-'));
+    const tools = [
+      { id: 'Genius__Song lyrics', name: 'Song lyrics', description: 'Lyrics of a song', parameters: null },
+      {
+        id: 'Meteo__Forecast',
+        name: 'Forecast',
+        description: 'Weather forecast for a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ];
+    writeFileSync(join(dir, 'tools.jsonl'), `${tools.map((tool) => JSON.stringify(tool)).join('\n')}\n`);
+    writeFileSync(
+      join(dir, 'queries.jsonl'),
+      `${JSON.stringify({ id: 'a', query: 'song lyrics please', relevant: ['Genius__Song lyrics'] })}\n${JSON.stringify({ id: 'b', query: 'weather forecast for Rome', relevant: ['Meteo__Forecast'] })}\n`,
+    );
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts with a node shebang', () => {
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  });
+
+  it('prints only JSON lines on stdout for a batch, with relative paths from the working directory', () => {
+    const result = toolscout(
+      ['search', '--catalog', 'tools.jsonl', '--queries', 'queries.jsonl', '--limit', '10', '--json'],
+      dir,
+    );
+    expect(result.status).toBe(0);
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.id)).toEqual(['a', 'b']);
+    expect(lines[0].hits[0].id).toBe('Genius__Song lyrics');
+    expect(lines[1].hits[0].id).toBe('Meteo__Forecast');
+    expect(result.stderr).toMatch(/searched 2 queries over 2 tools/);
+  });
+
+  it('exits 1 naming a missing file and 2 naming a bad option', () => {
+    const missing = toolscout(['search', 'x', '--catalog', 'nope.jsonl'], dir);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe('toolscout: cannot read the catalog file "nope.jsonl": no such file\n');
+    const usage = toolscout(['search', 'x', '--catalog', 'tools.jsonl', '--limit', 'many'], dir);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toBe('toolscout: --limit must be a positive integer, got "many"\n');
+  });
+
+  it('prints the version', () => {
+    const result = toolscout(['--version'], dir);
+    expect(result.status).toBe(0);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(result.stdout).toBe(`${manifest.version}\n`);
+  });
+});
+
+if (!built) {
+  it.skip(`end-to-end bin test skipped: ${bin} is not built (run the package build first; turbo's test task does)`, () => {});
+}

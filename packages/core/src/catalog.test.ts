@@ -1,0 +1,403 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { type CatalogChange, ToolCatalog } from './catalog.js';
+import {
+  DuplicateToolError,
+  InvalidToolError,
+  ToolNameConflictError,
+  ToolscoutError,
+  UnknownToolError,
+} from './errors.js';
+import { toToolName } from './tool-name.js';
+import type { ToolDescriptor } from './types.js';
+
+const weather: ToolDescriptor = {
+  id: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  tags: ['weather'],
+  source: 'weather-api',
+};
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('ToolCatalog: adding and reading', () => {
+  it('builds catalog tools with name, toolName and the resolved JSON Schema', () => {
+    const catalog = new ToolCatalog([weather, { id: 'Kick.com API | Get Clips' }]);
+    expect(catalog.size).toBe(2);
+    const tool = catalog.get('get_weather')!;
+    expect(tool.name).toBe('get_weather');
+    expect(tool.toolName).toBe('get_weather');
+    expect(tool.jsonSchema).toEqual(weather.inputSchema);
+    expect(tool.tags).toEqual(['weather']);
+    const odd = catalog.get('Kick.com API | Get Clips')!;
+    expect(odd.toolName).toBe(toToolName('Kick.com API | Get Clips'));
+    expect(odd.jsonSchema).toEqual({ type: 'object', properties: {} });
+    expect(catalog.getByToolName(odd.toolName)).toBe(odd);
+    expect(catalog.getByToolName('Kick.com API | Get Clips')).toBeUndefined();
+    expect(catalog.has('get_weather')).toBe(true);
+    expect(catalog.has('nope')).toBe(false);
+  });
+
+  it('keeps an explicit name and fills in type "object" for a schema without a type', () => {
+    const catalog = new ToolCatalog();
+    const tool = catalog.add({
+      id: 'svc__search',
+      name: 'search',
+      inputSchema: { properties: { q: { type: 'string' } } },
+    });
+    expect(tool.name).toBe('search');
+    expect(tool.jsonSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
+  });
+
+  it('resolves a zod schema to JSON Schema and keeps the zod object for validation', () => {
+    const schema = z.object({ city: z.string(), days: z.number().int().optional() });
+    const tool = new ToolCatalog().add({ id: 'forecast', inputSchema: schema });
+    expect(tool.inputSchema).toBe(schema);
+    expect(tool.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer' } },
+      required: ['city'],
+    });
+    expect(tool.jsonSchema.$schema).toBeUndefined();
+  });
+
+  it('lists and iterates in insertion order', () => {
+    const catalog = new ToolCatalog([{ id: 'b' }, { id: 'a' }, { id: 'c' }]);
+    expect(catalog.list().map((t) => t.id)).toEqual(['b', 'a', 'c']);
+    expect([...catalog].map((t) => t.id)).toEqual(['b', 'a', 'c']);
+    catalog.list().pop();
+    expect(catalog.size).toBe(3);
+  });
+
+  it('copies and freezes, so mutating the input cannot corrupt the catalog', () => {
+    const input = {
+      id: 'mutable',
+      tags: ['one'],
+      inputSchema: { type: 'object', properties: { a: { type: 'string', enum: ['x'] } } },
+      metadata: { owner: 'me' },
+      annotations: { readOnlyHint: true as boolean },
+    } satisfies ToolDescriptor;
+    const tool = new ToolCatalog([input]).get('mutable')!;
+    input.tags.push('two');
+    input.inputSchema.properties.a.enum.push('y');
+    input.metadata.owner = 'you';
+    input.annotations.readOnlyHint = false;
+    expect(tool.tags).toEqual(['one']);
+    expect(tool.jsonSchema).toEqual({ type: 'object', properties: { a: { type: 'string', enum: ['x'] } } });
+    expect(tool.inputSchema).toEqual(tool.jsonSchema);
+    expect(tool.metadata).toEqual({ owner: 'me' });
+    expect(tool.annotations).toEqual({ readOnlyHint: true });
+    expect(Object.isFrozen(tool)).toBe(true);
+    expect(Object.isFrozen(tool.jsonSchema.properties)).toBe(true);
+    expect(() => {
+      (tool as { description?: string }).description = 'changed';
+    }).toThrow(TypeError);
+  });
+
+  it('keeps execute, the framework tool and extra fields', async () => {
+    const frameworkTool = { kind: 'mastra' };
+    const tool = new ToolCatalog().add({ id: 'run', execute: async (args) => ({ echoed: args }), tool: frameworkTool });
+    expect(tool.tool).toBe(frameworkTool);
+    expect(await tool.execute?.({ x: 1 }, { toolId: 'run' })).toEqual({ echoed: { x: 1 } });
+  });
+});
+
+describe('ToolCatalog: validation', () => {
+  const cases: [string, unknown, string, RegExp][] = [
+    ['a non-object', 'get_weather', '', /Tool \(at index 0\) must be an object, got a string/],
+    [
+      'a missing id',
+      { name: 'weather' },
+      'id',
+      /Tool named "weather" \(at index 0\): id must be a non-empty string, got undefined/,
+    ],
+    ['an empty id', { id: '  ' }, 'id', /id must be a non-empty string, got an empty string/],
+    ['a numeric id', { id: 7 }, 'id', /id must be a non-empty string, got a number/],
+    [
+      'a non-string description',
+      { id: 't', description: 3 },
+      'description',
+      /Tool "t": description must be a string, got a number/,
+    ],
+    ['an empty name', { id: 't', name: '' }, 'name', /Tool "t": name must not be empty/],
+    [
+      'tags that are not an array',
+      { id: 't', tags: 'x' },
+      'tags',
+      /Tool "t": tags must be an array of strings, got a string/,
+    ],
+    ['a non-string tag', { id: 't', tags: ['ok', 5] }, 'tags[1]', /Tool "t": tags\[1\] must be a string, got a number/],
+    ['a non-function execute', { id: 't', execute: 'run' }, 'execute', /Tool "t": execute must be a function/],
+    ['a non-boolean pinned', { id: 't', pinned: 'yes' }, 'pinned', /pinned must be a boolean/],
+    ['a non-object metadata', { id: 't', metadata: [] }, 'metadata', /metadata must be an object, got an array/],
+    [
+      'a non-object schema',
+      { id: 't', inputSchema: 'object' },
+      'inputSchema',
+      /Tool "t": inputSchema must be a JSON Schema object or a Standard Schema, got a string/,
+    ],
+    [
+      'a string schema',
+      { id: 't', inputSchema: { type: 'string' } },
+      'inputSchema',
+      /Tool "t": inputSchema must describe an object \(type "object"\).*got type "string"/,
+    ],
+    [
+      'a zod string schema',
+      { id: 't', inputSchema: z.string() },
+      'inputSchema',
+      /must describe an object.*got type "string"/,
+    ],
+    [
+      'bad properties',
+      { id: 't', inputSchema: { type: 'object', properties: [] } },
+      'inputSchema',
+      /properties must be an object, got an array/,
+    ],
+    [
+      'bad required',
+      { id: 't', inputSchema: { type: 'object', required: 'a' } },
+      'inputSchema',
+      /required must be an array of property names/,
+    ],
+    [
+      'a function in a schema',
+      { id: 't', inputSchema: { type: 'object', default: () => 1 } },
+      'inputSchema',
+      /is not JSON data: inputSchema\.default is a function/,
+    ],
+    [
+      'NaN in a schema',
+      { id: 't', inputSchema: { type: 'object', properties: { n: { maximum: Number.NaN } } } },
+      'inputSchema',
+      /inputSchema\.properties\.n\.maximum is NaN/,
+    ],
+    [
+      'a Date in a schema',
+      { id: 't', inputSchema: { type: 'object', default: new Date(0) } },
+      'inputSchema',
+      /inputSchema\.default is a Date/,
+    ],
+    [
+      'a non-object outputSchema',
+      { id: 't', outputSchema: true },
+      'outputSchema',
+      /outputSchema must be a JSON Schema object, got a boolean/,
+    ],
+    [
+      'a zod schema that cannot be JSON Schema',
+      { id: 't', inputSchema: z.object({ when: z.date() }) },
+      'inputSchema',
+      /Tool "t": inputSchema \(zod\) cannot be converted to JSON Schema: Date cannot be represented in JSON Schema/,
+    ],
+  ];
+
+  for (const [label, descriptor, field, message] of cases) {
+    it(`rejects ${label}`, () => {
+      const catalog = new ToolCatalog();
+      const error = thrown(() => catalog.addAll([descriptor as ToolDescriptor]));
+      expect(InvalidToolError.isInstance(error)).toBe(true);
+      expect((error as InvalidToolError).field ?? '').toBe(field);
+      expect((error as Error).message).toMatch(message);
+      expect(catalog.size).toBe(0);
+    });
+  }
+
+  it('rejects a schema with a cycle', () => {
+    const schema: Record<string, unknown> = { type: 'object' };
+    schema.self = schema;
+    expect(() => new ToolCatalog([{ id: 'cyclic', inputSchema: schema }])).toThrow(
+      /inputSchema\.self refers back to itself/,
+    );
+  });
+
+  it('rejects a Standard Schema that cannot produce JSON Schema', () => {
+    const opaque = { '~standard': { version: 1, vendor: 'acme', validate: (value: unknown) => ({ value }) } };
+    expect(() => new ToolCatalog([{ id: 'opaque', inputSchema: opaque }])).toThrow(
+      /Tool "opaque": inputSchema is a Standard Schema \(acme\) that cannot produce JSON Schema/,
+    );
+  });
+
+  it('rejects a non-iterable batch', () => {
+    expect(() => new ToolCatalog().addAll(null as unknown as [])).toThrow(/addAll expects an iterable/);
+  });
+});
+
+describe('ToolCatalog: duplicates and name conflicts', () => {
+  it('names the id and both sources on a duplicate', () => {
+    const catalog = new ToolCatalog([weather]);
+    const error = thrown(() => catalog.add({ id: 'get_weather', source: 'other-api' }));
+    expect(DuplicateToolError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('"get_weather"');
+    expect((error as Error).message).toContain('source "weather-api"');
+    expect((error as Error).message).toContain('source "other-api"');
+  });
+
+  it('rejects a whole batch when it duplicates the catalog or itself', () => {
+    const catalog = new ToolCatalog([weather]);
+    expect(() => catalog.addAll([{ id: 'fresh' }, { id: 'get_weather' }])).toThrow(DuplicateToolError);
+    expect(() => catalog.addAll([{ id: 'x', source: 's1' }, { id: 'y' }, { id: 'x', source: 's2' }])).toThrow(
+      /Duplicate tool id "x": already registered from source "s1", added again from source "s2"/,
+    );
+    expect(() => catalog.addAll([{ id: 'ok' }, { id: 'bad', tags: [1] } as unknown as ToolDescriptor])).toThrow(
+      InvalidToolError,
+    );
+    expect(catalog.list().map((t) => t.id)).toEqual(['get_weather']);
+  });
+
+  it('detects two ids that map to one tool name, in the catalog and within a batch', () => {
+    const mapped = toToolName('a b');
+    const catalog = new ToolCatalog([{ id: 'a b' }]);
+    const error = thrown(() => catalog.add({ id: mapped }));
+    expect(ToolNameConflictError.isInstance(error)).toBe(true);
+    expect(ToolscoutError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `Tool ids "a b" and "${mapped}" both map to the tool name "${mapped}". Rename one of the two ids.`,
+    );
+    expect(() => new ToolCatalog([{ id: mapped }, { id: 'a b' }])).toThrow(ToolNameConflictError);
+    expect(catalog.size).toBe(1);
+  });
+
+  it('frees the tool name when a tool is removed', () => {
+    const catalog = new ToolCatalog([{ id: 'a b' }]);
+    catalog.remove('a b');
+    expect(catalog.getByToolName(toToolName('a b'))).toBeUndefined();
+    expect(catalog.add({ id: toToolName('a b') }).toolName).toBe(toToolName('a b'));
+  });
+});
+
+describe('ToolCatalog: replace, upsert, remove', () => {
+  it('replace keeps the position and rejects unknown ids', () => {
+    const catalog = new ToolCatalog([{ id: 'a' }, { id: 'b', description: 'old' }, { id: 'c' }]);
+    const replaced = catalog.replace({ id: 'b', description: 'new' });
+    expect(replaced.description).toBe('new');
+    expect(catalog.list().map((t) => `${t.id}:${t.description ?? ''}`)).toEqual(['a:', 'b:new', 'c:']);
+    const error = thrown(() => catalog.replace({ id: 'zzz' }));
+    expect(UnknownToolError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe('Unknown tool "zzz": the catalog has no tool with this id.');
+  });
+
+  it('replace validates before touching the catalog', () => {
+    const catalog = new ToolCatalog([{ id: 'a', description: 'kept' }]);
+    expect(() => catalog.replace({ id: 'a', inputSchema: { type: 'array' } })).toThrow(InvalidToolError);
+    expect(catalog.get('a')?.description).toBe('kept');
+  });
+
+  it('upsert adds or replaces', () => {
+    const catalog = new ToolCatalog<{ v: number }>();
+    catalog.upsert({ id: 'a', tool: { v: 1 } });
+    catalog.upsert({ id: 'b', tool: { v: 1 } });
+    catalog.upsert({ id: 'a', tool: { v: 2 } });
+    expect(catalog.list().map((t) => [t.id, t.tool?.v])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
+  });
+
+  it('remove reports whether it removed', () => {
+    const catalog = new ToolCatalog([{ id: 'a' }]);
+    expect(catalog.remove('a')).toBe(true);
+    expect(catalog.remove('a')).toBe(false);
+    expect(catalog.size).toBe(0);
+    expect(catalog.get('a')).toBeUndefined();
+  });
+});
+
+describe('ToolCatalog: subscribe', () => {
+  it('sends add, replace and remove changes after they happen', () => {
+    const catalog = new ToolCatalog([{ id: 'seed' }]);
+    const seen: string[] = [];
+    const unsubscribe = catalog.subscribe((change) => {
+      const extra = change.type === 'replace' ? ` (was ${change.previous.description})` : '';
+      seen.push(`${change.type} ${change.tool.id}${extra} size=${catalog.size}`);
+    });
+    catalog.add({ id: 'a', description: 'v1' });
+    catalog.addAll([{ id: 'b' }, { id: 'c' }]);
+    catalog.replace({ id: 'a', description: 'v2' });
+    catalog.upsert({ id: 'a', description: 'v3' });
+    catalog.upsert({ id: 'd' });
+    catalog.remove('b');
+    catalog.remove('missing');
+    unsubscribe();
+    catalog.add({ id: 'after' });
+    expect(seen).toEqual([
+      'add a size=2',
+      'add b size=4',
+      'add c size=4',
+      'replace a (was v1) size=4',
+      'replace a (was v2) size=4',
+      'add d size=5',
+      'remove b size=4',
+    ]);
+  });
+
+  it('sends nothing for a rejected batch', () => {
+    const catalog = new ToolCatalog([{ id: 'a' }]);
+    const listener = vi.fn();
+    catalog.subscribe(listener);
+    expect(() => catalog.addAll([{ id: 'b' }, { id: 'a' }])).toThrow(DuplicateToolError);
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('a throwing listener breaks neither the catalog nor the other listeners', () => {
+    const errors: [unknown, CatalogChange<unknown>][] = [];
+    const catalog = new ToolCatalog([], { onListenerError: (error, change) => errors.push([error, change]) });
+    const other = vi.fn();
+    catalog.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    catalog.subscribe(other);
+    expect(catalog.add({ id: 'a' }).id).toBe('a');
+    expect(catalog.has('a')).toBe(true);
+    expect(other).toHaveBeenCalledOnce();
+    expect(errors).toHaveLength(1);
+    expect((errors[0]![0] as Error).message).toBe('listener bug');
+    expect(errors[0]![1].tool.id).toBe('a');
+  });
+
+  it('reports a throwing listener on console.error by default, and survives a throwing error handler', () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const catalog = new ToolCatalog();
+      catalog.subscribe(() => {
+        throw new Error('boom');
+      });
+      catalog.add({ id: 'a' });
+      expect(consoleError).toHaveBeenCalledOnce();
+      expect(String(consoleError.mock.calls[0]![0])).toContain('a catalog listener threw on "add" of tool "a"');
+    } finally {
+      consoleError.mockRestore();
+    }
+    const strict = new ToolCatalog([], {
+      onListenerError: () => {
+        throw new Error('handler bug');
+      },
+    });
+    strict.subscribe(() => {
+      throw new Error('boom');
+    });
+    expect(() => strict.add({ id: 'b' })).not.toThrow();
+    expect(strict.has('b')).toBe(true);
+  });
+
+  it('lets a listener unsubscribe itself while changes are sent', () => {
+    const catalog = new ToolCatalog();
+    const calls: string[] = [];
+    const unsubscribe = catalog.subscribe(() => {
+      calls.push('once');
+      unsubscribe();
+    });
+    catalog.subscribe(() => calls.push('always'));
+    catalog.add({ id: 'a' });
+    catalog.add({ id: 'b' });
+    expect(calls).toEqual(['once', 'always', 'always']);
+  });
+});

@@ -1,0 +1,348 @@
+import { DuplicateToolError, InvalidToolError, ToolNameConflictError, UnknownToolError } from './errors.js';
+import { isStandardSchema, toJsonSchema } from './schema.js';
+import { toToolName } from './tool-name.js';
+import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
+
+/** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
+export type CatalogChange<T> =
+  | { type: 'add'; tool: CatalogTool<T> }
+  | { type: 'remove'; tool: CatalogTool<T> }
+  | { type: 'replace'; tool: CatalogTool<T>; previous: CatalogTool<T> };
+
+/** Options for a {@link ToolCatalog}. */
+export interface ToolCatalogOptions<TTool = unknown> {
+  /**
+   * Called when a `subscribe` listener throws. The catalog and the other listeners carry on either
+   * way. Default: `console.error`.
+   */
+  onListenerError?: (error: unknown, change: CatalogChange<TTool>) => void;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function invalid(toolLabel: string, field: string, problem: string): InvalidToolError {
+  return new InvalidToolError(`Tool ${toolLabel}: ${field} ${problem}`, field);
+}
+
+/**
+ * Deep-copies JSON data (plain objects, arrays, strings, finite numbers, booleans, null) and freezes
+ * the copy. Anything else (functions, class instances, cycles, NaN) is an error naming its path.
+ */
+function freezeJson(value: unknown, path: string, toolLabel: string, field: string, seen: Set<object>): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw invalid(toolLabel, field, `is not JSON data: ${path} is ${value}`);
+    return value;
+  }
+  if (typeof value !== 'object') {
+    throw invalid(toolLabel, field, `is not JSON data: ${path} is ${describeValue(value)}`);
+  }
+  if (seen.has(value)) throw invalid(toolLabel, field, `is not JSON data: ${path} refers back to itself (a cycle)`);
+  seen.add(value);
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    copy = value.map((item, index) => freezeJson(item, `${path}[${index}]`, toolLabel, field, seen));
+  } else {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance';
+      throw invalid(toolLabel, field, `is not JSON data: ${path} is a ${kind}`);
+    }
+    const entries: [string, unknown][] = [];
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      entries.push([key, freezeJson(item, `${path}.${key}`, toolLabel, field, seen)]);
+    }
+    copy = Object.fromEntries(entries);
+  }
+  seen.delete(value);
+  return Object.freeze(copy);
+}
+
+function optionalString(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {
+  const value = descriptor[field];
+  if (value !== undefined && typeof value !== 'string') {
+    throw invalid(toolLabel, field, `must be a string, got ${describeValue(value)}`);
+  }
+}
+
+/** Checks that a resolved input schema describes an object, and gives it `type: 'object'` if it had no type. */
+function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
+  const type = schema.type;
+  if (type !== undefined && type !== 'object') {
+    throw invalid(
+      toolLabel,
+      'inputSchema',
+      `must describe an object (type "object"): tool arguments are always an object, got type ${JSON.stringify(type)}`,
+    );
+  }
+  if (schema.properties !== undefined && !isRecord(schema.properties)) {
+    throw invalid(toolLabel, 'inputSchema', `properties must be an object, got ${describeValue(schema.properties)}`);
+  }
+  if (
+    schema.required !== undefined &&
+    !(Array.isArray(schema.required) && schema.required.every((item) => typeof item === 'string'))
+  ) {
+    throw invalid(toolLabel, 'inputSchema', 'required must be an array of property names (strings)');
+  }
+  if (type !== undefined) return schema;
+  const { type: _missing, ...rest } = schema;
+  return { type: 'object', ...rest };
+}
+
+/** Validates a descriptor and builds the frozen catalog entry (without checking for duplicates). */
+function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): CatalogTool<TTool> {
+  const at = position === undefined ? '' : ` (at index ${position})`;
+  if (!isRecord(input)) {
+    throw new InvalidToolError(`Tool${at} must be an object, got ${describeValue(input)}`);
+  }
+  const descriptor = input as unknown as Record<string, unknown>;
+  const id = descriptor.id;
+  if (typeof id !== 'string' || id.trim() === '') {
+    const got = typeof id === 'string' ? 'an empty string' : describeValue(id);
+    const hint = typeof descriptor.name === 'string' ? ` named "${descriptor.name}"` : '';
+    throw new InvalidToolError(`Tool${hint}${at}: id must be a non-empty string, got ${got}`, 'id');
+  }
+  const label = `"${id}"`;
+  optionalString(descriptor, 'name', label);
+  if (descriptor.name === '') throw invalid(label, 'name', 'must not be empty (omit it to use the id)');
+  optionalString(descriptor, 'description', label);
+  optionalString(descriptor, 'source', label);
+  if (descriptor.tags !== undefined) {
+    if (!Array.isArray(descriptor.tags)) {
+      throw invalid(label, 'tags', `must be an array of strings, got ${describeValue(descriptor.tags)}`);
+    }
+    const bad = descriptor.tags.findIndex((tag) => typeof tag !== 'string');
+    if (bad !== -1) {
+      throw invalid(label, `tags[${bad}]`, `must be a string, got ${describeValue(descriptor.tags[bad])}`);
+    }
+  }
+  if (descriptor.pinned !== undefined && typeof descriptor.pinned !== 'boolean') {
+    throw invalid(label, 'pinned', `must be a boolean, got ${describeValue(descriptor.pinned)}`);
+  }
+  if (descriptor.execute !== undefined && typeof descriptor.execute !== 'function') {
+    throw invalid(label, 'execute', `must be a function, got ${describeValue(descriptor.execute)}`);
+  }
+  for (const field of ['annotations', 'metadata'] as const) {
+    if (descriptor[field] !== undefined && !isRecord(descriptor[field])) {
+      throw invalid(label, field, `must be an object, got ${describeValue(descriptor[field])}`);
+    }
+  }
+  if (descriptor.outputSchema !== undefined && !isRecord(descriptor.outputSchema)) {
+    throw invalid(label, 'outputSchema', `must be a JSON Schema object, got ${describeValue(descriptor.outputSchema)}`);
+  }
+
+  let resolved: JsonSchema;
+  try {
+    resolved = toJsonSchema(input.inputSchema);
+  } catch (error) {
+    if (!InvalidToolError.isInstance(error)) throw error;
+    throw new InvalidToolError(`Tool ${label}: ${error.message}`, error.field ?? 'inputSchema', { cause: error });
+  }
+  const standard = isStandardSchema(input.inputSchema);
+  const jsonSchema = freezeJson(
+    objectSchema(resolved, label),
+    'inputSchema',
+    label,
+    'inputSchema',
+    new Set(),
+  ) as JsonSchema;
+  const inputSchema =
+    input.inputSchema === undefined || standard
+      ? input.inputSchema
+      : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema', new Set()) as JsonSchema);
+
+  const tool: CatalogTool<TTool> = {
+    ...input,
+    id,
+    name: input.name ?? id,
+    toolName: toToolName(id),
+    jsonSchema,
+  };
+  if (inputSchema !== undefined) tool.inputSchema = inputSchema;
+  if (input.tags !== undefined) tool.tags = Object.freeze([...input.tags]);
+  if (input.outputSchema !== undefined) {
+    tool.outputSchema = freezeJson(input.outputSchema, 'outputSchema', label, 'outputSchema', new Set()) as JsonSchema;
+  }
+  if (input.annotations !== undefined) tool.annotations = Object.freeze({ ...input.annotations });
+  if (input.metadata !== undefined) tool.metadata = Object.freeze({ ...input.metadata });
+  return Object.freeze(tool);
+}
+
+/**
+ * The tools an agent can search, load and call: validated, frozen descriptors, each with a
+ * provider-safe `toolName` (see `toToolName`) and its input schema resolved to JSON Schema.
+ *
+ * Iterates (and `list()`s) in insertion order; `replace` keeps a tool's position. Ids are unique, and
+ * so are tool names, which map back to tools through `getByToolName`.
+ */
+export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>> {
+  readonly #tools = new Map<string, CatalogTool<TTool>>();
+  readonly #idsByToolName = new Map<string, string>();
+  readonly #listeners = new Set<(change: CatalogChange<TTool>) => void>();
+  readonly #onListenerError: (error: unknown, change: CatalogChange<TTool>) => void;
+
+  constructor(tools?: Iterable<ToolDescriptor<TTool>>, options: ToolCatalogOptions<TTool> = {}) {
+    this.#onListenerError =
+      options.onListenerError ??
+      ((error, change) => {
+        console.error(`toolscout: a catalog listener threw on "${change.type}" of tool "${change.tool.id}":`, error);
+      });
+    if (tools !== undefined) this.addAll(tools);
+  }
+
+  /** How many tools the catalog holds. */
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /**
+   * Adds a tool. Throws {@link InvalidToolError} for an unusable descriptor, {@link DuplicateToolError}
+   * when the id is taken, {@link ToolNameConflictError} when its tool name is another id's.
+   */
+  add(tool: ToolDescriptor<TTool>): CatalogTool<TTool> {
+    const entry = toCatalogTool(tool);
+    this.#checkNew(entry);
+    this.#insert(entry);
+    this.#emit({ type: 'add', tool: entry });
+    return entry;
+  }
+
+  /**
+   * Adds several tools, all or nothing: when any is invalid or clashes (with the catalog or with
+   * another in the batch), nothing is added and the error names it.
+   */
+  addAll(tools: Iterable<ToolDescriptor<TTool>>): CatalogTool<TTool>[] {
+    if (tools === null || typeof (tools as Partial<Iterable<unknown>>)?.[Symbol.iterator] !== 'function') {
+      throw new InvalidToolError(`addAll expects an iterable of tool descriptors, got ${describeValue(tools)}`);
+    }
+    const entries: CatalogTool<TTool>[] = [];
+    const batchIds = new Map<string, CatalogTool<TTool>>();
+    const batchNames = new Map<string, string>();
+    let position = 0;
+    for (const tool of tools) {
+      const entry = toCatalogTool(tool, position++);
+      this.#checkNew(entry);
+      const earlier = batchIds.get(entry.id);
+      if (earlier) throw new DuplicateToolError(entry.id, earlier.source, entry.source);
+      const nameOwner = batchNames.get(entry.toolName);
+      if (nameOwner !== undefined) throw new ToolNameConflictError(entry.toolName, entry.id, nameOwner);
+      batchIds.set(entry.id, entry);
+      batchNames.set(entry.toolName, entry.id);
+      entries.push(entry);
+    }
+    for (const entry of entries) this.#insert(entry);
+    for (const entry of entries) this.#emit({ type: 'add', tool: entry });
+    return entries;
+  }
+
+  /** Replaces the tool with the same id, keeping its position (hot reload). {@link UnknownToolError} when absent. */
+  replace(tool: ToolDescriptor<TTool>): CatalogTool<TTool> {
+    const entry = toCatalogTool(tool);
+    const previous = this.#tools.get(entry.id);
+    if (!previous) throw new UnknownToolError(entry.id);
+    this.#tools.set(entry.id, entry);
+    this.#emit({ type: 'replace', tool: entry, previous });
+    return entry;
+  }
+
+  /** Adds the tool, or replaces the one with the same id. */
+  upsert(tool: ToolDescriptor<TTool>): CatalogTool<TTool> {
+    const entry = toCatalogTool(tool);
+    const previous = this.#tools.get(entry.id);
+    if (previous) {
+      this.#tools.set(entry.id, entry);
+      this.#emit({ type: 'replace', tool: entry, previous });
+    } else {
+      this.#checkNew(entry);
+      this.#insert(entry);
+      this.#emit({ type: 'add', tool: entry });
+    }
+    return entry;
+  }
+
+  /** Removes a tool; `false` when there was none with this id. */
+  remove(id: string): boolean {
+    const tool = this.#tools.get(id);
+    if (!tool) return false;
+    this.#tools.delete(id);
+    this.#idsByToolName.delete(tool.toolName);
+    this.#emit({ type: 'remove', tool });
+    return true;
+  }
+
+  /** The tool with this id. */
+  get(id: string): CatalogTool<TTool> | undefined {
+    return this.#tools.get(id);
+  }
+
+  /** The tool with this provider-safe tool name (the reverse of `toToolName`). */
+  getByToolName(toolName: string): CatalogTool<TTool> | undefined {
+    const id = this.#idsByToolName.get(toolName);
+    return id === undefined ? undefined : this.#tools.get(id);
+  }
+
+  /** Whether a tool with this id is in the catalog. */
+  has(id: string): boolean {
+    return this.#tools.has(id);
+  }
+
+  /** All tools in insertion order (a new array each call). */
+  list(): CatalogTool<TTool>[] {
+    return [...this.#tools.values()];
+  }
+
+  [Symbol.iterator](): Iterator<CatalogTool<TTool>> {
+    return this.#tools.values();
+  }
+
+  /**
+   * Calls `listener` after every change. Returns the function that unsubscribes it. A listener that
+   * throws does not undo the change or keep other listeners from running (see `onListenerError`).
+   */
+  subscribe(listener: (change: CatalogChange<TTool>) => void): () => void {
+    if (typeof listener !== 'function') {
+      throw new TypeError(`subscribe expects a function, got ${describeValue(listener)}`);
+    }
+    const subscription = (change: CatalogChange<TTool>) => listener(change);
+    this.#listeners.add(subscription);
+    return () => {
+      this.#listeners.delete(subscription);
+    };
+  }
+
+  #checkNew(entry: CatalogTool<TTool>): void {
+    const existing = this.#tools.get(entry.id);
+    if (existing) throw new DuplicateToolError(entry.id, existing.source, entry.source);
+    const nameOwner = this.#idsByToolName.get(entry.toolName);
+    if (nameOwner !== undefined) throw new ToolNameConflictError(entry.toolName, entry.id, nameOwner);
+  }
+
+  #insert(entry: CatalogTool<TTool>): void {
+    this.#tools.set(entry.id, entry);
+    this.#idsByToolName.set(entry.toolName, entry.id);
+  }
+
+  #emit(change: CatalogChange<TTool>): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        try {
+          this.#onListenerError(error, change);
+        } catch {
+          // The error handler itself failed; the catalog has already changed and must stay usable.
+        }
+      }
+    }
+  }
+}

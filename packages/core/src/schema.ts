@@ -1,0 +1,273 @@
+import { type OutputUnit, type SchemaDraft, Validator } from '@cfworker/json-schema';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { InvalidToolError } from './errors.js';
+import type { JsonSchema, SchemaLike } from './types.js';
+
+/** The JSON Schema a tool without an input schema gets: an object with no declared properties. */
+export function emptyObjectSchema(): JsonSchema {
+  return { type: 'object', properties: {} };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a value is a Standard Schema (`~standard.validate`), e.g. a zod 4, valibot or arktype schema. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const standard = (value as Record<string, unknown>)['~standard'];
+  return isRecord(standard) && typeof standard.validate === 'function';
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Drops the `$schema` a library stamps on its output: providers show tools without it, some reject it. */
+function withoutDialect(schema: Record<string, unknown>): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * Resolves a tool's input schema to JSON Schema.
+ *
+ * - `undefined` gives `{ type: 'object', properties: {} }`.
+ * - A Standard JSON Schema (zod ≥ 4.2, valibot, arktype...) is converted through
+ *   `~standard.jsonSchema.input({ target: 'draft-2020-12' })`; a schema object with its own
+ *   `toJSONSchema()` method (older zod 4) through that. The top-level `$schema` is dropped.
+ * - A plain JSON Schema object is returned as it is (not copied).
+ *
+ * Throws {@link InvalidToolError} (field `inputSchema`) for anything else, and for a Standard Schema
+ * that cannot produce JSON Schema, with the library's reason.
+ */
+export function toJsonSchema(schema: SchemaLike | undefined): JsonSchema {
+  if (schema === undefined) return emptyObjectSchema();
+  if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null || Array.isArray(schema)) {
+    throw new InvalidToolError(
+      `inputSchema must be a JSON Schema object or a Standard Schema, got ${describeValue(schema)}`,
+      'inputSchema',
+    );
+  }
+  const record = schema as Record<string, unknown>;
+  const standard = record['~standard'];
+  if (standard === undefined) {
+    if (typeof schema === 'function') {
+      throw new InvalidToolError(
+        'inputSchema must be a JSON Schema object or a Standard Schema, got a function',
+        'inputSchema',
+      );
+    }
+    return record;
+  }
+  if (!isRecord(standard)) {
+    throw new InvalidToolError(
+      `inputSchema has a "~standard" property that is ${describeValue(standard)}`,
+      'inputSchema',
+    );
+  }
+  const vendor = typeof standard.vendor === 'string' ? standard.vendor : 'unknown vendor';
+  const converter = standard.jsonSchema;
+  let produced: unknown;
+  let how: string;
+  try {
+    if (isRecord(converter) && typeof converter.input === 'function') {
+      how = '~standard.jsonSchema.input()';
+      produced = converter.input({ target: 'draft-2020-12' });
+    } else if (typeof record.toJSONSchema === 'function') {
+      how = 'toJSONSchema()';
+      produced = record.toJSONSchema({ target: 'draft-2020-12', io: 'input' });
+    } else {
+      throw new InvalidToolError(
+        `inputSchema is a Standard Schema (${vendor}) that cannot produce JSON Schema: it implements neither Standard JSON Schema (~standard.jsonSchema) nor toJSONSchema(). Use a library version that does (e.g. zod >= 4.2) or pass a JSON Schema.`,
+        'inputSchema',
+      );
+    }
+  } catch (error) {
+    if (InvalidToolError.isInstance(error)) throw error;
+    throw new InvalidToolError(
+      `inputSchema (${vendor}) cannot be converted to JSON Schema: ${errorMessage(error)}`,
+      'inputSchema',
+      { cause: error },
+    );
+  }
+  if (!isRecord(produced)) {
+    throw new InvalidToolError(
+      `inputSchema (${vendor}) ${how} returned ${describeValue(produced)}, not a JSON Schema object`,
+      'inputSchema',
+    );
+  }
+  return withoutDialect(produced);
+}
+
+/** One reason arguments were rejected. */
+export interface ValidationIssue {
+  /** Where in the arguments, e.g. `location.city` or `items[2].name`; empty for the arguments as a whole. */
+  path: string;
+  /** What is wrong, from the schema library. */
+  message: string;
+}
+
+/** The outcome of {@link validateInput}. */
+export type ValidationResult = { success: true; value: unknown } | { success: false; issues: ValidationIssue[] };
+
+/** Renders path segments as `a.b[0].c`; keys that are not identifiers as `["a b"]`. */
+export function formatIssuePath(segments: readonly (string | number)[]): string {
+  let path = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') path += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) path += path === '' ? segment : `.${segment}`;
+    else path += `[${JSON.stringify(segment)}]`;
+  }
+  return path;
+}
+
+function standardPathSegments(path: StandardSchemaV1.Issue['path']): (string | number)[] {
+  if (!path) return [];
+  return path.map((segment) => {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+    return typeof key === 'symbol' ? key.toString() : key;
+  });
+}
+
+/** Turns a JSON pointer into segments, using the arguments to tell array indexes from object keys. */
+function pointerSegments(pointer: string, value: unknown): (string | number)[] {
+  const raw = pointer.replace(/^#/, '');
+  if (raw === '' || raw === '/') return [];
+  const segments: (string | number)[] = [];
+  let current: unknown = value;
+  for (const encoded of raw.slice(1).split('/')) {
+    const key = decodeURIComponent(encoded).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current) && /^\d+$/.test(key)) {
+      segments.push(Number(key));
+      current = current[Number(key)];
+    } else {
+      segments.push(key);
+      current = isRecord(current) ? current[key] : undefined;
+    }
+  }
+  return segments;
+}
+
+/** Keywords whose errors only say "something below failed"; the errors below say what. */
+const WRAPPER_KEYWORDS = new Set([
+  'properties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'allOf',
+  '$ref',
+  '$recursiveRef',
+  '$dynamicRef',
+  'dependentSchemas',
+  'patternProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+]);
+
+function jsonSchemaIssues(errors: readonly OutputUnit[], args: unknown): ValidationIssue[] {
+  const specific = errors.filter((unit) => !WRAPPER_KEYWORDS.has(unit.keyword));
+  const chosen = specific.length > 0 ? specific : errors;
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const unit of chosen) {
+    const segments = pointerSegments(unit.instanceLocation, args);
+    let message = unit.error;
+    const missing = unit.keyword === 'required' ? /required property "(.*)"/.exec(message) : null;
+    if (missing) {
+      segments.push(missing[1]!);
+      message = 'Required property is missing.';
+    } else if (unit.keyword === 'false') {
+      message = 'Property is not allowed by the schema.';
+    }
+    const path = formatIssuePath(segments);
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ path, message });
+  }
+  return issues;
+}
+
+const DRAFTS: readonly [string, SchemaDraft][] = [
+  ['draft-04', '4'],
+  ['draft-07', '7'],
+  ['2019-09', '2019-09'],
+  ['2020-12', '2020-12'],
+];
+
+function draftOf(schema: JsonSchema): SchemaDraft {
+  const dialect = schema.$schema;
+  if (typeof dialect === 'string') {
+    for (const [marker, draft] of DRAFTS) if (dialect.includes(marker)) return draft;
+  }
+  return '2020-12';
+}
+
+const validators = new WeakMap<JsonSchema, Validator>();
+
+function validatorFor(schema: JsonSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    // The validator annotates the schema it is given (`__absolute_uri__`...): give it a private copy,
+    // so frozen catalog schemas work and the tool's schema stays as declared.
+    validator = new Validator(structuredClone(schema), draftOf(schema), false);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+/**
+ * Validates a tool call's arguments. A tool whose `inputSchema` is a Standard Schema is validated
+ * through `~standard.validate` (so transforms and defaults apply: `value` is the parsed output);
+ * otherwise its `jsonSchema` is checked with @cfworker/json-schema (validators are built on first use
+ * and cached per schema object; `value` is the arguments as given).
+ *
+ * Never throws for bad arguments: every problem comes back as an issue with a path like
+ * `location.city`. A schema that throws while validating is reported as an issue too.
+ */
+export async function validateInput(
+  tool: { inputSchema?: SchemaLike; jsonSchema: JsonSchema },
+  args: unknown,
+): Promise<ValidationResult> {
+  if (isStandardSchema(tool.inputSchema)) {
+    let result: StandardSchemaV1.Result<unknown>;
+    try {
+      result = await tool.inputSchema['~standard'].validate(args);
+    } catch (error) {
+      return { success: false, issues: [{ path: '', message: `validation threw: ${errorMessage(error)}` }] };
+    }
+    if (result.issues === undefined) return { success: true, value: result.value };
+    return {
+      success: false,
+      issues: result.issues.map((issue) => ({
+        path: formatIssuePath(standardPathSegments(issue.path)),
+        message: issue.message,
+      })),
+    };
+  }
+  let outcome: ReturnType<Validator['validate']>;
+  try {
+    outcome = validatorFor(tool.jsonSchema).validate(args);
+  } catch (error) {
+    return {
+      success: false,
+      issues: [{ path: '', message: `the tool's JSON Schema could not be applied: ${errorMessage(error)}` }],
+    };
+  }
+  if (outcome.valid) return { success: true, value: args };
+  return { success: false, issues: jsonSchemaIssues(outcome.errors, args) };
+}
