@@ -4,5 +4,7 @@ export default defineProject({
   test: {
     name: 'redis',
     include: ['src/**/*.test.ts'],
+    // Starts a real redis-server on loopback for the run (see the file for how to install it).
+    globalSetup: ['./src/test-utils/redis-server.ts'],
   },
 });

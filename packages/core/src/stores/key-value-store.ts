@@ -1,0 +1,215 @@
+import { InvalidOptionError, StoreDataError, ToolscoutError } from '../errors.js';
+import {
+  type AddLoadedToolsResult,
+  assertToolIds,
+  durationOption,
+  type LoadedToolStore,
+  mergeLoadedIds,
+  uniqueIds,
+} from './loaded-tool-store.js';
+
+/** Expiry for a key-value write (or, for `get`, a refresh of it). */
+export interface KeyValueTtlOptions {
+  /** Time to live in ms; `undefined` or `0` = no expiry. */
+  ttlMs?: number;
+}
+
+/**
+ * A tiny async key-value interface that any shared backend (Redis, Valkey, a database, an edge KV)
+ * can implement, so `KeyValueLoadedToolStore` can keep loaded tools there.
+ *
+ * Values written by `KeyValueLoadedToolStore` are JSON arrays of strings, e.g. `["a","b"]`;
+ * `appendUnique` and `removeValues`, when implemented, read and write that same encoding at the same
+ * key, so `get` sees their result.
+ */
+export interface KeyValueStore {
+  /**
+   * The value at `key`, or `undefined` when there is none (or it expired). With `ttlMs`, a backend
+   * that can should also restart the key's expiry (sliding idle timeout); others may ignore it.
+   */
+  get(key: string, options?: KeyValueTtlOptions): Promise<string | undefined>;
+  /** Writes `value` at `key`, replacing any earlier value and expiry. */
+  set(key: string, value: string, options?: KeyValueTtlOptions): Promise<void>;
+  /** Deletes `key`; no error when it does not exist. */
+  delete(key: string): Promise<void>;
+  /** Deletes every key that starts with `prefix`. Needed by `KeyValueLoadedToolStore.clearAll`. */
+  deletePrefix?(prefix: string): Promise<void>;
+  /**
+   * Atomically (across every client of the backend) appends the `values` that the JSON string array
+   * at `key` does not hold yet, in order and each once, creating the key when missing, and sets the
+   * expiry. Returns the whole array after the append and the values it added. When the existing
+   * value is not a JSON array of strings, throws (preferably `StoreDataError`) and changes nothing.
+   */
+  appendUnique?(
+    key: string,
+    values: readonly string[],
+    options?: KeyValueTtlOptions,
+  ): Promise<{ all: string[]; added: string[] }>;
+  /**
+   * Atomically removes `values` from the JSON string array at `key` (deleting the key when it ends up
+   * empty, keeping the expiry otherwise). Returns the array after the removal. Throws like
+   * `appendUnique` on an unreadable value.
+   */
+  removeValues?(key: string, values: readonly string[]): Promise<{ all: string[] }>;
+}
+
+/** Options of `KeyValueLoadedToolStore`. */
+export interface KeyValueLoadedToolStoreOptions {
+  /**
+   * Put before every thread key to make the backend key (`prefix + threadKey`); `clearAll` deletes
+   * every key with this prefix, so give each store its own. Default `'toolscout:loaded:'`.
+   */
+  prefix?: string;
+  /**
+   * Idle timeout per thread, in ms: each `add` (and each `get`, when the backend can refresh expiry
+   * on read; a `remove` without `removeValues` too) restarts it. `0` = never expire. Default 1 hour.
+   */
+  ttlMs?: number;
+}
+
+const DEFAULT_PREFIX = 'toolscout:loaded:';
+const DEFAULT_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Reads a stored loaded-tool list: a JSON array of strings. Anything else throws `StoreDataError`
+ * naming the key; the value is never reset silently. Duplicates, if any, are dropped.
+ */
+export function parseLoadedToolIds(key: string, raw: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new StoreDataError(key, `not valid JSON (${preview(raw)})`, { cause: error });
+  }
+  if (!Array.isArray(value)) {
+    throw new StoreDataError(key, `expected a JSON array of tool ids, got ${describe(value)} (${preview(raw)})`);
+  }
+  const badIndex = value.findIndex((item) => typeof item !== 'string');
+  if (badIndex !== -1) {
+    throw new StoreDataError(
+      key,
+      `expected a JSON array of tool ids (strings), but item ${badIndex} is ${describe(value[badIndex])} (${preview(raw)})`,
+    );
+  }
+  return uniqueIds(value as string[]);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function preview(raw: string): string {
+  return raw.length > 80 ? `${JSON.stringify(raw.slice(0, 80))}...` : JSON.stringify(raw);
+}
+
+/** Checks what a backend's `appendUnique`/`removeValues` returned. */
+function checkIds(key: string, ids: unknown, what: string): string[] {
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+    throw new StoreDataError(key, `the backend's ${what} did not return an array of strings`);
+  }
+  return ids as string[];
+}
+
+/**
+ * A `LoadedToolStore` over any `KeyValueStore`: one key per thread (`prefix + threadKey`) holding a
+ * JSON array of tool ids. Several server instances on one backend share their threads' loads.
+ *
+ * Concurrency: when the backend implements `appendUnique` (and `removeValues`), adds (and removes)
+ * are atomic across instances. Otherwise they read, modify and write the value: two instances
+ * changing one thread at the same moment can lose one of the changes (the later write wins). One
+ * conversation thread rarely loads tools from two instances at once, but prefer a backend with
+ * `appendUnique` (e.g. `@toolscout/redis`) when it can.
+ */
+export class KeyValueLoadedToolStore implements LoadedToolStore {
+  readonly #store: KeyValueStore;
+  readonly #prefix: string;
+  readonly #ttlMs: number;
+
+  constructor(store: KeyValueStore, options: KeyValueLoadedToolStoreOptions = {}) {
+    if (options.prefix !== undefined && typeof options.prefix !== 'string') {
+      throw new InvalidOptionError('prefix', `Option "prefix" must be a string, got ${typeof options.prefix}.`);
+    }
+    this.#store = store;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.#ttlMs = durationOption('ttlMs', options.ttlMs, DEFAULT_TTL_MS);
+  }
+
+  /** The backend key of a thread. */
+  keyOf(threadKey: string): string {
+    return this.#prefix + threadKey;
+  }
+
+  async get(threadKey: string): Promise<string[]> {
+    const key = this.keyOf(threadKey);
+    const raw = await this.#store.get(key, this.#ttl());
+    return raw === undefined ? [] : parseLoadedToolIds(key, raw);
+  }
+
+  async add(threadKey: string, toolIds: readonly string[]): Promise<AddLoadedToolsResult> {
+    assertToolIds(toolIds);
+    const key = this.keyOf(threadKey);
+    const requested = uniqueIds(toolIds);
+    if (requested.length === 0) return { loaded: await this.get(threadKey), added: [], alreadyLoaded: [] };
+
+    if (this.#store.appendUnique) {
+      const result = await this.#store.appendUnique(key, requested, this.#ttl());
+      const loaded = checkIds(key, result.all, 'appendUnique');
+      const added = checkIds(key, result.added, 'appendUnique');
+      const addedSet = new Set(added);
+      return { loaded: uniqueIds(loaded), added, alreadyLoaded: requested.filter((id) => !addedSet.has(id)) };
+    }
+
+    // Read-modify-write: see the class comment for the race.
+    const raw = await this.#store.get(key);
+    const result = mergeLoadedIds(raw === undefined ? [] : parseLoadedToolIds(key, raw), requested);
+    await this.#store.set(key, JSON.stringify(result.loaded), this.#ttl());
+    return result;
+  }
+
+  async remove(threadKey: string, toolIds: readonly string[]): Promise<void> {
+    assertToolIds(toolIds);
+    const key = this.keyOf(threadKey);
+    if (toolIds.length === 0) return;
+    if (this.#store.removeValues) {
+      const result = await this.#store.removeValues(key, uniqueIds(toolIds));
+      checkIds(key, result.all, 'removeValues');
+      return;
+    }
+    // Read-modify-write: see the class comment for the race.
+    const raw = await this.#store.get(key);
+    if (raw === undefined) return;
+    const current = parseLoadedToolIds(key, raw);
+    const removed = new Set(toolIds);
+    const kept = current.filter((id) => !removed.has(id));
+    if (kept.length === current.length) return;
+    if (kept.length === 0) await this.#store.delete(key);
+    else await this.#store.set(key, JSON.stringify(kept), this.#ttl());
+  }
+
+  async clear(threadKey: string): Promise<void> {
+    await this.#store.delete(this.keyOf(threadKey));
+  }
+
+  /** Deletes every key under this store's prefix. Needs a backend with `deletePrefix`, and a non-empty prefix. */
+  async clearAll(): Promise<void> {
+    if (!this.#store.deletePrefix) {
+      throw new ToolscoutError(
+        'unsupported',
+        'clearAll needs a KeyValueStore with deletePrefix(prefix); this one has none. Clear threads one by one with clear(threadKey), or add deletePrefix to the store.',
+      );
+    }
+    if (this.#prefix === '') {
+      throw new ToolscoutError(
+        'unsupported',
+        'clearAll refuses to run with an empty prefix: it would delete every key of the backend. Give the store a prefix.',
+      );
+    }
+    await this.#store.deletePrefix(this.#prefix);
+  }
+
+  #ttl(): KeyValueTtlOptions | undefined {
+    return this.#ttlMs > 0 ? { ttlMs: this.#ttlMs } : undefined;
+  }
+}

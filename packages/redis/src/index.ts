@@ -1,0 +1,9 @@
+// The public API of @toolscout/redis.
+
+export {
+  createRedisKeyValueStore,
+  type RedisCommandClient,
+  type RedisKeyValueStore,
+  type RedisKeyValueStoreOptions,
+} from './redis-key-value-store.js';
+export { createRedisLoadedToolStore, type RedisLoadedToolStoreOptions } from './redis-loaded-tool-store.js';

@@ -1,0 +1,273 @@
+import { createHash } from 'node:crypto';
+import {
+  InvalidOptionError,
+  type KeyValueStore,
+  type KeyValueTtlOptions,
+  StoreDataError,
+  ToolscoutError,
+} from '@toolscout/core';
+
+/**
+ * The part of a node-redis client that this package uses: raw commands. A connected node-redis 5 or 6
+ * `createClient()` (or `createClientPool()`) fits as it is. Redis Cluster clients do not (a prefix
+ * SCAN would have to visit every node).
+ */
+export interface RedisCommandClient {
+  /** Sends one command, e.g. `['GET', 'key']`, and resolves to its reply; rejects with the Redis error. */
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/** Options of `createRedisKeyValueStore`. */
+export interface RedisKeyValueStoreOptions {
+  /** Put before every key this store reads or writes, e.g. `'myapp:'` to share a database. Default `''`. */
+  prefix?: string;
+  /** The `COUNT` hint of each `SCAN` step in `deletePrefix`. Default 500. */
+  scanCount?: number;
+}
+
+/** A `KeyValueStore` on Redis, with atomic `appendUnique`/`removeValues` (Lua) and SCAN-based `deletePrefix`. */
+export interface RedisKeyValueStore extends KeyValueStore {
+  deletePrefix(prefix: string): Promise<void>;
+  appendUnique(
+    key: string,
+    values: readonly string[],
+    options?: KeyValueTtlOptions,
+  ): Promise<{ all: string[]; added: string[] }>;
+  removeValues(key: string, values: readonly string[]): Promise<{ all: string[] }>;
+}
+
+/**
+ * Reads the JSON array of strings at a key, dropping duplicates. Returns `list, nil, seen`, or
+ * `nil, problem` when the value is not a JSON array of strings. A key of another type raises WRONGTYPE.
+ */
+const READ_LIST = `
+local function read_list(key)
+  local raw = redis.call('GET', key)
+  local list, seen = {}, {}
+  if not raw then return list, nil, seen end
+  local ok, decoded = pcall(cjson.decode, raw)
+  if not ok then return nil, 'not valid JSON' end
+  if type(decoded) ~= 'table' then return nil, 'expected a JSON array of tool ids' end
+  local n = 0
+  for _ in pairs(decoded) do n = n + 1 end
+  if n ~= #decoded or (n == 0 and not string.match(raw, '^%s*%[%s*%]%s*$')) then
+    return nil, 'expected a JSON array of tool ids'
+  end
+  for i = 1, n do
+    local v = decoded[i]
+    if type(v) ~= 'string' then return nil, 'expected a JSON array of tool ids (strings), but item ' .. (i - 1) .. ' is not a string' end
+    if not seen[v] then
+      seen[v] = true
+      list[#list + 1] = v
+    end
+  end
+  return list, nil, seen
+end
+`;
+
+/** KEYS[1] = key, ARGV[1] = TTL in ms (0 = none), ARGV[2..] = values. Returns {all, added}. */
+const APPEND_UNIQUE = `${READ_LIST}
+local list, problem, seen = read_list(KEYS[1])
+if problem then return redis.error_reply('TOOLSCOUT_STORE_DATA ' .. problem) end
+local added = {}
+for i = 2, #ARGV do
+  local v = ARGV[i]
+  if not seen[v] then
+    seen[v] = true
+    list[#list + 1] = v
+    added[#added + 1] = v
+  end
+end
+local ttl = tonumber(ARGV[1])
+if #added > 0 then
+  if ttl > 0 then
+    redis.call('SET', KEYS[1], cjson.encode(list), 'PX', ttl)
+  else
+    redis.call('SET', KEYS[1], cjson.encode(list))
+  end
+elseif #list > 0 then
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) else redis.call('PERSIST', KEYS[1]) end
+end
+return {list, added}
+`;
+
+/** KEYS[1] = key, ARGV = values to remove. Keeps the key's expiry; deletes it when empty. Returns the rest. */
+const REMOVE_VALUES = `${READ_LIST}
+local list, problem = read_list(KEYS[1])
+if problem then return redis.error_reply('TOOLSCOUT_STORE_DATA ' .. problem) end
+local drop = {}
+for i = 1, #ARGV do drop[ARGV[i]] = true end
+local kept = {}
+for i = 1, #list do
+  if not drop[list[i]] then kept[#kept + 1] = list[i] end
+end
+if #kept ~= #list then
+  if #kept == 0 then
+    redis.call('DEL', KEYS[1])
+  else
+    redis.call('SET', KEYS[1], cjson.encode(kept), 'KEEPTTL')
+  end
+end
+return kept
+`;
+
+interface Script {
+  source: string;
+  sha1: string;
+}
+
+function script(source: string): Script {
+  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+}
+
+const appendUniqueScript = script(APPEND_UNIQUE);
+const removeValuesScript = script(REMOVE_VALUES);
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A reply as a string: node-redis gives strings, or Buffers under a Buffer type mapping. */
+function replyString(reply: unknown): string | undefined {
+  if (reply === null || reply === undefined) return undefined;
+  if (typeof reply === 'string') return reply;
+  if (reply instanceof Uint8Array) return Buffer.from(reply).toString('utf8');
+  return String(reply);
+}
+
+function replyStrings(key: string, reply: unknown): string[] {
+  if (!Array.isArray(reply)) throw new StoreDataError(key, `Redis replied ${typeof reply} where a list was expected`);
+  return reply.map((item) => replyString(item) ?? '');
+}
+
+/** Escapes SCAN MATCH glob characters, so a prefix matches itself only. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+function pxArgs(options: KeyValueTtlOptions | undefined): string[] {
+  const ttlMs = options?.ttlMs;
+  if (ttlMs === undefined || ttlMs === 0) return [];
+  if (!Number.isFinite(ttlMs) || ttlMs < 0) {
+    throw new InvalidOptionError('ttlMs', `Option "ttlMs" must be a finite number of milliseconds >= 0, got ${ttlMs}.`);
+  }
+  return ['PX', String(Math.max(1, Math.ceil(ttlMs)))];
+}
+
+/**
+ * A `KeyValueStore` on a node-redis client that the caller creates and connects (and closes):
+ *
+ * - values are Redis strings; `ttlMs` becomes `PX`, and `get` with `ttlMs` restarts it (`GETEX`);
+ * - `appendUnique` and `removeValues` are Lua scripts (`EVALSHA`, falling back to `EVAL`), so
+ *   appends from any number of clients are atomic: one JSON array, load order kept, no duplicates;
+ * - `deletePrefix` walks the keys with `SCAN ... MATCH` (never `KEYS`) and `UNLINK`s them.
+ *
+ * Needs Redis 6.2 or later (or Valkey). A value that is not what toolscout wrote (not a JSON array
+ * of strings, or not a Redis string) gives `StoreDataError` naming the key, and is left untouched.
+ */
+export function createRedisKeyValueStore(
+  client: RedisCommandClient,
+  options: RedisKeyValueStoreOptions = {},
+): RedisKeyValueStore {
+  if (typeof client?.sendCommand !== 'function') {
+    throw new InvalidOptionError(
+      'client',
+      'Expected a node-redis client (from createClient() of the "redis" package), which has sendCommand().',
+    );
+  }
+  const prefix = options.prefix ?? '';
+  if (typeof prefix !== 'string') {
+    throw new InvalidOptionError('prefix', `Option "prefix" must be a string, got ${typeof prefix}.`);
+  }
+  const scanCount = options.scanCount ?? 500;
+  if (!Number.isSafeInteger(scanCount) || scanCount < 1) {
+    throw new InvalidOptionError('scanCount', `Option "scanCount" must be a whole number >= 1, got ${scanCount}.`);
+  }
+
+  /** Runs a command on `key`, turning Redis WRONGTYPE errors into StoreDataError. */
+  async function onKey(key: string, args: string[]): Promise<unknown> {
+    try {
+      return await client.sendCommand(args);
+    } catch (error) {
+      const message = errorMessage(error);
+      if (message.includes('WRONGTYPE')) {
+        throw new StoreDataError(key, 'the Redis key holds a list, set or hash, not a string', { cause: error });
+      }
+      if (message.includes('TOOLSCOUT_STORE_DATA')) {
+        const problem = message.slice(message.indexOf('TOOLSCOUT_STORE_DATA') + 'TOOLSCOUT_STORE_DATA '.length);
+        throw new StoreDataError(key, problem, { cause: error });
+      }
+      if (/unknown command/i.test(message)) {
+        throw new ToolscoutError(
+          'unsupported',
+          `The Redis server does not know "${args[0]}": @toolscout/redis needs Redis 6.2 or later (or Valkey). ${message}`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  async function runScript(key: string, { source, sha1 }: Script, argv: string[]): Promise<unknown> {
+    try {
+      return await onKey(key, ['EVALSHA', sha1, '1', key, ...argv]);
+    } catch (error) {
+      if (!errorMessage(error).startsWith('NOSCRIPT')) throw error;
+      return onKey(key, ['EVAL', source, '1', key, ...argv]);
+    }
+  }
+
+  return {
+    async get(key, ttl) {
+      const fullKey = prefix + key;
+      const px = pxArgs(ttl);
+      const reply = await onKey(fullKey, px.length > 0 ? ['GETEX', fullKey, ...px] : ['GET', fullKey]);
+      return replyString(reply);
+    },
+
+    async set(key, value, ttl) {
+      const fullKey = prefix + key;
+      await onKey(fullKey, ['SET', fullKey, value, ...pxArgs(ttl)]);
+    },
+
+    async delete(key) {
+      const fullKey = prefix + key;
+      await onKey(fullKey, ['DEL', fullKey]);
+    },
+
+    async deletePrefix(keyPrefix) {
+      const full = prefix + keyPrefix;
+      if (full === '') {
+        throw new ToolscoutError(
+          'unsupported',
+          'deletePrefix refuses an empty prefix: it would delete every key of the database.',
+        );
+      }
+      const match = `${escapeGlob(full)}*`;
+      let cursor = '0';
+      do {
+        const reply = await client.sendCommand(['SCAN', cursor, 'MATCH', match, 'COUNT', String(scanCount)]);
+        if (!Array.isArray(reply) || reply.length !== 2) throw new Error('Unexpected SCAN reply from Redis.');
+        cursor = replyString(reply[0]) ?? '0';
+        const keys = replyStrings(full, reply[1]);
+        if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
+      } while (cursor !== '0');
+    },
+
+    async appendUnique(key, values, ttl) {
+      const fullKey = prefix + key;
+      const px = pxArgs(ttl);
+      const reply = await runScript(fullKey, appendUniqueScript, [px[1] ?? '0', ...values]);
+      if (!Array.isArray(reply) || reply.length !== 2) {
+        throw new StoreDataError(fullKey, 'the append script gave an unexpected reply');
+      }
+      return { all: replyStrings(fullKey, reply[0]), added: replyStrings(fullKey, reply[1]) };
+    },
+
+    async removeValues(key, values) {
+      const fullKey = prefix + key;
+      const reply = await runScript(fullKey, removeValuesScript, [...values]);
+      return { all: replyStrings(fullKey, reply) };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { KeyValueLoadedToolStore } from '@toolscout/core';
+import { createRedisKeyValueStore, type RedisCommandClient } from './redis-key-value-store.js';
+
+/** Options of `createRedisLoadedToolStore`. */
+export interface RedisLoadedToolStoreOptions {
+  /**
+   * Put before every thread key to make the Redis key; `clearAll` deletes (by SCAN) every key with
+   * this prefix, so give each store its own. Default `'toolscout:loaded:'`.
+   */
+  prefix?: string;
+  /**
+   * Idle timeout per thread, in ms (Redis `PX`): each `get` and `add` restarts it. `0` = keys never
+   * expire. Default 1 hour.
+   */
+  ttlMs?: number;
+  /** The `COUNT` hint of each `SCAN` step in `clearAll`. Default 500. */
+  scanCount?: number;
+}
+
+/**
+ * A `LoadedToolStore` on Redis that several server instances share: one Redis string per thread
+ * (`prefix + threadKey`) holding a JSON array of tool ids, added to atomically (a Lua script), so
+ * concurrent loads from any instance end up in one list, in order, without duplicates.
+ *
+ * `client` is a node-redis 5 or 6 client that you create, connect and close yourself.
+ */
+export function createRedisLoadedToolStore(
+  client: RedisCommandClient,
+  options: RedisLoadedToolStoreOptions = {},
+): KeyValueLoadedToolStore {
+  const keyValueStore = createRedisKeyValueStore(client, { scanCount: options.scanCount });
+  return new KeyValueLoadedToolStore(keyValueStore, { prefix: options.prefix, ttlMs: options.ttlMs });
+}
