@@ -1,0 +1,54 @@
+import { type ConversationEntry, ToolSearchSession } from '@toolscout/core';
+import type { ConformanceHarness, Transcript } from './harness.js';
+
+function isEntryList(history: unknown): history is ConversationEntry[] {
+  return Array.isArray(history);
+}
+
+/**
+ * The harness of no framework: a plain agent loop over a {@link ToolSearchSession}, with a model
+ * that follows the script. The conformance suite runs against it as part of `pnpm test`, and it is
+ * the smallest example of what an adapter does: prepare a step, offer its tools, route every call
+ * through `step.execute`, and keep the conversation.
+ */
+export function createReferenceHarness(): ConformanceHarness {
+  return {
+    createAgent(setup) {
+      const session = new ToolSearchSession({ catalog: setup.tools, tools: setup.directTools, ...setup.options });
+      return {
+        async run(turn): Promise<Transcript> {
+          if (turn.history !== undefined && !isEntryList(turn.history)) {
+            throw new TypeError('The reference harness takes the history it returned from an earlier turn.');
+          }
+          const conversation: ConversationEntry[] = [...(turn.history ?? [])];
+          const transcript: Transcript = { steps: [], results: [], history: conversation };
+          let callId = 0;
+          for (const action of turn.script) {
+            const step = await session.prepareStep({ threadId: turn.threadId, context: turn.context, conversation });
+            transcript.steps.push({
+              offered: [...step.toolNames],
+              descriptions: Object.fromEntries(step.tools.map((tool) => [tool.name, tool.description])),
+            });
+            if (action.type === 'answer') break;
+            // Parallel calls run against the same step, as a framework runs one model response's calls.
+            const outcomes = await Promise.all(action.calls.map((call) => step.execute(call.toolName, call.input)));
+            action.calls.forEach((call, index) => {
+              const outcome = outcomes[index]!;
+              const toolCallId = `call-${++callId}`;
+              const output = outcome.ok ? outcome.output : outcome.error.message;
+              conversation.push({ type: 'tool-call', toolCallId, toolName: call.toolName, input: call.input });
+              conversation.push({ type: 'tool-result', toolCallId, toolName: call.toolName, output });
+              transcript.results.push({ toolName: call.toolName, output, isError: !outcome.ok });
+            });
+          }
+          return transcript;
+        },
+      };
+    },
+    trimHistory(history, toolNames) {
+      if (!isEntryList(history)) throw new TypeError('Not a reference-harness history.');
+      const names = new Set(toolNames);
+      return history.filter((entry) => !names.has(entry.toolName));
+    },
+  };
+}

@@ -1,0 +1,8 @@
+import { createReferenceHarness } from './reference-harness.js';
+import { runConformance } from './run-conformance.js';
+
+runConformance({
+  name: 'reference',
+  harness: createReferenceHarness(),
+  capabilities: { modes: { 'auto-load': true, catalog: true, proxy: true }, history: true, trimHistory: true },
+});

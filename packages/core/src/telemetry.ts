@@ -1,0 +1,92 @@
+import type { PolicyPhase } from './policy.js';
+
+interface EventBase {
+  threadId?: string;
+  resourceId?: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+}
+
+/** A `search_tools` call. */
+export interface SearchEvent extends EventBase {
+  type: 'search';
+  query: string;
+  hits: { id: string; score: number }[];
+  latencyMs: number;
+}
+
+/** A load: `load_tool`, an auto-load search, or a catalog-mode discovery. */
+export interface LoadEvent extends EventBase {
+  type: 'load';
+  requested: string[];
+  loaded: string[];
+  alreadyLoaded: string[];
+  notFound: string[];
+}
+
+/** A call of a catalog tool that ran (or failed while running). */
+export interface CallEvent extends EventBase {
+  type: 'call';
+  toolId: string;
+  ok: boolean;
+  latencyMs: number;
+  /** The error code when `ok` is false. */
+  error?: string;
+}
+
+/** The policy kept a tool out. */
+export interface BlockedEvent extends EventBase {
+  type: 'blocked';
+  toolId: string;
+  phase: PolicyPhase;
+  /** `denied`: the filter said no; `filter-error`: it threw (fail closed). */
+  reason: 'denied' | 'filter-error';
+}
+
+/** The model called something it could not, and was told how to correct itself. */
+export interface SelfCorrectionEvent extends EventBase {
+  type: 'self-correction';
+  kind: 'not-loaded' | 'unknown-tool' | 'invalid-arguments';
+  toolName: string;
+  suggestions: string[];
+}
+
+/** A step was prepared: what the model is offered. */
+export interface StepEvent extends EventBase {
+  type: 'step';
+  offered: string[];
+  loaded: string[];
+}
+
+export type ToolSearchEvent = SearchEvent | LoadEvent | CallEvent | BlockedEvent | SelfCorrectionEvent | StepEvent;
+
+/** Receives every event of a session. A throwing listener is ignored; it never breaks a step. */
+export type ToolSearchEventListener = (event: ToolSearchEvent) => void;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An event before the emitter stamps its time. */
+export type UnstampedEvent = DistributiveOmit<ToolSearchEvent, 'time'>;
+
+/** Fans events out to listeners. */
+export class TelemetryEmitter {
+  private readonly listeners = new Set<ToolSearchEventListener>();
+
+  subscribe(listener: ToolSearchEventListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  emit(event: UnstampedEvent): void {
+    if (this.listeners.size === 0) return;
+    const stamped = { ...event, time: Date.now() } as ToolSearchEvent;
+    for (const listener of this.listeners) {
+      try {
+        listener(stamped);
+      } catch {
+        // A listener's failure is its own; telemetry never changes what the model sees.
+      }
+    }
+  }
+}

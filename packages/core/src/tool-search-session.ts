@@ -1,0 +1,879 @@
+import { ToolCatalog } from './catalog.js';
+import { compactText, firstSentence } from './compact-text.js';
+import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
+import { ToolscoutError } from './errors.js';
+import {
+  type MetaToolDefinition,
+  type MetaToolRole,
+  type MetaToolsConfig,
+  resolveMetaTools,
+  TOOL_SEARCH_MODES,
+  type ToolSearchMode,
+} from './meta-tools.js';
+import { askPolicy, type PolicyFilter, type PolicyPhase } from './policy.js';
+import { type InMemoryLoadedToolStoreOptions, InMemoryLoadedToolStore } from './stores/in-memory-store.js';
+import type { LoadedToolStore } from './stores/loaded-tool-store.js';
+import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
+import { countToolDefinitionTokens } from './token-count.js';
+import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
+import { validateInput } from './schema.js';
+import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
+
+/** Where loaded tools are remembered between steps. */
+export type LoadedStateStrategy =
+  /** In this process, per thread, with a TTL and a cap on threads (the default). */
+  | 'memory'
+  /** Derived from the conversation at every step: stateless and restart-safe. */
+  | 'conversation'
+  /** A store of your own, e.g. a shared Redis store for several server instances. */
+  | LoadedToolStore;
+
+export interface ToolSearchSessionOptions<TTool = unknown> {
+  /** The searchable tools: a catalog (which the session follows as it changes), or descriptors. */
+  catalog: ToolCatalog<TTool> | Iterable<ToolDescriptor<TTool>>;
+  /** Tools offered at every step beside the meta-tools, never searched (the host's own tools). */
+  tools?: Iterable<ToolDescriptor<TTool>>;
+  /** An index over `catalog` to reuse (e.g. loaded from JSON); built from `indexOptions` when absent. */
+  index?: ToolIndex<TTool>;
+  /** Options for the index the session builds (an embedder for hybrid search, `minScore`, ...). */
+  indexOptions?: ToolIndexOptions;
+  /** How the model reaches the catalog; see {@link ToolSearchMode}. Default `search-load`. */
+  mode?: ToolSearchMode;
+  search?: {
+    /** How many hits `search_tools` returns. Default 5. */
+    limit?: number;
+    /** Hits scoring below this (0-1, see ToolIndex) are left out. Default: the index's. */
+    minScore?: number;
+  };
+  /**
+   * Where loaded tools live. Default `memory`. Whatever the strategy, a request without a thread id
+   * derives its loaded tools from its own conversation: nothing is shared between requests that
+   * cannot be told apart.
+   */
+  state?: LoadedStateStrategy;
+  /** Options of the default in-memory store (`ttlMs`, `maxThreads`, ...). */
+  memory?: InMemoryLoadedToolStoreOptions;
+  /** The policy: may this tool be searched, loaded, offered, called? Fails closed when it throws. */
+  filter?: PolicyFilter<TTool>;
+  /** Names and descriptions of the meta-tools. Defaults: `search_tools`, `load_tool`, ... */
+  metaTools?: MetaToolsConfig;
+  /** In `catalog` mode, what the discovery tool's description lists. Default `names-and-summaries`. */
+  catalogListing?: 'names' | 'names-and-summaries';
+  /** Characters of a tool description kept in search results (cut at a word boundary). Default 160. */
+  descriptionBudget?: number;
+  /** Receives every telemetry event (also: `session.subscribe`). */
+  onEvent?: ToolSearchEventListener;
+}
+
+/** What the session needs to know about the request at a step. */
+export interface StepRequest {
+  /** The conversation thread; loaded tools are remembered per thread (and resource). */
+  threadId?: string;
+  /** The user or tenant the thread belongs to; part of the state key. */
+  resourceId?: string;
+  /** The host's request context; handed to the policy and to executed tools. */
+  context?: unknown;
+  /** The tool calls and results so far (needed by the `conversation` strategy and without a thread id). */
+  conversation?: readonly ConversationEntry[];
+}
+
+/** One tool offered to the model at a step. */
+export interface OfferedTool<TTool = unknown> {
+  /** `meta`: a meta-tool; `direct`: given in `tools`; `pinned`: a pinned catalog tool; `loaded`. */
+  kind: 'meta' | 'direct' | 'pinned' | 'loaded';
+  /** The name the model sees and calls. */
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** The meta-tool's role, for `meta`. */
+  role?: MetaToolRole;
+  /** The catalog tool, for everything but `meta`. */
+  tool?: CatalogTool<TTool>;
+}
+
+/** Why a call did not run. Every code comes with a message written for the model. */
+export type ToolCallErrorCode =
+  | 'unknown-tool'
+  | 'not-loaded'
+  | 'invalid-arguments'
+  | 'execution-failed'
+  | 'not-executable';
+
+export interface ToolCallError {
+  code: ToolCallErrorCode;
+  /** What the model reads: what went wrong and the call that fixes it. */
+  message: string;
+  toolName: string;
+  suggestions?: string[];
+  issues?: { path: string; message: string }[];
+  cause?: unknown;
+}
+
+export type ToolCallOutcome = { ok: true; output: unknown; toolId?: string } | { ok: false; error: ToolCallError };
+
+/** A call the session allows: the tool and its validated input. */
+export type CallAuthorization<TTool> =
+  | { ok: true; tool: CatalogTool<TTool>; input: unknown }
+  | { ok: false; error: ToolCallError };
+
+/** Per-step token figures: what is offered against offering the whole catalog. */
+export interface StepTokenReport {
+  offered: { tools: number; bytes: number; tokens: number };
+  catalog: { tools: number; bytes: number; tokens: number };
+  /** `catalog.tokens - offered.tokens`. */
+  savedTokens: number;
+  /** `offered.tokens / catalog.tokens`. */
+  ratio: number;
+}
+
+const DEFAULT_LIMIT = 5;
+const DEFAULT_DESCRIPTION_BUDGET = 160;
+const MAX_NAMES_PER_LOAD = 50;
+const MAX_QUERY_LENGTH = 2000;
+
+function assertPositiveInteger(value: number | undefined, name: string): void {
+  if (value === undefined) return;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ToolscoutError('invalid-option', `${name} must be a positive integer; got ${String(value)}.`);
+  }
+}
+
+function threadKey(request: StepRequest): string | undefined {
+  if (request.threadId === undefined || request.threadId === '') return undefined;
+  return request.resourceId ? `${request.resourceId}/${request.threadId}` : request.threadId;
+}
+
+function uniqueStrings(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * The tool-search behaviour every adapter exposes, once: which tools the model is offered at each
+ * step, how meta-tool calls are answered, where loaded-tool state lives, what policy allows, and
+ * what it costs. Adapters call {@link ToolSearchSession.prepareStep} before each model call and run
+ * tool calls through the returned {@link ToolSearchStep}.
+ *
+ * @example
+ * ```ts
+ * const session = new ToolSearchSession({ catalog: tools });
+ * const step = await session.prepareStep({ threadId: 't1' });
+ * step.tools.map((t) => t.name); // ['search_tools', 'load_tool']
+ * await step.execute('search_tools', { query: 'weather' });
+ * ```
+ */
+export class ToolSearchSession<TTool = unknown> {
+  readonly catalog: ToolCatalog<TTool>;
+  readonly index: ToolIndex<TTool>;
+  readonly mode: ToolSearchMode;
+  /** The meta-tools of this mode (the discovery tool is left out of steps once all is discovered). */
+  readonly metaTools: readonly MetaToolDefinition[];
+  private readonly directTools: CatalogTool<TTool>[];
+  private readonly store: LoadedToolStore | undefined;
+  private readonly ownsIndex: boolean;
+  private readonly telemetry = new TelemetryEmitter();
+  private readonly pinned = new Map<string, CatalogTool<TTool>>();
+  private readonly unsubscribe: () => void;
+  private catalogVersion = 0;
+  private catalogTokens: { version: number; value: Promise<{ bytes: number; tokens: number }> } | undefined;
+
+  constructor(readonly options: ToolSearchSessionOptions<TTool>) {
+    const mode = options.mode ?? 'search-load';
+    if (!TOOL_SEARCH_MODES.includes(mode)) {
+      throw new ToolscoutError(
+        'invalid-option',
+        `Unknown mode "${String(mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`,
+      );
+    }
+    assertPositiveInteger(options.search?.limit, 'search.limit');
+    if (options.descriptionBudget !== undefined && !(options.descriptionBudget >= 0)) {
+      throw new ToolscoutError('invalid-option', 'descriptionBudget must be a number >= 0.');
+    }
+    this.mode = mode;
+    this.metaTools = resolveMetaTools(mode, options.metaTools);
+    this.catalog = options.catalog instanceof ToolCatalog ? options.catalog : new ToolCatalog(options.catalog);
+    const metaNames = new Set(this.metaTools.map((tool) => tool.name));
+    this.directTools = new ToolCatalog(options.tools ?? []).list();
+    for (const tool of [...this.directTools, ...this.catalog.list()]) {
+      if (metaNames.has(tool.toolName)) {
+        throw new ToolscoutError(
+          'invalid-option',
+          `Tool "${tool.id}" is named "${tool.toolName}", like a meta-tool; rename it or the meta-tool (metaTools option).`,
+        );
+      }
+    }
+    for (const tool of this.directTools) {
+      if (this.catalog.has(tool.id)) {
+        throw new ToolscoutError(
+          'duplicate-tool',
+          `Tool "${tool.id}" is both a direct tool (tools option) and in the catalog; give it once.`,
+        );
+      }
+    }
+    this.ownsIndex = options.index === undefined;
+    this.index = options.index ?? new ToolIndex(this.catalog, options.indexOptions);
+    if (options.state === undefined || options.state === 'memory') {
+      this.store = new InMemoryLoadedToolStore(options.memory);
+    } else if (options.state === 'conversation') {
+      this.store = undefined;
+    } else if (typeof options.state === 'object' && typeof options.state.get === 'function') {
+      this.store = options.state;
+    } else {
+      throw new ToolscoutError(
+        'invalid-option',
+        `state must be 'memory', 'conversation' or a LoadedToolStore; got ${JSON.stringify(options.state)}.`,
+      );
+    }
+    for (const tool of this.catalog) if (tool.pinned) this.pinned.set(tool.id, tool);
+    this.unsubscribe = this.catalog.subscribe((change) => {
+      this.catalogVersion++;
+      if (change.type !== 'add') this.pinned.delete(change.type === 'replace' ? change.previous.id : change.tool.id);
+      if (change.type !== 'remove' && change.tool.pinned) this.pinned.set(change.tool.id, change.tool);
+    });
+    if (options.onEvent) this.telemetry.subscribe(options.onEvent);
+  }
+
+  /** Receives every telemetry event; returns the unsubscribe function. */
+  subscribe(listener: ToolSearchEventListener): () => void {
+    return this.telemetry.subscribe(listener);
+  }
+
+  /** The name the model sees for a meta-tool role, when this mode has it. */
+  metaToolName(role: MetaToolRole): string | undefined {
+    return this.metaTools.find((tool) => tool.role === role)?.name;
+  }
+
+  /** The in-memory store, when the session uses it (for stats and clean-up). */
+  get memoryStore(): InMemoryLoadedToolStore | undefined {
+    return this.store instanceof InMemoryLoadedToolStore ? this.store : undefined;
+  }
+
+  /** Forgets the loaded tools of one thread (stores only; the conversation strategy has no state). */
+  async clearState(threadId: string, resourceId?: string): Promise<void> {
+    const key = threadKey({ threadId, resourceId });
+    if (key && this.store) await this.store.clear(key);
+  }
+
+  /** Forgets the loaded tools of every thread. */
+  async clearAllState(): Promise<void> {
+    await this.store?.clearAll();
+  }
+
+  /** Unsubscribes from the catalog and releases the index and the in-memory store. */
+  dispose(): void {
+    this.unsubscribe();
+    if (this.ownsIndex) this.index.dispose();
+    this.memoryStore?.dispose();
+  }
+
+  /**
+   * The catalog tools loaded for a request, in load order, without policy checks: tools removed
+   * from the catalog are skipped.
+   */
+  async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
+    const key = threadKey(request);
+    const tools: CatalogTool<TTool>[] = [];
+    if (key && this.store) {
+      for (const id of await this.store.get(key)) {
+        const tool = this.catalog.get(id);
+        if (tool) tools.push(tool);
+      }
+      return tools;
+    }
+    const names = loadedNamesFromConversation(request.conversation, {
+      load: this.metaToolName('load'),
+      autoLoadSearch: this.mode === 'auto-load' ? this.metaToolName('search') : undefined,
+      discover: this.metaToolName('discover'),
+    });
+    for (const name of names) {
+      const tool = this.resolve(name);
+      if (tool) tools.push(tool);
+    }
+    return tools;
+  }
+
+  /**
+   * Prepares one step: what the model is offered (meta-tools, then direct and pinned tools, then
+   * loaded tools in load order, so the prompt prefix stays stable) and a handler for its calls.
+   */
+  async prepareStep(request: StepRequest = {}): Promise<ToolSearchStep<TTool>> {
+    const offered: OfferedTool<TTool>[] = [];
+    const offeredIds = new Set<string>();
+    const catalogOffers: OfferedTool<TTool>[] = [];
+    const offerCatalogTool = async (tool: CatalogTool<TTool>, kind: 'pinned' | 'loaded') => {
+      if (offeredIds.has(tool.id)) return;
+      if (!(await this.allowed(tool, 'active', request))) return;
+      offeredIds.add(tool.id);
+      catalogOffers.push({
+        kind,
+        name: tool.toolName,
+        description: tool.description ?? '',
+        inputSchema: tool.jsonSchema,
+        tool,
+      });
+    };
+    for (const tool of this.directTools) {
+      offeredIds.add(tool.id);
+      catalogOffers.push({
+        kind: 'direct',
+        name: tool.toolName,
+        description: tool.description ?? '',
+        inputSchema: tool.jsonSchema,
+        tool,
+      });
+    }
+    for (const tool of this.pinned.values()) await offerCatalogTool(tool, 'pinned');
+    const loaded = await this.loadedTools(request);
+    if (this.mode !== 'proxy') for (const tool of loaded) await offerCatalogTool(tool, 'loaded');
+
+    for (const meta of this.metaTools) {
+      if (meta.role === 'discover') {
+        const listing = await this.discoveryListing(request, offeredIds);
+        if (listing === undefined) continue;
+        offered.push({ kind: 'meta', role: meta.role, name: meta.name, description: `${meta.description}\n\n${listing}`, inputSchema: meta.inputSchema });
+        continue;
+      }
+      offered.push({ kind: 'meta', role: meta.role, name: meta.name, description: meta.description, inputSchema: meta.inputSchema });
+    }
+    offered.push(...catalogOffers);
+    this.telemetry.emit({
+      type: 'step',
+      threadId: request.threadId,
+      resourceId: request.resourceId,
+      offered: offered.map((tool) => tool.name),
+      loaded: loaded.map((tool) => tool.id),
+    });
+    return new ToolSearchStep(this, request, offered, loaded.map((tool) => tool.id));
+  }
+
+  /**
+   * Searches the catalog as `search_tools` does, under the policy's `search` phase.
+   */
+  async search(query: string, request: StepRequest = {}, limit?: number): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+    const started = performance.now();
+    const hits = await this.index.search(query, {
+      limit: limit ?? this.options.search?.limit ?? DEFAULT_LIMIT,
+      minScore: this.options.search?.minScore,
+      filter: async (id) => {
+        const tool = this.catalog.get(id);
+        return tool !== undefined && (await this.allowed(tool, 'search', request));
+      },
+    });
+    const results = hits.flatMap((hit) => {
+      const tool = this.catalog.get(hit.id);
+      return tool ? [{ tool, score: hit.score }] : [];
+    });
+    this.telemetry.emit({
+      type: 'search',
+      threadId: request.threadId,
+      resourceId: request.resourceId,
+      query,
+      hits: results.map((result) => ({ id: result.tool.id, score: result.score })),
+      latencyMs: performance.now() - started,
+    });
+    return results;
+  }
+
+  /**
+   * Token figures for a step: the definitions offered (name, description, input schema, as a
+   * provider receives them) against offering every catalog and direct tool, with a real o200k
+   * tokenizer.
+   */
+  async measureStep(step: ToolSearchStep<TTool>): Promise<StepTokenReport> {
+    const offered = await countToolDefinitionTokens(step.tools);
+    if (this.catalogTokens?.version !== this.catalogVersion) {
+      const all = [...this.directTools, ...this.catalog.list()].map((tool) => ({
+        name: tool.toolName,
+        description: tool.description ?? '',
+        inputSchema: tool.jsonSchema,
+      }));
+      this.catalogTokens = { version: this.catalogVersion, value: Promise.resolve(countToolDefinitionTokens(all)) };
+    }
+    const catalog = await this.catalogTokens.value;
+    return {
+      offered: { tools: step.tools.length, ...offered },
+      catalog: { tools: this.directTools.length + this.catalog.size, ...catalog },
+      savedTokens: catalog.tokens - offered.tokens,
+      ratio: catalog.tokens === 0 ? 0 : offered.tokens / catalog.tokens,
+    };
+  }
+
+  // ---- internals used by ToolSearchStep ----
+
+  /** @internal */
+  emit: TelemetryEmitter['emit'] = (event) => this.telemetry.emit(event);
+
+  /** @internal The direct tool or catalog tool a model-facing name refers to (toolName, then id). */
+  resolve(name: string): CatalogTool<TTool> | undefined {
+    return (
+      this.directTools.find((tool) => tool.toolName === name || tool.id === name) ??
+      this.catalog.getByToolName(name) ??
+      this.catalog.get(name)
+    );
+  }
+
+  /** @internal */
+  isDirect(tool: CatalogTool<TTool>): boolean {
+    return this.directTools.includes(tool);
+  }
+
+  /** @internal Asks the policy (failing closed) and reports a block. */
+  async allowed(tool: CatalogTool<TTool>, phase: PolicyPhase, request: StepRequest, input?: unknown): Promise<boolean> {
+    if (this.isDirect(tool)) return true;
+    const answer = await askPolicy(this.options.filter, {
+      toolId: tool.id,
+      tool,
+      phase,
+      context: request.context,
+      threadId: request.threadId,
+      resourceId: request.resourceId,
+      input,
+    });
+    if (!answer.allowed) {
+      this.telemetry.emit({
+        type: 'blocked',
+        threadId: request.threadId,
+        resourceId: request.resourceId,
+        toolId: tool.id,
+        phase,
+        reason: answer.error === undefined ? 'denied' : 'filter-error',
+      });
+    }
+    return answer.allowed;
+  }
+
+  /** @internal Tool names to suggest for a name that is unknown (or hidden): ranked, allowed, loadable. */
+  async suggest(name: string, request: StepRequest, limit = 3): Promise<string[]> {
+    const hits = await this.index.search(name, {
+      limit,
+      filter: async (id) => {
+        const tool = this.catalog.get(id);
+        return (
+          tool !== undefined && (await this.allowed(tool, 'search', request)) && (await this.allowed(tool, 'load', request))
+        );
+      },
+    });
+    return hits.flatMap((hit) => {
+      const tool = this.catalog.get(hit.id);
+      return tool ? [tool.toolName] : [];
+    });
+  }
+
+  /** @internal */
+  descriptionBudget(): number {
+    return this.options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
+  }
+
+  /** @internal */
+  async remember(request: StepRequest, ids: readonly string[]): Promise<void> {
+    const key = threadKey(request);
+    if (key && this.store && ids.length > 0) await this.store.add(key, ids);
+  }
+
+  /** The catalog-mode listing of lazy tools, or undefined when every allowed tool is discovered. */
+  private async discoveryListing(request: StepRequest, offeredIds: ReadonlySet<string>): Promise<string | undefined> {
+    const lines: string[] = [];
+    let undiscovered = 0;
+    for (const tool of this.catalog) {
+      if (tool.pinned) continue;
+      if (!(await this.allowed(tool, 'search', request))) continue;
+      if (!offeredIds.has(tool.id)) undiscovered++;
+      const summary =
+        (this.options.catalogListing ?? 'names-and-summaries') === 'names-and-summaries'
+          ? firstSentence(tool.description, 100)
+          : '';
+      lines.push(summary ? `- ${tool.toolName}: ${summary}` : `- ${tool.toolName}`);
+    }
+    if (undiscovered === 0) return undefined;
+    return `Available tools:\n${lines.join('\n')}`;
+  }
+}
+
+function validationFailure(
+  toolName: string,
+  message: string,
+  issues: { path: string; message: string }[] = [],
+): { ok: false; error: ToolCallError } {
+  return { ok: false, error: { code: 'invalid-arguments', toolName, message, issues } };
+}
+
+/**
+ * One step of a session: the tools offered to the model and the handler of its calls. Calls made in
+ * the same step see each other's loads in their results; loaded tools are offered from the next step.
+ */
+export class ToolSearchStep<TTool = unknown> {
+  /** The tools offered at this step, in order. */
+  readonly tools: readonly OfferedTool<TTool>[];
+  /** Their names, in order (e.g. the AI SDK's `activeTools`). */
+  readonly toolNames: readonly string[];
+  /** Catalog tool ids loaded when the step began, in load order. */
+  readonly loadedIds: readonly string[];
+  private readonly loadedNow: Set<string>;
+  private readonly byName: Map<string, OfferedTool<TTool>>;
+
+  constructor(
+    private readonly session: ToolSearchSession<TTool>,
+    readonly request: StepRequest,
+    tools: OfferedTool<TTool>[],
+    loadedIds: string[],
+  ) {
+    this.tools = tools;
+    this.toolNames = tools.map((tool) => tool.name);
+    this.loadedIds = loadedIds;
+    this.loadedNow = new Set(loadedIds);
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  /** Whether the model is offered a tool of this name at this step. */
+  offers(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /**
+   * Answers a call the model made at this step: meta-tools are answered by the session; catalog
+   * tools are checked (offered, allowed, arguments valid) and run through their `execute`. Never
+   * throws for the model's mistakes: they come back as `{ ok: false, error }` with a message
+   * that says what to do instead.
+   */
+  async execute(name: string, input: unknown, options: { abortSignal?: AbortSignal } = {}): Promise<ToolCallOutcome> {
+    const offered = this.byName.get(name);
+    if (offered?.kind === 'meta' && offered.role) return this.executeMeta(offered.role, name, input, options);
+    const authorization = await this.authorize(name, input);
+    if (!authorization.ok) return authorization;
+    return this.run(authorization.tool, authorization.input, options);
+  }
+
+  /**
+   * Checks a call of a catalog (or direct) tool without running it, for hosts that run tools
+   * themselves: the tool must be offered at this step and allowed by the policy's `call` phase, and
+   * the input must match its schema.
+   */
+  async authorize(name: string, input: unknown): Promise<CallAuthorization<TTool>> {
+    const { session, request } = this;
+    const offered = this.byName.get(name);
+    const tool = offered?.tool ?? session.resolve(name);
+    if (!tool || offered?.kind === 'meta') return this.unknownTool(name);
+    if (!offered) {
+      if (!(await session.allowed(tool, 'load', request))) return this.unknownTool(name);
+      return this.notLoaded(tool, name);
+    }
+    if (!(await session.allowed(tool, 'call', request, input))) return this.unknownTool(name);
+    return this.validate(tool, input);
+  }
+
+  private async validate(tool: CatalogTool<TTool>, input: unknown): Promise<CallAuthorization<TTool>> {
+    const result = await validateInput(tool, input ?? {});
+    if (result.success) return { ok: true, tool, input: result.value };
+    const detail = result.issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`).join('; ');
+    this.session.emit({
+      type: 'self-correction',
+      threadId: this.request.threadId,
+      resourceId: this.request.resourceId,
+      kind: 'invalid-arguments',
+      toolName: tool.toolName,
+      suggestions: [],
+    });
+    return validationFailure(
+      tool.toolName,
+      `Invalid arguments for tool "${tool.toolName}": ${detail}. Fix these fields and call it again.`,
+      result.issues,
+    );
+  }
+
+  private async run(tool: CatalogTool<TTool>, input: unknown, options: { abortSignal?: AbortSignal }): Promise<ToolCallOutcome> {
+    const { session, request } = this;
+    if (!tool.execute) {
+      return {
+        ok: false,
+        error: {
+          code: 'not-executable',
+          toolName: tool.toolName,
+          message: `Tool "${tool.toolName}" cannot be run here (it has no executor).`,
+        },
+      };
+    }
+    const started = performance.now();
+    try {
+      const output = await tool.execute(input, {
+        toolId: tool.id,
+        threadId: request.threadId,
+        resourceId: request.resourceId,
+        context: request.context,
+        abortSignal: options.abortSignal,
+      });
+      session.emit({ type: 'call', threadId: request.threadId, resourceId: request.resourceId, toolId: tool.id, ok: true, latencyMs: performance.now() - started });
+      return { ok: true, output, toolId: tool.id };
+    } catch (cause) {
+      session.emit({
+        type: 'call',
+        threadId: request.threadId,
+        resourceId: request.resourceId,
+        toolId: tool.id,
+        ok: false,
+        latencyMs: performance.now() - started,
+        error: 'execution-failed',
+      });
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return {
+        ok: false,
+        error: { code: 'execution-failed', toolName: tool.toolName, message: `Tool "${tool.toolName}" failed: ${reason}`, cause },
+      };
+    }
+  }
+
+  private async unknownTool(name: string): Promise<{ ok: false; error: ToolCallError }> {
+    const { session, request } = this;
+    const suggestions = await session.suggest(name, request);
+    const search = session.metaToolName('search');
+    const hint =
+      suggestions.length > 0
+        ? ` Did you mean: ${suggestions.join(', ')}?`
+        : search
+          ? ` Use ${search} to find available tools.`
+          : '';
+    session.emit({ type: 'self-correction', threadId: request.threadId, resourceId: request.resourceId, kind: 'unknown-tool', toolName: name, suggestions });
+    return {
+      ok: false,
+      error: { code: 'unknown-tool', toolName: name, suggestions, message: `Tool "${name}" is not available.${hint}` },
+    };
+  }
+
+  private notLoaded(tool: CatalogTool<TTool>, name: string): { ok: false; error: ToolCallError } {
+    const { session, request } = this;
+    const meta = (role: MetaToolRole) => session.metaToolName(role);
+    const quoted = JSON.stringify(tool.toolName);
+    let fix: string;
+    switch (session.mode) {
+      case 'proxy':
+        fix = `Call ${meta('call')} with {"toolName":${quoted},"arguments":{...}} to run it.`;
+        break;
+      case 'catalog':
+        fix = `Call ${meta('discover')} with {"toolNames":[${quoted}]} first, then call it again.`;
+        break;
+      case 'auto-load':
+        fix = `Call ${meta('search')} with {"query":${quoted}} to load it, then call it again.`;
+        break;
+      default:
+        fix = `Call ${meta('load')} with {"toolName":${quoted}} first, then call it again.`;
+    }
+    session.emit({ type: 'self-correction', threadId: request.threadId, resourceId: request.resourceId, kind: 'not-loaded', toolName: name, suggestions: [tool.toolName] });
+    return {
+      ok: false,
+      error: { code: 'not-loaded', toolName: name, suggestions: [tool.toolName], message: `Tool "${tool.toolName}" is not loaded. ${fix}` },
+    };
+  }
+
+  private async executeMeta(
+    role: MetaToolRole,
+    name: string,
+    input: unknown,
+    options: { abortSignal?: AbortSignal },
+  ): Promise<ToolCallOutcome> {
+    const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      if (input !== undefined) return validationFailure(name, `Arguments for "${name}" must be an object.`);
+    }
+    switch (role) {
+      case 'search':
+        return this.searchTools(name, args);
+      case 'load':
+        return this.loadTools(name, args);
+      case 'discover':
+        return this.discoverTools(name, args);
+      case 'describe':
+        return this.describeTool(name, args);
+      case 'call':
+        return this.callTool(name, args, options);
+    }
+  }
+
+  private async searchTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+    const { session, request } = this;
+    const query = args.query;
+    if (typeof query !== 'string' || query.trim() === '') {
+      return validationFailure(name, `"${name}" needs a non-empty "query" string, e.g. {"query":"weather forecast"}.`, [
+        { path: 'query', message: 'expected a non-empty string' },
+      ]);
+    }
+    const hits = await session.search(query.slice(0, MAX_QUERY_LENGTH), request);
+    const budget = session.descriptionBudget();
+    const results = hits.map((hit) => ({
+      name: hit.tool.toolName,
+      description: compactText(hit.tool.description, budget),
+      score: Math.round(hit.score * 100) / 100,
+    }));
+    if (results.length === 0) {
+      return { ok: true, output: { results: [], message: `No tools found matching "${compactText(query, 100)}". Try different keywords.` } };
+    }
+    if (session.mode !== 'auto-load') {
+      const next =
+        session.mode === 'proxy'
+          ? `Use ${session.metaToolName('describe')} to see a tool's parameters and ${session.metaToolName('call')} to run it.`
+          : `Use ${session.metaToolName('load')} with an exact toolName or a toolNames array to make them available.`;
+      return { ok: true, output: { results, message: `Found ${results.length} tool(s). ${next}` } };
+    }
+    const outcome = await this.load(hits.map((hit) => hit.tool.toolName), 'load');
+    const loadedNames = [...outcome.loaded, ...outcome.alreadyLoaded];
+    const message =
+      loadedNames.length > 0
+        ? `Found and loaded ${loadedNames.length} tool(s): ${loadedNames.join(', ')}. They are available from your next step: call them directly.`
+        : `Found ${results.length} tool(s), but none can be loaded.`;
+    return {
+      ok: true,
+      output: { results, message, loaded: outcome.loaded, alreadyLoaded: outcome.alreadyLoaded },
+    };
+  }
+
+  /** Resolves, checks and remembers loads; shared by load_tool, auto-load search and discovery. */
+  private async load(
+    names: readonly string[],
+    phase: 'load',
+  ): Promise<{ loaded: string[]; alreadyLoaded: string[]; notFound: string[]; tools: CatalogTool<TTool>[] }> {
+    const { session, request } = this;
+    const loaded: string[] = [];
+    const alreadyLoaded: string[] = [];
+    const notFound: string[] = [];
+    const tools: CatalogTool<TTool>[] = [];
+    const newIds: string[] = [];
+    for (const name of uniqueStrings(names)) {
+      const tool = session.resolve(name);
+      if (!tool || session.isDirect(tool) || !(await session.allowed(tool, phase, request))) {
+        notFound.push(name);
+        continue;
+      }
+      tools.push(tool);
+      const pinnedOrOffered = tool.pinned || this.loadedNow.has(tool.id);
+      if (pinnedOrOffered) {
+        alreadyLoaded.push(tool.toolName);
+        continue;
+      }
+      this.loadedNow.add(tool.id);
+      newIds.push(tool.id);
+      loaded.push(tool.toolName);
+    }
+    await session.remember(request, newIds);
+    session.emit({
+      type: 'load',
+      threadId: request.threadId,
+      resourceId: request.resourceId,
+      requested: [...names],
+      loaded: newIds,
+      alreadyLoaded,
+      notFound,
+    });
+    return { loaded, alreadyLoaded, notFound, tools };
+  }
+
+  private readNames(name: string, args: Record<string, unknown>, allowSingle: boolean): string[] | { ok: false; error: ToolCallError } {
+    const names: string[] = [];
+    if (args.toolNames !== undefined) {
+      if (!Array.isArray(args.toolNames) || args.toolNames.some((item) => typeof item !== 'string')) {
+        return validationFailure(name, `"toolNames" must be an array of tool names.`, [{ path: 'toolNames', message: 'expected an array of strings' }]);
+      }
+      names.push(...(args.toolNames as string[]));
+    }
+    if (allowSingle && args.toolName !== undefined) {
+      if (typeof args.toolName !== 'string') {
+        return validationFailure(name, `"toolName" must be a string.`, [{ path: 'toolName', message: 'expected a string' }]);
+      }
+      names.push(args.toolName);
+    }
+    const clean = uniqueStrings(names.map((item) => item.trim()).filter((item) => item !== ''));
+    if (clean.length === 0) {
+      return validationFailure(
+        name,
+        allowSingle
+          ? `You must provide either toolName (string) or toolNames (array) to ${name}.`
+          : `"toolNames" must list at least one tool name.`,
+      );
+    }
+    if (clean.length > MAX_NAMES_PER_LOAD) {
+      return validationFailure(name, `At most ${MAX_NAMES_PER_LOAD} tools per call; got ${clean.length}.`);
+    }
+    return clean;
+  }
+
+  private async loadTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+    const names = this.readNames(name, args, true);
+    if (!Array.isArray(names)) return names;
+    const { loaded, alreadyLoaded, notFound } = await this.load(names, 'load');
+    const parts: string[] = [];
+    if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}: available from your next step`);
+    if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
+    if (notFound.length > 0) {
+      const suggestions = names.length === 1 ? await this.session.suggest(names[0]!, this.request) : [];
+      const search = this.session.metaToolName('search');
+      parts.push(
+        `Not found: ${notFound.join(', ')}${suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : search ? `. Use ${search} to find available tools.` : ''}`,
+      );
+    }
+    const output: Record<string, unknown> = {
+      success: notFound.length === 0,
+      message: parts.join(' | '),
+      loadedCount: loaded.length,
+      loaded,
+      alreadyLoaded,
+      notFound,
+    };
+    if (names.length === 1) output.toolName = loaded[0] ?? alreadyLoaded[0] ?? names[0];
+    return { ok: true, output };
+  }
+
+  private async discoverTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+    const names = this.readNames(name, args, false);
+    if (!Array.isArray(names)) return names;
+    const { loaded, alreadyLoaded, notFound, tools } = await this.load(names, 'load');
+    const parts = [`Discovered ${tools.length} tool(s); call them from your next step.`];
+    if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}.`);
+    return {
+      ok: true,
+      output: {
+        tools: tools.map((tool) => ({
+          name: tool.toolName,
+          description: compactText(tool.description, 0),
+          inputSchema: tool.jsonSchema,
+        })),
+        message: parts.join(' '),
+        loaded,
+        alreadyLoaded,
+        notFound,
+      },
+    };
+  }
+
+  private async describeTool(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+    const { session, request } = this;
+    if (typeof args.toolName !== 'string' || args.toolName === '') {
+      return validationFailure(name, `"${name}" needs a "toolName" string.`, [{ path: 'toolName', message: 'expected a string' }]);
+    }
+    const tool = session.resolve(args.toolName);
+    if (!tool || !(await session.allowed(tool, 'load', request))) return this.unknownTool(args.toolName);
+    return {
+      ok: true,
+      output: { name: tool.toolName, description: compactText(tool.description, 0), inputSchema: tool.jsonSchema },
+    };
+  }
+
+  private async callTool(name: string, args: Record<string, unknown>, options: { abortSignal?: AbortSignal }): Promise<ToolCallOutcome> {
+    const { session, request } = this;
+    if (typeof args.toolName !== 'string' || args.toolName === '') {
+      return validationFailure(name, `"${name}" needs a "toolName" string and an "arguments" object.`, [
+        { path: 'toolName', message: 'expected a string' },
+      ]);
+    }
+    const toolArgs = args.arguments ?? {};
+    if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) {
+      return validationFailure(name, `"arguments" must be an object.`, [{ path: 'arguments', message: 'expected an object' }]);
+    }
+    const tool = session.resolve(args.toolName);
+    if (
+      !tool ||
+      !(await session.allowed(tool, 'load', request)) ||
+      !(await session.allowed(tool, 'call', request, toolArgs))
+    ) {
+      return this.unknownTool(args.toolName);
+    }
+    const validated = await this.validate(tool, toolArgs);
+    if (!validated.ok) return validated;
+    return this.run(tool, validated.input, options);
+  }
+}
