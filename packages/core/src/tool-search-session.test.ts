@@ -106,6 +106,15 @@ describe('ToolSearchSession', () => {
     expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(['search_tools', 'load_tool', 'pinned_tool', 'get_weather']);
   });
 
+  it('tells the model when the per-thread limit of loaded tools is reached, and loads nothing', async () => {
+    const session = new ToolSearchSession({ catalog: tools(), memory: { maxToolsPerThread: 1 } });
+    const step = await session.prepareStep({ threadId: 't' });
+    const outcome = await step.execute('load_tool', { toolNames: ['get_weather', 'send_email'] });
+    expect(outcome).toMatchObject({ ok: true, output: { success: false, loaded: [] } });
+    expect(outcome.ok && (outcome.output as { message: string }).message).toMatch(/limit 1/);
+    expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(['search_tools', 'load_tool']);
+  });
+
   it('rejects bad options with specific errors', () => {
     expect(() => new ToolSearchSession({ catalog: tools(), mode: 'lazy' as never })).toThrow(/Unknown mode "lazy"/);
     expect(() => new ToolSearchSession({ catalog: tools(), search: { limit: 0 } })).toThrow(/search.limit/);

@@ -1,7 +1,7 @@
 import { ToolCatalog } from './catalog.js';
 import { compactText, firstSentence } from './compact-text.js';
 import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
-import { ToolscoutError } from './errors.js';
+import { ToolLimitError, ToolscoutError } from './errors.js';
 import {
   type MetaToolDefinition,
   type MetaToolRole,
@@ -727,7 +727,13 @@ export class ToolSearchStep<TTool = unknown> {
   private async load(
     names: readonly string[],
     phase: 'load',
-  ): Promise<{ loaded: string[]; alreadyLoaded: string[]; notFound: string[]; tools: CatalogTool<TTool>[] }> {
+  ): Promise<{
+    loaded: string[];
+    alreadyLoaded: string[];
+    notFound: string[];
+    tools: CatalogTool<TTool>[];
+    limitReached?: string;
+  }> {
     const { session, request } = this;
     const loaded: string[] = [];
     const alreadyLoaded: string[] = [];
@@ -750,7 +756,21 @@ export class ToolSearchStep<TTool = unknown> {
       newIds.push(tool.id);
       loaded.push(tool.toolName);
     }
-    await session.remember(request, newIds);
+    try {
+      await session.remember(request, newIds);
+    } catch (error) {
+      if (!ToolLimitError.isInstance(error)) throw error;
+      // The store refused: nothing of this call was loaded, and the model is told why.
+      for (const id of newIds) this.loadedNow.delete(id);
+      const refused = new Set(newIds);
+      return {
+        loaded: [],
+        alreadyLoaded,
+        notFound,
+        tools: tools.filter((tool) => !refused.has(tool.id)),
+        limitReached: `Too many tools are loaded in this conversation (limit ${error.limit}); ${loaded.join(', ')} could not be loaded.`,
+      };
+    }
     session.emit({
       type: 'load',
       threadId: request.threadId,
@@ -795,8 +815,9 @@ export class ToolSearchStep<TTool = unknown> {
   private async loadTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
     const names = this.readNames(name, args, true);
     if (!Array.isArray(names)) return names;
-    const { loaded, alreadyLoaded, notFound } = await this.load(names, 'load');
+    const { loaded, alreadyLoaded, notFound, limitReached } = await this.load(names, 'load');
     const parts: string[] = [];
+    if (limitReached) parts.push(limitReached);
     if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}: available from your next step`);
     if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
     if (notFound.length > 0) {
@@ -807,7 +828,7 @@ export class ToolSearchStep<TTool = unknown> {
       );
     }
     const output: Record<string, unknown> = {
-      success: notFound.length === 0,
+      success: notFound.length === 0 && !limitReached,
       message: parts.join(' | '),
       loadedCount: loaded.length,
       loaded,
