@@ -1,0 +1,59 @@
+import type { ConversationEntry } from '@toolscout/core';
+import type { ModelMessage } from 'ai';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A tool result's output as the model saw it: the value of `json` and `text` outputs, the text of
+ * `content` outputs, and `{ error }` / `{ denied }` for errors and denials (which never count as a
+ * load).
+ */
+function outputValue(output: unknown): unknown {
+  if (!isRecord(output)) return output;
+  switch (output.type) {
+    case 'json':
+    case 'text':
+      return output.value;
+    case 'error-text':
+    case 'error-json':
+      return { error: output.value };
+    case 'execution-denied':
+      return { denied: true, reason: output.reason };
+    case 'content':
+      return Array.isArray(output.value)
+        ? output.value
+            .filter((part): part is { type: 'text'; text: string } => isRecord(part) && part.type === 'text')
+            .map((part) => part.text)
+            .join('\n')
+        : output.value;
+    default:
+      return output;
+  }
+}
+
+/**
+ * The tool calls and results of AI SDK messages (`ModelMessage[]`, e.g. `result.responseMessages`
+ * or what `prepareStep` receives), oldest first, in toolscout's neutral form: assistant `tool-call`
+ * parts, and `tool-result` parts of tool messages (and of assistant messages, for provider-executed
+ * tools). Other parts do not matter to tool search.
+ */
+export function conversationFromMessages(messages: readonly ModelMessage[] | undefined): ConversationEntry[] {
+  const entries: ConversationEntry[] = [];
+  if (!Array.isArray(messages)) return entries;
+  for (const message of messages) {
+    if (!isRecord(message) || (message.role !== 'assistant' && message.role !== 'tool')) continue;
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content as unknown[]) {
+      if (!isRecord(part) || typeof part.toolName !== 'string') continue;
+      const toolCallId = typeof part.toolCallId === 'string' ? part.toolCallId : undefined;
+      if (part.type === 'tool-call') {
+        entries.push({ type: 'tool-call', toolCallId, toolName: part.toolName, input: part.input });
+      } else if (part.type === 'tool-result') {
+        entries.push({ type: 'tool-result', toolCallId, toolName: part.toolName, output: outputValue(part.output) });
+      }
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,66 @@
+import { type Embedder, InvalidOptionError } from '@toolscout/core';
+import { type EmbeddingModel, embedMany } from 'ai';
+
+/** Options of {@link createEmbedder}, passed on to `embedMany` where they are its own. */
+export interface EmbedderOptions {
+  /**
+   * Identifies the model and its settings; cached vectors are keyed by it, so change it whenever the
+   * vectors would change. Default: `ai-sdk:<provider>:<modelId>` (plus `@<dimensions>` when set).
+   */
+  id?: string;
+  /** The number of dimensions to request, for models that support it. */
+  dimensions?: number;
+  /** Provider-specific options (`providerOptions` of `embedMany`). */
+  providerOptions?: Parameters<typeof embedMany>[0]['providerOptions'];
+  /** Concurrent model calls when the texts are split into several. Default: the AI SDK's. */
+  maxParallelCalls?: number;
+  /** Retries per model call. Default: the AI SDK's (2). */
+  maxRetries?: number;
+  /** Headers for HTTP-based providers. */
+  headers?: Record<string, string>;
+  /** Aborts every embedding call of this embedder. */
+  abortSignal?: AbortSignal;
+}
+
+function modelId(model: EmbeddingModel): string {
+  if (typeof model === 'string') return `ai-sdk:${model}`;
+  return `ai-sdk:${model.provider}:${model.modelId}`;
+}
+
+/**
+ * A toolscout `Embedder` over the AI SDK's `embedMany`: any AI SDK embedding model (OpenAI, Google,
+ * Cohere, Mistral, a gateway id...) turns tool texts and queries into vectors for hybrid search.
+ * `embedMany` splits large batches and retries as the model requires.
+ *
+ * @example
+ * ```ts
+ * const embedder = createEmbedder(openai.embedding('text-embedding-3-small'));
+ * const search = createToolSearch(tools, { indexOptions: { embedder } });
+ * ```
+ */
+export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions = {}): Embedder {
+  if (model === null || (typeof model !== 'string' && typeof model !== 'object')) {
+    throw new InvalidOptionError(
+      'model',
+      `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`,
+    );
+  }
+  const { id, dimensions, ...callOptions } = options;
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
+    throw new InvalidOptionError('dimensions', `dimensions must be a positive integer; got ${String(dimensions)}.`);
+  }
+  const embedderId = id ?? `${modelId(model)}${dimensions === undefined ? '' : `@${dimensions}`}`;
+  return {
+    id: embedderId,
+    async embed(texts: string[]): Promise<number[][]> {
+      if (texts.length === 0) return [];
+      const { embeddings } = await embedMany({
+        model,
+        values: texts,
+        ...(dimensions === undefined ? {} : { dimensions }),
+        ...callOptions,
+      });
+      return embeddings;
+    },
+  };
+}

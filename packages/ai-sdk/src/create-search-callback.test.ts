@@ -1,0 +1,105 @@
+import { InvalidOptionError } from '@toolscout/core';
+import { generateText, stepCountIs, type ToolSet, toolSearch } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { createSearchCallback } from './create-search-callback.js';
+import { fixtureTools } from './test-utils/fixture-tools.js';
+import { callTool, lastToolResults, offeredPerCall, say, scriptedModel } from './test-utils/scripted-model.js';
+
+/** The fixture tools, all deferred until `toolSearch` finds them. */
+function deferredTools(): { tools: ToolSet; executions: ReturnType<typeof fixtureTools>['executions'] } {
+  const { tools, executions } = fixtureTools();
+  return {
+    tools: Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, deferLoading: true }])),
+    executions,
+  };
+}
+
+/** Runs one search through a real generation and returns what the model was offered and found. */
+async function searchThroughGeneration(search: ReturnType<typeof toolSearch>, tools: ToolSet, query: string) {
+  const model = scriptedModel([callTool('toolSearch', { query }), say()]);
+  await generateText({ model, prompt: query, stopWhen: stepCountIs(3), tools: { toolSearch: search, ...tools } });
+  const [result] = lastToolResults(model.doGenerateCalls[1]);
+  const found = (result?.value as { tools: { name: string }[] } | undefined)?.tools.map((tool) => tool.name);
+  return { offered: offeredPerCall(model.doGenerateCalls), found };
+}
+
+describe('createSearchCallback with toolSearch({ search }) and deferLoading', () => {
+  it("ranks deferred tools with toolscout's index, and the generation offers the matches next", async () => {
+    const { tools, executions } = deferredTools();
+    const model = scriptedModel([
+      callTool('toolSearch', { query: 'forecasts for the coming days' }),
+      callTool('get_forecast', { city: 'Rome', days: 3 }),
+      say('Sunny.'),
+    ]);
+    await generateText({
+      model,
+      prompt: 'Forecast for Rome?',
+      stopWhen: stepCountIs(5),
+      tools: { toolSearch: toolSearch({ search: createSearchCallback() }), ...tools },
+    });
+    const offered = offeredPerCall(model.doGenerateCalls);
+    expect(offered[0]).toEqual(['toolSearch']);
+    const [found] = lastToolResults(model.doGenerateCalls[1]);
+    expect(found!.toolName).toBe('toolSearch');
+    expect((found!.value as { tools: { name: string }[] }).tools[0]!.name).toBe('get_forecast');
+    expect(offered[1]).toContain('get_forecast');
+    expect(executions.map((execution) => execution.name)).toEqual(['get_forecast']);
+  });
+
+  it("finds what the AI SDK's own keyword count misses (word forms)", async () => {
+    const { tools } = deferredTools();
+    const builtIn = await searchThroughGeneration(toolSearch(), tools, 'forecasts');
+    const toolscout = await searchThroughGeneration(toolSearch({ search: createSearchCallback() }), tools, 'forecasts');
+    expect(builtIn.found).toEqual([]);
+    expect(toolscout.found?.[0]).toBe('get_forecast');
+    expect(toolscout.offered[1]).toContain('get_forecast');
+  });
+
+  it('indexes parameters too when given the catalog', async () => {
+    const { tools } = deferredTools();
+    const withoutCatalog = await searchThroughGeneration(
+      toolSearch({ search: createSearchCallback() }),
+      tools,
+      'subject line',
+    );
+    const withCatalog = await searchThroughGeneration(
+      toolSearch({ search: createSearchCallback({ catalog: fixtureTools().tools }) }),
+      tools,
+      'subject line',
+    );
+    expect(withoutCatalog.found).toEqual([]);
+    expect(withCatalog.found?.[0]).toBe('send_email');
+  });
+
+  it('never returns what the policy hides from search, nor tools the generation does not defer', async () => {
+    const search = createSearchCallback({
+      catalog: fixtureTools().tools,
+      filter: ({ toolId, phase }) => !(phase === 'search' && toolId === 'delete_repository'),
+    });
+    const names = await search({
+      query: 'delete github repository weather',
+      tools: [
+        { name: 'delete_repository', description: 'Delete a GitHub repository permanently.' },
+        { name: 'get_forecast', description: 'Get a multi-day weather forecast for a city.' },
+      ],
+    });
+    expect(names).toEqual(['get_forecast']);
+  });
+
+  it('answers nothing for an empty query or no candidates, and rejects bad input', async () => {
+    const search = createSearchCallback();
+    expect(await search({ query: '   ', tools: [{ name: 'get_weather', description: 'Weather' }] })).toEqual([]);
+    expect(await search({ query: 'weather', tools: [] })).toEqual([]);
+    await expect(search({ query: 42 } as never)).rejects.toThrow(TypeError);
+    expect(() => createSearchCallback({ limit: 0 })).toThrow(InvalidOptionError);
+  });
+
+  it('stops at limit', async () => {
+    const candidates = Array.from({ length: 8 }, (_, i) => ({
+      name: `weather_tool_${i}`,
+      description: 'Weather for a city.',
+    }));
+    const names = await createSearchCallback({ limit: 3, minScore: 0 })({ query: 'weather city', tools: candidates });
+    expect(names).toHaveLength(3);
+  });
+});

@@ -1,0 +1,589 @@
+import { InvalidOptionError, InvalidToolError, ToolCatalog, type ToolSearchEvent } from '@toolscout/core';
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type Tool,
+  ToolLoopAgent,
+  tool,
+} from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolSearch } from './create-tool-search.js';
+import { fixtureTools } from './test-utils/fixture-tools.js';
+import { callTool, lastToolResults, offeredPerCall, say, scriptedModel } from './test-utils/scripted-model.js';
+import { toToolDescriptor, toToolDescriptors } from './to-tool-descriptor.js';
+import { ToolCallFailedError } from './tool-call-failed-error.js';
+
+const META = ['search_tools', 'load_tool'];
+
+describe('createToolSearch with generateText', () => {
+  it('offers the meta-tools, then each loaded tool from the next step, and runs the calls', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch(tools);
+    const model = scriptedModel([
+      callTool('search_tools', { query: 'weather in a city' }),
+      callTool('load_tool', { toolName: 'get_weather' }),
+      callTool('get_weather', { city: 'Paris' }),
+      say('It is 21°C and sunny in Paris.'),
+    ]);
+    const result = await generateText({
+      model,
+      prompt: 'What is the weather in Paris?',
+      stopWhen: stepCountIs(10),
+      runtimeContext: { threadId: 'thread-1' },
+      ...search,
+    });
+
+    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+      META,
+      META,
+      [...META, 'get_weather'],
+      [...META, 'get_weather'],
+    ]);
+    const found = lastToolResults(model.doGenerateCalls[1]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ toolName: 'search_tools', type: 'json' });
+    expect((found[0]!.value as { results: { name: string }[] }).results[0]!.name).toBe('get_weather');
+    expect(lastToolResults(model.doGenerateCalls[2])[0]).toMatchObject({
+      toolName: 'load_tool',
+      value: { success: true, loaded: ['get_weather'] },
+    });
+    expect(lastToolResults(model.doGenerateCalls[3])[0]).toEqual({
+      toolName: 'get_weather',
+      type: 'json',
+      value: { city: 'Paris', temperature: 21, conditions: 'sunny' },
+    });
+    // The AI SDK tool ran once, with the AI SDK's own call options.
+    expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Paris' }, toolCallId: 'call-3' }]);
+    expect(result.text).toBe('It is 21°C and sunny in Paris.');
+    // What the model is shown of a loaded tool: its description and its input schema.
+    const offered = model.doGenerateCalls[2]!.tools!.find((entry) => entry.name === 'get_weather');
+    expect(offered).toMatchObject({
+      type: 'function',
+      description: 'Get the current weather (temperature, wind, conditions) for a city.',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    });
+  });
+
+  it('keeps loads of parallel calls in one step, and offers tools in load order (a stable prefix)', async () => {
+    const { tools } = fixtureTools();
+    const search = createToolSearch(tools);
+    const model = scriptedModel([
+      callTool('load_tool', { toolName: 'send_email' }),
+      {
+        calls: [
+          { toolName: 'load_tool', input: { toolName: 'get_weather' } },
+          { toolName: 'load_tool', input: { toolNames: ['send_email', 'convert_currency'] } },
+        ],
+      },
+      say(),
+    ]);
+    await generateText({
+      model,
+      prompt: 'Many things',
+      stopWhen: stepCountIs(10),
+      runtimeContext: { threadId: 't' },
+      ...search,
+    });
+    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+      META,
+      [...META, 'send_email'],
+      [...META, 'send_email', 'get_weather', 'convert_currency'],
+    ]);
+    const [first, second] = lastToolResults(model.doGenerateCalls[2]);
+    expect(first!.value).toMatchObject({ loaded: ['get_weather'] });
+    expect(second!.value).toMatchObject({ loaded: ['convert_currency'], alreadyLoaded: ['send_email'] });
+  });
+
+  it('shows the model the session error for a tool that is not loaded, under the name it called, and it recovers', async () => {
+    const { tools, executions } = fixtureTools();
+    const events: ToolSearchEvent[] = [];
+    const search = createToolSearch(tools, { onEvent: (event) => events.push(event) });
+    const model = scriptedModel([
+      callTool('get_weather', { city: 'Oslo' }),
+      callTool('load_tool', { toolName: 'get_weather' }),
+      callTool('get_weather', { city: 'Oslo' }),
+      say(),
+    ]);
+    const result = await generateText({ model, prompt: 'Weather in Oslo', stopWhen: stepCountIs(10), ...search });
+
+    expect(offeredPerCall(model.doGenerateCalls)[0]).toEqual(META);
+    expect(lastToolResults(model.doGenerateCalls[1])).toEqual([
+      {
+        toolName: 'get_weather',
+        type: 'error-text',
+        value:
+          'Tool "get_weather" is not loaded. Call load_tool with {"toolName":"get_weather"} first, then call it again.',
+      },
+    ]);
+    expect(offeredPerCall(model.doGenerateCalls)[2]).toEqual([...META, 'get_weather']);
+    expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Oslo' }, toolCallId: 'call-3' }]);
+    // The failed call is kept in the history as the model made it.
+    const firstCall = result.steps[0]!.content.find((part) => part.type === 'tool-call');
+    expect(firstCall).toMatchObject({ toolName: 'get_weather', input: { city: 'Oslo' }, invalid: true });
+    expect(events.some((event) => event.type === 'self-correction' && event.kind === 'not-loaded')).toBe(true);
+  });
+
+  it('suggests the right name for a misspelt tool', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch(tools);
+    const model = scriptedModel([callTool('get_wether', { city: 'Rome' }), say()]);
+    await generateText({ model, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
+    const [result] = lastToolResults(model.doGenerateCalls[1]);
+    expect(result).toMatchObject({ toolName: 'get_wether', type: 'error-text' });
+    expect(result!.value).toMatch(/^Tool "get_wether" is not available\. Did you mean: get_weather/);
+    expect(executions).toEqual([]);
+  });
+
+  it('still shows the session error when experimental_refineToolInput is not spread', async () => {
+    const { tools } = fixtureTools();
+    const { experimental_refineToolInput: _left, ...rest } = createToolSearch(tools);
+    const model = scriptedModel([callTool('send_email', { to: 'a@b.c' }), say()]);
+    await generateText({ model, prompt: 'Email', stopWhen: stepCountIs(5), ...rest });
+    const [result] = lastToolResults(model.doGenerateCalls[1]);
+    expect(result!.type).toBe('error-text');
+    expect(result!.value).toContain('Tool "send_email" is not loaded. Call load_tool');
+  });
+
+  it('reports invalid arguments and a failing tool to the model, and the loop goes on', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch(tools);
+    const model = scriptedModel([
+      callTool('load_tool', { toolNames: ['get_forecast', 'fetch_stock_price'] }),
+      callTool('get_forecast', { city: 'Rome', days: 'three' }),
+      callTool('fetch_stock_price', { ticker: 'ACME' }),
+      callTool('get_forecast', { city: 'Rome', days: 3 }),
+      say('Three days of sun.'),
+    ]);
+    const result = await generateText({ model, prompt: 'Forecast', stopWhen: stepCountIs(10), ...search });
+    const [invalid] = lastToolResults(model.doGenerateCalls[2]);
+    expect(invalid).toMatchObject({ toolName: 'get_forecast', type: 'error-text' });
+    expect(invalid!.value).toMatch(
+      /^Invalid arguments for tool "get_forecast": days: .+Fix these fields and call it again\.$/,
+    );
+    const [failed] = lastToolResults(model.doGenerateCalls[3]);
+    expect(failed).toEqual({
+      toolName: 'fetch_stock_price',
+      type: 'error-text',
+      value: 'Tool "fetch_stock_price" failed: exchange API unreachable',
+    });
+    expect(executions.map((execution) => [execution.name, execution.input])).toEqual([
+      ['fetch_stock_price', { ticker: 'ACME' }],
+      ['get_forecast', { city: 'Rome', days: 3 }],
+    ]);
+    expect(result.text).toBe('Three days of sun.');
+    // Callbacks see a ToolCallFailedError carrying the session's reason and the original error.
+    const toolError = result.steps[2]!.content.find((part) => part.type === 'tool-error');
+    expect(ToolCallFailedError.isInstance(toolError?.error)).toBe(true);
+    expect((toolError!.error as ToolCallFailedError).reason).toBe('execution-failed');
+    expect(((toolError!.error as ToolCallFailedError).cause as Error).message).toBe('exchange API unreachable');
+  });
+
+  it('hides what the policy refuses and lets the policy read the runtime context', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch(tools, {
+      filter: ({ toolId, phase, context }) =>
+        !(toolId === 'delete_repository' && phase === 'load' && (context as { role?: string }).role !== 'admin'),
+    });
+    const model = scriptedModel([
+      callTool('load_tool', { toolName: 'delete_repository' }),
+      callTool('delete_repository', { repo: 'a/b' }),
+      say(),
+    ]);
+    await generateText({
+      model,
+      prompt: 'Delete',
+      stopWhen: stepCountIs(5),
+      runtimeContext: { role: 'guest' },
+      ...search,
+    });
+    expect(lastToolResults(model.doGenerateCalls[1])[0]!.value).toMatchObject({
+      success: false,
+      notFound: ['delete_repository'],
+    });
+    expect(offeredPerCall(model.doGenerateCalls)[1]).toEqual(META);
+    expect(lastToolResults(model.doGenerateCalls[2])[0]!.value).toMatch(/^Tool "delete_repository" is not available\./);
+    expect(executions).toEqual([]);
+
+    const admin = scriptedModel([callTool('load_tool', { toolName: 'delete_repository' }), say()]);
+    await generateText({
+      model: admin,
+      prompt: 'Delete',
+      stopWhen: stepCountIs(5),
+      runtimeContext: { role: 'admin' },
+      ...search,
+    });
+    expect(offeredPerCall(admin.doGenerateCalls)[1]).toEqual([...META, 'delete_repository']);
+  });
+
+  it('keeps two concurrent generations apart', async () => {
+    const { tools } = fixtureTools();
+    const search = createToolSearch(tools);
+    const a = scriptedModel(
+      [callTool('load_tool', { toolName: 'get_weather' }), callTool('get_weather', { city: 'Oslo' }), say()],
+      'a',
+    );
+    const b = scriptedModel(
+      [callTool('load_tool', { toolName: 'send_email' }), callTool('get_weather', { city: 'Oslo' }), say()],
+      'b',
+    );
+    await Promise.all([
+      generateText({ model: a, prompt: 'A', stopWhen: stepCountIs(5), runtimeContext: { threadId: 'a' }, ...search }),
+      generateText({ model: b, prompt: 'B', stopWhen: stepCountIs(5), runtimeContext: { threadId: 'b' }, ...search }),
+    ]);
+    expect(offeredPerCall(a.doGenerateCalls)).toEqual([META, [...META, 'get_weather'], [...META, 'get_weather']]);
+    expect(offeredPerCall(b.doGenerateCalls)).toEqual([META, [...META, 'send_email'], [...META, 'send_email']]);
+    expect(lastToolResults(a.doGenerateCalls[2])[0]!.type).toBe('json');
+    expect(lastToolResults(b.doGenerateCalls[2])[0]!.value).toMatch(/^Tool "get_weather" is not loaded\./);
+  });
+});
+
+describe('createToolSearch with streamText', () => {
+  it('offers the same tools step by step while streaming', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch(tools);
+    const model = scriptedModel([
+      callTool('search_tools', { query: 'convert money currency' }),
+      callTool('convert_currency', { amount: 10, from: 'EUR', to: 'USD' }),
+      callTool('load_tool', { toolName: 'convert_currency' }),
+      callTool('convert_currency', { amount: 10, from: 'EUR', to: 'USD' }),
+      say('10 EUR is 10.80 USD.'),
+    ]);
+    const result = streamText({
+      model,
+      prompt: 'Convert 10 EUR to USD',
+      stopWhen: stepCountIs(10),
+      runtimeContext: { threadId: 'stream-1' },
+      ...search,
+    });
+    const parts: string[] = [];
+    for await (const part of result.fullStream) parts.push(part.type);
+
+    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(offeredPerCall(model.doStreamCalls)).toEqual([
+      META,
+      META,
+      META,
+      [...META, 'convert_currency'],
+      [...META, 'convert_currency'],
+    ]);
+    expect(lastToolResults(model.doStreamCalls[2])[0]).toEqual({
+      toolName: 'convert_currency',
+      type: 'error-text',
+      value:
+        'Tool "convert_currency" is not loaded. Call load_tool with {"toolName":"convert_currency"} first, then call it again.',
+    });
+    expect(lastToolResults(model.doStreamCalls[4])[0]).toEqual({
+      toolName: 'convert_currency',
+      type: 'json',
+      value: { amount: 10.8 },
+    });
+    expect(executions).toEqual([
+      { name: 'convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, toolCallId: 'call-4' },
+    ]);
+    expect(parts).toContain('tool-error');
+    expect(await result.text).toBe('10 EUR is 10.80 USD.');
+  });
+});
+
+describe('createToolSearch across turns', () => {
+  it('remembers loads per thread id in its store', async () => {
+    const { tools } = fixtureTools();
+    const search = createToolSearch(tools);
+    const first = scriptedModel([callTool('load_tool', { toolName: 'get_weather' }), say('Loaded.')]);
+    const turn1 = await generateText({
+      model: first,
+      prompt: 'Weather',
+      stopWhen: stepCountIs(5),
+      runtimeContext: { threadId: 'th' },
+      ...search,
+    });
+
+    // The second turn sends only the new message: the store knows the thread.
+    const second = scriptedModel([callTool('get_weather', { city: 'Rome' }), say()]);
+    await generateText({
+      model: second,
+      prompt: 'And in Rome?',
+      stopWhen: stepCountIs(5),
+      runtimeContext: { threadId: 'th' },
+      ...search,
+    });
+    expect(offeredPerCall(second.doGenerateCalls)[0]).toEqual([...META, 'get_weather']);
+    expect(lastToolResults(second.doGenerateCalls[1])[0]!.type).toBe('json');
+
+    // Another thread starts empty.
+    const other = scriptedModel([say()]);
+    await generateText({ model: other, prompt: 'Hi', runtimeContext: { threadId: 'other' }, ...search });
+    expect(offeredPerCall(other.doGenerateCalls)[0]).toEqual(META);
+    expect(turn1.responseMessages.length).toBeGreaterThan(0);
+  });
+
+  it('derives loads from the messages with the conversation strategy, across a restart and a trim', async () => {
+    const { tools } = fixtureTools();
+    const first = scriptedModel([callTool('load_tool', { toolName: 'send_email' }), say('Ready.')]);
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'Email bob' }];
+    const turn1 = await generateText({
+      model: first,
+      messages: prompt,
+      stopWhen: stepCountIs(5),
+      ...createToolSearch(tools, { state: 'conversation' }),
+    });
+    const history: ModelMessage[] = [...prompt, ...turn1.responseMessages, { role: 'user', content: 'Send it' }];
+
+    // A new search (a restarted server) with nothing in memory reads the load from the messages.
+    const restarted = createToolSearch(tools, { state: 'conversation' });
+    const second = scriptedModel([
+      callTool('send_email', { to: 'bob@example.com', subject: 'Hi', body: 'Hello' }),
+      say(),
+    ]);
+    await generateText({ model: second, messages: history, stopWhen: stepCountIs(5), ...restarted });
+    expect(offeredPerCall(second.doGenerateCalls)[0]).toEqual([...META, 'send_email']);
+    expect(lastToolResults(second.doGenerateCalls[1])[0]).toMatchObject({ type: 'json', value: { sent: true } });
+
+    // Once the load result is trimmed from the messages, the tool is no longer loaded.
+    const trimmed = history.filter((message) => message.role !== 'tool' && message.role !== 'assistant');
+    const third = scriptedModel([say()]);
+    await generateText({ model: third, messages: trimmed, ...restarted });
+    expect(offeredPerCall(third.doGenerateCalls)[0]).toEqual(META);
+  });
+});
+
+describe('createToolSearch with tool approval', () => {
+  it('runs an approved call in the next request, before any step, from what the messages loaded', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch({ ...tools, get_weather: { ...tools.get_weather!, needsApproval: true } });
+    const first = scriptedModel([
+      callTool('load_tool', { toolName: 'get_weather' }),
+      callTool('get_weather', { city: 'Oslo' }),
+    ]);
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'Weather in Oslo' }];
+    const turn1 = await generateText({ model: first, messages: prompt, stopWhen: stepCountIs(5), ...search });
+    const request = turn1.finalStep.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    expect(executions).toEqual([]);
+
+    const second = scriptedModel([say('It is sunny.')], 'second');
+    const approval: ModelMessage = {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
+    };
+    await generateText({ model: second, messages: [...prompt, ...turn1.responseMessages, approval], ...search });
+    expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Oslo' }, toolCallId: 'call-2' }]);
+    expect(lastToolResults(second.doGenerateCalls[0])).toContainEqual({
+      toolName: 'get_weather',
+      type: 'json',
+      value: { city: 'Oslo', temperature: 21, conditions: 'sunny' },
+    });
+  });
+});
+
+describe('createToolSearch with a ToolLoopAgent', () => {
+  it('takes the thread id from call options through prepareCall', async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch(tools);
+    const model = scriptedModel([
+      callTool('load_tool', { toolName: 'get_weather' }),
+      say('Loaded.'),
+      callTool('get_weather', { city: 'Lima' }),
+      say('Sunny.'),
+    ]);
+    const agent = new ToolLoopAgent({
+      model,
+      ...search,
+      callOptionsSchema: z.object({ threadId: z.string() }),
+      prepareCall: ({ options, ...settings }) => ({ ...settings, runtimeContext: { threadId: options.threadId } }),
+    });
+    await agent.generate({ prompt: 'Load the weather tool', options: { threadId: 'agent-thread' } });
+    const second = await agent.generate({ prompt: 'Weather in Lima?', options: { threadId: 'agent-thread' } });
+    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+      META,
+      [...META, 'get_weather'],
+      [...META, 'get_weather'],
+      [...META, 'get_weather'],
+    ]);
+    expect(executions.map((execution) => execution.input)).toEqual([{ city: 'Lima' }]);
+    expect(second.text).toBe('Sunny.');
+  });
+});
+
+describe('createToolSearch: tools and options', () => {
+  it('composes with your own prepareStep and repairToolCall', async () => {
+    const { tools } = fixtureTools();
+    const seenSteps: number[] = [];
+    const search = createToolSearch(tools, {
+      prepareStep: ({ stepNumber }) => {
+        seenSteps.push(stepNumber);
+        // Narrow: no loading at the first step; keep a setting of our own.
+        return stepNumber === 0 ? { activeTools: ['search_tools'], temperature: 0 } : { temperature: 0 };
+      },
+      repairToolCall: async ({ toolCall }) => ({ ...toolCall, input: JSON.stringify({ query: 'email' }) }),
+    });
+    const model = scriptedModel([callTool('search_tools', '{"query": "email'), say()]);
+    await generateText({ model, prompt: 'Email', stopWhen: stepCountIs(5), ...search });
+    expect(seenSteps).toEqual([0, 1]);
+    expect(offeredPerCall(model.doGenerateCalls)).toEqual([['search_tools'], META]);
+    expect(model.doGenerateCalls[0]!.temperature).toBe(0);
+    // Input that is not JSON went to our repair, which fixed it.
+    const [result] = lastToolResults(model.doGenerateCalls[1]);
+    expect(result!.type).toBe('json');
+    expect((result!.value as { results: { name: string }[] }).results.map((hit) => hit.name)).toContain('send_email');
+  });
+
+  it('passes the tool context and toModelOutput of AI SDK tools through, and validates with zod once', async () => {
+    const seen: unknown[] = [];
+    const search = createToolSearch({
+      whoami: tool({
+        description: 'Tell who the current user is.',
+        inputSchema: z.object({ verbose: z.string().transform((value) => value === 'yes') }),
+        contextSchema: z.object({ userId: z.string() }),
+        execute: async (input, { context, toolCallId, messages }) => {
+          seen.push({ input, context, toolCallId, messages: messages.length });
+          return { userId: context.userId };
+        },
+        toModelOutput: ({ output }) => ({ type: 'text', value: `user ${output.userId}` }),
+      }),
+    });
+    const model = scriptedModel([
+      callTool('load_tool', { toolName: 'whoami' }),
+      callTool('whoami', { verbose: 'yes' }),
+      say(),
+    ]);
+    await generateText({
+      model,
+      prompt: 'Who am I?',
+      stopWhen: stepCountIs(5),
+      toolsContext: { whoami: { userId: 'u-42' } },
+      ...search,
+    });
+    expect(seen).toEqual([
+      { input: { verbose: true }, context: { userId: 'u-42' }, toolCallId: 'call-2', messages: 3 },
+    ]);
+    expect(lastToolResults(model.doGenerateCalls[2])[0]).toEqual({
+      toolName: 'whoami',
+      type: 'text',
+      value: 'user u-42',
+    });
+    // The model saw the input side of the schema.
+    const offered = model.doGenerateCalls[1]!.tools!.find((entry) => entry.name === 'whoami');
+    expect(offered?.type === 'function' && offered.inputSchema).toMatchObject({
+      properties: { verbose: { type: 'string' } },
+    });
+  });
+
+  it('lists the catalog in the discovery tool of catalog mode, per step', async () => {
+    const { tools } = fixtureTools();
+    const search = createToolSearch(tools, { mode: 'catalog' });
+    const model = scriptedModel([callTool('discover_tools', { toolNames: ['get_weather'] }), say()]);
+    await generateText({ model, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
+    const discovery = model.doGenerateCalls[0]!.tools![0]!;
+    expect(discovery.name).toBe('discover_tools');
+    expect(discovery.type === 'function' && discovery.description).toContain('- get_weather: Get the current weather');
+    expect(offeredPerCall(model.doGenerateCalls)[1]).toEqual(['discover_tools', 'get_weather']);
+  });
+
+  it('names tools provider-safely and passes provider tools through, always active', async () => {
+    const webSearch: Tool = {
+      type: 'provider',
+      id: 'mock.web_search',
+      args: {},
+      inputSchema: jsonSchema({ type: 'object' }),
+      isProviderExecuted: true,
+    };
+    const search = createToolSearch(
+      {
+        'github.create-issue': tool({
+          description: 'Create an issue in a GitHub repository.',
+          inputSchema: z.object({ repo: z.string(), title: z.string() }),
+          execute: async () => ({ created: true }),
+        }),
+      },
+      { tools: { web_search: webSearch } },
+    );
+    const names = Object.keys(search.tools);
+    const issueName = names.find((name) => name.startsWith('github'))!;
+    expect(issueName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(search.tools.web_search).toBe(webSearch);
+    const model = scriptedModel([
+      callTool('load_tool', { toolName: 'github.create-issue' }),
+      callTool(issueName, { repo: 'a/b', title: 't' }),
+      say(),
+    ]);
+    await generateText({ model, prompt: 'Issue', stopWhen: stepCountIs(5), ...search });
+    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+      [...META, 'web_search'],
+      [...META, issueName, 'web_search'],
+      [...META, issueName, 'web_search'],
+    ]);
+    expect(lastToolResults(model.doGenerateCalls[2])[0]).toMatchObject({
+      toolName: issueName,
+      value: { created: true },
+    });
+  });
+
+  it('follows a catalog that changes: a new spread has the new tool', async () => {
+    const { tools } = fixtureTools();
+    const catalog = new ToolCatalog<Tool>(toToolDescriptors(tools));
+    const search = createToolSearch(catalog);
+    expect(search.tools.get_time).toBeUndefined();
+    catalog.add(
+      toToolDescriptor(
+        'get_time',
+        tool({
+          description: 'Get the current time in a time zone.',
+          inputSchema: z.object({ zone: z.string() }),
+          execute: async () => '12:00',
+        }),
+        { pinned: true },
+      ),
+    );
+    const model = scriptedModel([callTool('get_time', { zone: 'UTC' }), say()]);
+    await generateText({ model, prompt: 'Time?', stopWhen: stepCountIs(5), ...search });
+    expect(offeredPerCall(model.doGenerateCalls)[0]).toEqual([...META, 'get_time']);
+    expect(lastToolResults(model.doGenerateCalls[1])[0]).toEqual({
+      toolName: 'get_time',
+      type: 'text',
+      value: '12:00',
+    });
+  });
+
+  it('keeps session and dispose out of the spread', () => {
+    const search = createToolSearch(fixtureTools().tools);
+    expect(Object.keys({ ...search }).sort()).toEqual([
+      'experimental_refineToolInput',
+      'prepareStep',
+      'repairToolCall',
+      'tools',
+    ]);
+    expect(search.session.catalog.size).toBe(6);
+    search.dispose();
+  });
+
+  it('rejects unusable input with specific errors', () => {
+    const { tools } = fixtureTools();
+    const provider: Tool = {
+      type: 'provider',
+      id: 'mock.code',
+      args: {},
+      inputSchema: jsonSchema({ type: 'object' }),
+      isProviderExecuted: true,
+    };
+    expect(() => createToolSearch({ code: provider })).toThrow(InvalidToolError);
+    expect(() => createToolSearch({ code: provider })).toThrow(/provider tool \(mock\.code\).*tools option/);
+    expect(() => createToolSearch(42 as never)).toThrow(InvalidOptionError);
+    expect(() => createToolSearch({ search_tools: tools.get_weather! })).toThrow(/like a meta-tool/);
+    expect(() => createToolSearch(tools, { request: 'thread-1' as never })).toThrow(/request must be a function/);
+    expect(() => createToolSearch(tools, { tools: { get_weather: tools.get_weather! } })).toThrow(/both a direct tool/);
+    expect(() => createToolSearch(tools, { mode: 'magic' as never })).toThrow(/Unknown mode "magic"/);
+  });
+
+  it('fails the generation with a clear error when request() returns a bad thread id', async () => {
+    const search = createToolSearch(fixtureTools().tools, { request: () => ({ threadId: 7 as never }) });
+    const model = scriptedModel([say()]);
+    await expect(generateText({ model, prompt: 'Hi', ...search })).rejects.toThrow(
+      /request\(\) returned a threadId that is a number/,
+    );
+  });
+});
