@@ -1,0 +1,8 @@
+import { runConformance } from '@toolscout/conformance';
+import { createLangChainHarness } from './test-utils/langchain-harness.js';
+
+runConformance({
+  name: 'langchain',
+  harness: createLangChainHarness(),
+  capabilities: { modes: { 'auto-load': true, catalog: true, proxy: true }, history: true, trimHistory: true },
+});

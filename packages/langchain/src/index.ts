@@ -1,0 +1,33 @@
+// The public API of @toolscout/langchain: an explicit list.
+
+// Custom graphs: messages to core's conversation
+export { conversationFromMessages } from './conversation-from-messages.js';
+// Semantic search over LangChain embeddings
+export { LangChainEmbedder, type LangChainEmbedderOptions } from './langchain-embedder.js';
+// Tool conversions, both ways
+export {
+  type FromLangChainToolOptions,
+  fromLangChainTool,
+  fromLangChainTools,
+  isLangChainTool,
+  type LangChainTool,
+  type LangChainToolLike,
+  type ToLangChainToolOptions,
+  toLangChainTool,
+} from './langchain-tool.js';
+// The tool search: createAgent middleware, custom-graph tools and tool node
+export {
+  type LangChainStateStrategy,
+  LangChainToolSearch,
+  type LangChainToolSearchOptions,
+  type PreparedToolSearchStep,
+  type ToolSearchAgentMiddleware,
+  type ToolSearchMiddlewareConfig,
+  type ToolSearchNode,
+  type ToolSearchNodeState,
+  type ToolSearchNodeUpdate,
+  type ToolSearchRequest,
+  type ToolSearchRunConfig,
+} from './langchain-tool-search.js';
+export { LOADED_TOOLS_STATE_KEY, type LoadedToolsStateSchema, loadedToolsOf } from './loaded-tools-state.js';
+export { type ToolSearchMiddlewareOptions, toolSearchMiddleware } from './tool-search-middleware.js';

@@ -1,0 +1,55 @@
+import type { EmbeddingsInterface } from '@langchain/core/embeddings';
+import { type Embedder, InvalidOptionError } from '@toolscout/core';
+
+/** Options of {@link LangChainEmbedder}. */
+export interface LangChainEmbedderOptions {
+  /**
+   * Identifies the model and its settings; cached vectors are keyed by it, so two models must never
+   * share one. Default `langchain:<class name>:<model>` when the embeddings object names its model
+   * (`model` or `modelName`); required otherwise.
+   */
+  id?: string;
+}
+
+function modelName(embeddings: object): string | undefined {
+  const record = embeddings as { model?: unknown; modelName?: unknown };
+  const name = record.model ?? record.modelName;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/**
+ * A core `Embedder` over any LangChain `Embeddings` (OpenAI, Ollama, Bedrock, ...), for hybrid tool
+ * search: `indexOptions: { embedder: new LangChainEmbedder(new OpenAIEmbeddings({ model: 'text-embedding-3-small' })) }`.
+ * Tool texts and queries are embedded with `embedDocuments`, so both sides share one vector space.
+ */
+export class LangChainEmbedder implements Embedder {
+  readonly id: string;
+  readonly embeddings: EmbeddingsInterface;
+
+  constructor(embeddings: EmbeddingsInterface, options: LangChainEmbedderOptions = {}) {
+    if (typeof embeddings !== 'object' || embeddings === null || typeof embeddings.embedDocuments !== 'function') {
+      throw new InvalidOptionError(
+        'embeddings',
+        'LangChainEmbedder needs a LangChain Embeddings object (with embedDocuments).',
+      );
+    }
+    if (options.id !== undefined && (typeof options.id !== 'string' || options.id === '')) {
+      throw new InvalidOptionError('id', 'id must be a non-empty string.');
+    }
+    const model = modelName(embeddings);
+    const id = options.id ?? (model === undefined ? undefined : `langchain:${embeddings.constructor.name}:${model}`);
+    if (id === undefined) {
+      throw new InvalidOptionError(
+        'id',
+        `This ${embeddings.constructor.name} does not name its model, so give the embedder an id (e.g. { id: 'my-model-v1' }): cached vectors are keyed by it.`,
+      );
+    }
+    this.id = id;
+    this.embeddings = embeddings;
+  }
+
+  /** Embeds a batch of texts; core checks the vectors (one per text, same length, finite). */
+  async embed(texts: string[]): Promise<number[][]> {
+    return this.embeddings.embedDocuments(texts);
+  }
+}

@@ -1,0 +1,230 @@
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { type ClientTool, DynamicStructuredTool, isRunnableToolLike, isStructuredTool } from '@langchain/core/tools';
+import { toJsonSchema as toLangChainJsonSchema } from '@langchain/core/utils/json_schema';
+import { isInteropZodSchema } from '@langchain/core/utils/types';
+import {
+  type CatalogTool,
+  InvalidToolError,
+  isStandardSchema,
+  type JsonSchema,
+  type ToolAnnotations,
+  ToolCatalog,
+  type ToolDescriptor,
+  toJsonSchema,
+} from '@toolscout/core';
+import { toolCallBridge } from './tool-call-bridge.js';
+
+/**
+ * A LangChain tool as agents and chat models take it: `tool(...)`, a `DynamicStructuredTool`, a
+ * `StructuredTool` subclass, a `DynamicTool`, or a `RunnableToolLike` (`runnable.asTool(...)`).
+ */
+export type LangChainTool = ClientTool;
+
+/**
+ * What tool search accepts where it takes LangChain tools: any tool object LangChain runs (checked at
+ * runtime with {@link isLangChainTool}). Wider than {@link LangChainTool}, whose generics reject some
+ * tools, e.g. a `DynamicStructuredTool` built with a JSON Schema literal.
+ */
+export interface LangChainToolLike {
+  /** The name the model calls the tool by. */
+  readonly name: string;
+  /** Runs the tool (LangChain's `Runnable.invoke`). */
+  invoke(input: never, config?: never): Promise<unknown>;
+}
+
+/** Options of {@link fromLangChainTool}. */
+export interface FromLangChainToolOptions {
+  /** The catalog id. Default: the tool's `name`. */
+  id?: string;
+  /** Free-form labels (category, vendor); searchable. */
+  tags?: readonly string[];
+  /** The API, server or namespace the tool belongs to; searchable, and named in duplicate-id errors. */
+  source?: string;
+  /** Always offered to the model, never needs to be searched or loaded. */
+  pinned?: boolean;
+  /** MCP-style hints about the tool's behaviour, kept as given. */
+  annotations?: ToolAnnotations;
+  /** Anything else to carry along on the descriptor. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Options of {@link toLangChainTool}. */
+export interface ToLangChainToolOptions {
+  /** The name the model sees. Default: the catalog tool's provider-safe `toolName`. */
+  name?: string;
+  /** The description the model sees. Default: the descriptor's. */
+  description?: string;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether a value is a LangChain tool object (not a core descriptor, not a provider's server tool). */
+export function isLangChainTool(value: unknown): value is LangChainTool {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as { name?: unknown; invoke?: unknown };
+  if (typeof record.name !== 'string' || typeof record.invoke !== 'function') return false;
+  return isRunnableToolLike(value) || isStructuredTool(value as StructuredToolInterface);
+}
+
+function hasStandardJsonSchema(schema: unknown): boolean {
+  if (!isStandardSchema(schema)) return false;
+  const converter = (schema['~standard'] as { jsonSchema?: { input?: unknown } }).jsonSchema;
+  return typeof converter?.input === 'function';
+}
+
+/**
+ * The input schema of a LangChain tool as JSON Schema: what core indexes, validates against and shows
+ * in `describe_tool`/discovery results. A Standard JSON Schema (zod >= 4.2) is converted for its input
+ * side (fields with defaults stay optional); zod 3 and older zod 4 go through LangChain's own
+ * conversion; a JSON Schema is kept. The tool parses its input itself when it runs, once.
+ */
+function inputSchemaOf(tool: LangChainTool): JsonSchema | undefined {
+  const schema = (tool as { schema?: unknown }).schema;
+  if (schema === undefined || schema === null) return undefined;
+  try {
+    if (hasStandardJsonSchema(schema)) return toJsonSchema(schema as Parameters<typeof toJsonSchema>[0]);
+    if (isInteropZodSchema(schema)) return toLangChainJsonSchema(schema) as JsonSchema;
+  } catch (error) {
+    throw new InvalidToolError(
+      `LangChain tool "${tool.name}": its schema cannot be converted to JSON Schema: ${errorMessage(error)}`,
+      'inputSchema',
+      { cause: error },
+    );
+  }
+  if (typeof schema === 'object' && !Array.isArray(schema)) return schema as JsonSchema;
+  throw new InvalidToolError(
+    `LangChain tool "${tool.name}": schema must be a zod schema or a JSON Schema object, got ${describeValue(schema)}`,
+    'inputSchema',
+  );
+}
+
+/**
+ * Converts a LangChain tool into a core {@link ToolDescriptor} (the tool itself kept in `tool`), so
+ * it can go in a toolscout catalog.
+ *
+ * When the descriptor runs inside the toolscout middleware or tool node, the tool is run by the
+ * host (LangChain's tool handler, with its `ToolRuntime`: state, context, tool call id) after core has
+ * checked the call; elsewhere `execute` calls `tool.invoke(input)`.
+ *
+ * @example
+ * ```ts
+ * const weather = tool(({ city }) => `Sunny in ${city}`, {
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city',
+ *   schema: z.object({ city: z.string() }),
+ * });
+ * const descriptor = fromLangChainTool(weather, { tags: ['weather'] });
+ * ```
+ */
+export function fromLangChainTool(
+  tool: LangChainToolLike,
+  options: FromLangChainToolOptions = {},
+): ToolDescriptor<LangChainTool> {
+  if (!isLangChainTool(tool)) {
+    throw new InvalidToolError(
+      `fromLangChainTool expects a LangChain tool (tool(), DynamicStructuredTool, StructuredTool, DynamicTool or RunnableToolLike), got ${describeValue(tool)}`,
+    );
+  }
+  const inputSchema = inputSchemaOf(tool);
+  const description = (tool as { description?: unknown }).description;
+  const descriptor: ToolDescriptor<LangChainTool> = {
+    id: options.id ?? tool.name,
+    name: tool.name,
+    description: typeof description === 'string' ? description : '',
+    tool,
+    execute: async (input, context) => {
+      const runInHost = toolCallBridge.getStore();
+      if (runInHost) return runInHost(tool, input);
+      const invoke = tool.invoke.bind(tool) as (input: unknown, config?: Record<string, unknown>) => Promise<unknown>;
+      return invoke(input, {
+        signal: context.abortSignal,
+        configurable: context.threadId === undefined ? {} : { thread_id: context.threadId },
+        context: context.context,
+      });
+    },
+  };
+  if (inputSchema !== undefined) descriptor.inputSchema = inputSchema;
+  if (options.tags !== undefined) descriptor.tags = options.tags;
+  if (options.source !== undefined) descriptor.source = options.source;
+  if (options.pinned !== undefined) descriptor.pinned = options.pinned;
+  if (options.annotations !== undefined) descriptor.annotations = options.annotations;
+  if (options.metadata !== undefined) descriptor.metadata = options.metadata;
+  return descriptor;
+}
+
+/**
+ * Converts several LangChain tools (see {@link fromLangChainTool}); core descriptors in the list are
+ * passed through, so a catalog can mix both.
+ */
+export function fromLangChainTools(
+  tools: Iterable<LangChainToolLike | ToolDescriptor>,
+  options: Pick<FromLangChainToolOptions, 'source' | 'tags'> = {},
+): ToolDescriptor[] {
+  if (tools === null || typeof (tools as Partial<Iterable<unknown>>)?.[Symbol.iterator] !== 'function') {
+    throw new InvalidToolError(
+      `Expected an iterable of LangChain tools or tool descriptors, got ${describeValue(tools)}`,
+    );
+  }
+  return [...tools].map((tool) =>
+    isLangChainTool(tool) ? fromLangChainTool(tool, options) : (tool as ToolDescriptor),
+  );
+}
+
+function isCatalogTool(tool: ToolDescriptor | CatalogTool): tool is CatalogTool {
+  return typeof (tool as CatalogTool).toolName === 'string' && typeof (tool as CatalogTool).jsonSchema === 'object';
+}
+
+function threadIdOf(config: unknown): string | undefined {
+  const configurable = (config as { configurable?: { thread_id?: unknown } } | undefined)?.configurable;
+  const threadId = configurable?.thread_id;
+  return typeof threadId === 'string' || typeof threadId === 'number' ? String(threadId) : undefined;
+}
+
+/**
+ * Converts a core descriptor (or a catalog tool) into a LangChain tool for `bindTools`, `createAgent`
+ * or a `ToolNode`. A descriptor that came from {@link fromLangChainTool} gives back its original
+ * tool when the name and description are unchanged. Otherwise the result is a
+ * `DynamicStructuredTool` whose input schema is the descriptor's zod schema (validated by LangChain)
+ * or its JSON Schema, and which runs the descriptor's `execute` with the thread id, context and abort
+ * signal of the run.
+ *
+ * Throws `InvalidToolError` for an unusable descriptor (as a catalog would).
+ */
+export function toLangChainTool(
+  tool: ToolDescriptor | CatalogTool,
+  options: ToLangChainToolOptions = {},
+): LangChainTool {
+  const entry: CatalogTool = isCatalogTool(tool) ? tool : new ToolCatalog([tool]).list()[0]!;
+  const name = options.name ?? entry.toolName;
+  const description = options.description ?? entry.description ?? '';
+  const original = entry.tool;
+  if (isLangChainTool(original) && original.name === name && options.description === undefined) return original;
+  const zodSchema = isInteropZodSchema(entry.inputSchema) ? entry.inputSchema : undefined;
+  return new DynamicStructuredTool({
+    name,
+    description,
+    // A private copy: the catalog's schema is frozen, and LangChain's validator annotates schemas.
+    schema: zodSchema ?? structuredClone(entry.jsonSchema),
+    func: async (input: unknown, _runManager?: unknown, config?: unknown) => {
+      if (!entry.execute) {
+        throw new Error(`Tool "${name}" has no execute function, so it cannot run here.`);
+      }
+      const runConfig = config as { context?: unknown; signal?: AbortSignal } | undefined;
+      return entry.execute(input, {
+        toolId: entry.id,
+        threadId: threadIdOf(config),
+        context: runConfig?.context,
+        abortSignal: runConfig?.signal,
+      });
+    },
+  });
+}

@@ -1,0 +1,127 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { type LangGraphRunnableConfig, MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import { toolsCondition } from '@langchain/langgraph/prebuilt';
+import { describe, expect, it } from 'vitest';
+import { type LangChainStateStrategy, LangChainToolSearch } from './langchain-tool-search.js';
+import { createFixtureTools } from './test-utils/fixture-tools.js';
+import { RecordingFakeModel } from './test-utils/recording-fake-model.js';
+
+const META = ['search_tools', 'load_tool'];
+
+/** A custom LangGraph agent: a model node binding `search.toolsFor(...)`, and the toolscout tool node. */
+function buildGraph(search: LangChainToolSearch, model: RecordingFakeModel) {
+  const callModel = async (state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) => {
+    const tools = await search.toolsFor(state.messages, { config });
+    const response = await model.bindTools(tools).invoke(state.messages, config);
+    return { messages: [response] };
+  };
+  return new StateGraph(MessagesAnnotation)
+    .addNode('agent', callModel)
+    .addNode('tools', search.toolNode())
+    .addEdge('__start__', 'agent')
+    .addConditionalEdges('agent', toolsCondition, ['tools', '__end__'])
+    .addEdge('tools', 'agent')
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function toolMessages(messages: readonly BaseMessage[]): ToolMessage[] {
+  return messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
+}
+
+describe('custom graph: toolsFor + toolNode', () => {
+  it.each(['memory', 'conversation'] satisfies LangChainStateStrategy[])(
+    'state %s: binds what the session offers at each step and keeps loads for the thread across invoke calls',
+    async (state) => {
+      const fixture = createFixtureTools();
+      const search = new LangChainToolSearch({ catalog: fixture.catalog, state });
+      const model = new RecordingFakeModel()
+        .respondWithTools([{ name: 'search_tools', args: { query: 'translate text' }, id: 'search' }])
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['translate_text', 'get_weather'] }, id: 'load' }])
+        .respondWithTools([
+          { name: 'translate_text', args: { text: 'hello', language: 'German' }, id: 'translate' },
+          { name: 'get_weather', args: {}, id: 'weather-bad' },
+        ])
+        .respond(new AIMessage({ id: 'answer-1', content: 'Hallo.' }))
+        // Second invoke on the same thread.
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Berlin' }, id: 'weather' }])
+        .respond(new AIMessage({ id: 'answer-2', content: 'Sunny in Berlin.' }));
+      const graph = buildGraph(search, model);
+      const thread = { configurable: { thread_id: 'graph-thread' }, context: { userId: 'u-2' } };
+
+      const first = await graph.invoke({ messages: [new HumanMessage('Say hello in German')] }, thread);
+      const second = await graph.invoke({ messages: [new HumanMessage('Weather in Berlin?')] }, thread);
+
+      expect(model.offeredNames).toEqual([
+        META,
+        META,
+        [...META, 'translate_text', 'get_weather'],
+        [...META, 'translate_text', 'get_weather'],
+        [...META, 'translate_text', 'get_weather'], // second invoke: still loaded
+        [...META, 'translate_text', 'get_weather'],
+      ]);
+      const firstResults = toolMessages(first.messages);
+      expect(firstResults.map((message) => [message.name, message.status])).toEqual([
+        ['search_tools', 'success'],
+        ['load_tool', 'success'],
+        ['translate_text', 'success'],
+        ['get_weather', 'error'],
+      ]);
+      expect(JSON.parse(firstResults[0]!.text).results[0].name).toBe('translate_text');
+      expect(firstResults[3]!.text).toContain('city');
+      expect(toolMessages(second.messages).at(-1)).toMatchObject({
+        name: 'get_weather',
+        status: 'success',
+        tool_call_id: 'weather',
+      });
+      // Tools ran as LangGraph runs them, with the tool call id, the run context and the graph state.
+      const runtimeState = fixture.runtimes[0]!.state as { messages: BaseMessage[] };
+      expect(runtimeState.messages.at(-1)).toBeInstanceOf(AIMessage);
+      expect(fixture.runs).toEqual([
+        {
+          tool: 'translate_text',
+          input: { text: 'hello', language: 'German' },
+          toolCallId: 'translate',
+          context: { userId: 'u-2' },
+        },
+        { tool: 'get_weather', input: { city: 'Berlin' }, toolCallId: 'weather', context: { userId: 'u-2' } },
+      ]);
+    },
+  );
+
+  it('runs all calls of one AIMessage against one step, and only calls not yet answered', async () => {
+    const fixture = createFixtureTools();
+    const search = new LangChainToolSearch({ catalog: fixture.catalog, state: 'conversation' });
+    const node = search.toolNode();
+    const ai = new AIMessage({
+      content: '',
+      tool_calls: [
+        { id: 'a', name: 'load_tool', args: { toolName: 'get_weather' }, type: 'tool_call' },
+        { id: 'b', name: 'load_tool', args: { toolName: 'get_weather' }, type: 'tool_call' },
+        { id: 'c', name: 'get_weather', args: { city: 'Lima' }, type: 'tool_call' },
+        { id: 'd', name: 'search_tools', args: { query: 'email' }, type: 'tool_call' },
+      ],
+    });
+    const answered = new ToolMessage({ tool_call_id: 'd', name: 'search_tools', content: '{"results":[]}' });
+    const update = await node({ messages: [new HumanMessage('Weather in Lima'), ai, answered] });
+    expect(Array.isArray(update)).toBe(false);
+    const messages = (update as { messages: ToolMessage[] }).messages;
+    expect(messages.map((message) => message.tool_call_id)).toEqual(['a', 'b', 'c']);
+    // Same step: the second load sees the first, and the tool is callable from the next step only.
+    expect(JSON.parse(messages[0]!.text)).toMatchObject({ loaded: ['get_weather'] });
+    expect(JSON.parse(messages[1]!.text)).toMatchObject({ loaded: [], alreadyLoaded: ['get_weather'] });
+    expect(messages[2]).toMatchObject({ status: 'error' });
+    expect(messages[2]!.text).toContain('not loaded');
+    expect(fixture.runs).toEqual([]);
+  });
+
+  it('prepareStep exposes the core step; bad graph wiring gets a clear error', async () => {
+    const search = new LangChainToolSearch({ catalog: createFixtureTools().catalog, mode: 'catalog' });
+    const { step, tools } = await search.prepareStep([new HumanMessage('Hi')], { threadId: 'x' });
+    expect(step.toolNames).toEqual(['discover_tools']);
+    expect(tools.map((tool) => tool.name)).toEqual(['discover_tools']);
+    expect(tools[0]!.description).toContain('- get_weather:');
+    const node = search.toolNode();
+    await expect(node({ messages: [new HumanMessage('Hi')] })).rejects.toThrow(/no AIMessage/);
+    await expect(node({} as never)).rejects.toThrow(/"messages" array/);
+  });
+});
