@@ -1,0 +1,74 @@
+import type { ConversationEntry } from '@toolscout/core';
+
+/** A tool invocation as Mastra stores it in a message part (`{ type: 'tool-invocation', toolInvocation }`). */
+export interface MastraToolInvocation {
+  /** `call` (or `partial-call`) while pending, `result` once answered, `output-error` when it failed. */
+  state?: string;
+  /** Pairs the call with its result. */
+  toolCallId?: string;
+  /** The name the model called. */
+  toolName?: string;
+  /** The call's arguments. */
+  args?: unknown;
+  /** The tool's output, in state `result`. */
+  result?: unknown;
+  /** What went wrong, in state `output-error`. */
+  errorText?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The tool invocations of Mastra messages (`MastraDBMessage[]`, as processors and memory hold them),
+ * oldest first: the `tool-invocation` parts of `content.parts`, or the older `content.toolInvocations`
+ * list when a message has no parts. Anything else in the messages is skipped.
+ */
+export function toolInvocationsOf(messages: readonly unknown[] | undefined): MastraToolInvocation[] {
+  const invocations: MastraToolInvocation[] = [];
+  if (!Array.isArray(messages)) return invocations;
+  for (const message of messages) {
+    if (!isRecord(message) || !isRecord(message.content)) continue;
+    const { parts, toolInvocations } = message.content;
+    if (Array.isArray(parts)) {
+      for (const part of parts) {
+        if (isRecord(part) && part.type === 'tool-invocation' && isRecord(part.toolInvocation)) {
+          invocations.push(part.toolInvocation as MastraToolInvocation);
+        }
+      }
+    } else if (Array.isArray(toolInvocations)) {
+      for (const invocation of toolInvocations)
+        if (isRecord(invocation)) invocations.push(invocation as MastraToolInvocation);
+    }
+  }
+  return invocations;
+}
+
+/**
+ * Converts Mastra messages (`MastraDBMessage[]`: a step's `args.messages`, or messages recalled from
+ * memory) into the neutral conversation toolscout reads: every tool invocation becomes a `tool-call`
+ * entry, followed by a `tool-result` entry once it has a result (`output` is the result) or failed
+ * (`output` is the error text). Pending calls (awaiting approval, say) have no result entry.
+ *
+ * @example
+ * ```ts
+ * conversationFromMessages(args.messages);
+ * // [{ type: 'tool-call', toolName: 'load_tool', ... }, { type: 'tool-result', toolName: 'load_tool', output: { loaded: [...] } }]
+ * ```
+ */
+export function conversationFromMessages(messages: readonly unknown[] | undefined): ConversationEntry[] {
+  const conversation: ConversationEntry[] = [];
+  for (const invocation of toolInvocationsOf(messages)) {
+    const { toolCallId, toolName } = invocation;
+    if (typeof toolName !== 'string') continue;
+    const id = typeof toolCallId === 'string' ? toolCallId : undefined;
+    conversation.push({ type: 'tool-call', toolCallId: id, toolName, input: invocation.args });
+    if (invocation.state === 'result') {
+      conversation.push({ type: 'tool-result', toolCallId: id, toolName, output: invocation.result });
+    } else if (invocation.state === 'output-error') {
+      conversation.push({ type: 'tool-result', toolCallId: id, toolName, output: invocation.errorText });
+    }
+  }
+  return conversation;
+}

@@ -1,0 +1,49 @@
+/** The part of Mastra's `RequestContext` read here. */
+export interface RequestContextLike {
+  /** The value stored under a key (Mastra's `RequestContext.get`). */
+  get(key: string): unknown;
+}
+
+/** The thread and resource a Mastra request belongs to. */
+export interface RequestIds {
+  /** The conversation thread; loaded tools are remembered per thread. */
+  threadId?: string;
+  /** The user or tenant the thread belongs to; part of the state key. */
+  resourceId?: string;
+}
+
+/** Mastra's reserved request-context key for the thread, set by server middleware (wins over the memory thread). */
+export const MASTRA_THREAD_ID_KEY = 'mastra__threadId';
+/** Mastra's reserved request-context key for the resource, set by server middleware (wins over the memory resource). */
+export const MASTRA_RESOURCE_ID_KEY = 'mastra__resourceId';
+/** Where the agent puts the memory thread it resolved for the request. */
+const MASTRA_MEMORY_KEY = 'MastraMemory';
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Reads the thread and resource ids of a request as Mastra's own processor does: the reserved
+ * `mastra__threadId` / `mastra__resourceId` keys first, then the memory thread the agent resolved
+ * (`memory: { thread, resource }` on `generate`/`stream`). Both are absent for a request without
+ * either; a malformed memory entry is ignored rather than thrown on.
+ */
+export function requestIds(requestContext: RequestContextLike | undefined): RequestIds {
+  if (!requestContext || typeof requestContext.get !== 'function') return {};
+  const memory = requestContext.get(MASTRA_MEMORY_KEY);
+  const memoryThread = isRecord(memory) && isRecord(memory.thread) ? memory.thread : undefined;
+  const threadId = nonEmpty(requestContext.get(MASTRA_THREAD_ID_KEY)) ?? nonEmpty(memoryThread?.id);
+  const resourceId =
+    nonEmpty(requestContext.get(MASTRA_RESOURCE_ID_KEY)) ??
+    (isRecord(memory) ? nonEmpty(memory.resourceId) : undefined) ??
+    nonEmpty(memoryThread?.resourceId);
+  const ids: RequestIds = {};
+  if (threadId !== undefined) ids.threadId = threadId;
+  if (resourceId !== undefined) ids.resourceId = resourceId;
+  return ids;
+}

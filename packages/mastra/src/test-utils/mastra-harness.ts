@@ -1,0 +1,217 @@
+import { Agent } from '@mastra/core/agent';
+import { RequestContext } from '@mastra/core/request-context';
+import { createTool, type Tool } from '@mastra/core/tools';
+import type { ConformanceHarness, ScriptAction, Transcript } from '@toolscout/conformance';
+import type { CatalogTool, PolicyFilter, ToolDescriptor, ToolSearchSessionOptions } from '@toolscout/core';
+import { MASTRA_THREAD_ID_KEY } from '../request-ids.js';
+import { ToolSearchProcessor, type ToolSearchProcessorOptions } from '../tool-search-processor.js';
+import { ScriptedModel } from './scripted-model.js';
+
+/** How a turn is run: `agent.generate` or `agent.stream` (read to the end). */
+export type RunMethod = 'generate' | 'stream';
+
+export interface TurnOptions {
+  prompt: string;
+  script: readonly ScriptAction[];
+  method?: RunMethod;
+  requestContext?: RequestContext;
+  /** Mastra memory: the thread and resource of the turn. */
+  memory?: { thread: string; resource: string };
+  /** Messages of earlier turns (Mastra DB messages), sent before the prompt. */
+  history?: readonly unknown[];
+  /** More options for `generate`/`stream` (e.g. `activeTools`). */
+  options?: Record<string, unknown>;
+}
+
+export interface TurnResult {
+  /** The input and response messages of the turn, for the next one. */
+  messages: unknown[];
+  text: string;
+}
+
+/** What `runTurn` uses of an agent (any `Agent`, whatever its type parameters). */
+export interface RunnableAgent {
+  generate(
+    input: never,
+    options: never,
+  ): Promise<{ text: string; response: { dbMessages?: unknown[] }; error?: unknown }>;
+  stream(
+    input: never,
+    options: never,
+  ): Promise<{
+    fullStream: AsyncIterable<unknown>;
+    text: Promise<string>;
+    response: Promise<{ dbMessages?: unknown[] }>;
+    error?: unknown;
+  }>;
+}
+
+/** A request context holding these entries. */
+export function requestContextOf(entries: Record<string, unknown>): RequestContext {
+  const requestContext = new RequestContext();
+  for (const [key, value] of Object.entries(entries)) requestContext.set(key, value);
+  return requestContext;
+}
+
+/**
+ * Runs one turn of a real Mastra agent whose model is `scripted`, and checks that the model played
+ * its whole script (Mastra reports some failures in the result instead of throwing).
+ */
+export async function runTurn(agent: RunnableAgent, scripted: ScriptedModel, turn: TurnOptions): Promise<TurnResult> {
+  scripted.play(turn.script);
+  const input: unknown[] = [...(turn.history ?? []), { role: 'user', content: turn.prompt }];
+  const options = {
+    ...turn.options,
+    maxSteps: turn.script.length + 1,
+    ...(turn.requestContext ? { requestContext: turn.requestContext } : {}),
+    ...(turn.memory ? { memory: turn.memory } : {}),
+  };
+  let text: string;
+  let dbMessages: unknown[];
+  let error: unknown;
+  if (turn.method === 'stream') {
+    const output = await agent.stream(input as never, options as never);
+    for await (const _chunk of output.fullStream) {
+      // read to the end: the run happens as the stream is consumed
+    }
+    text = await output.text;
+    dbMessages = (await output.response).dbMessages ?? [];
+    error = output.error;
+  } else {
+    const output = await agent.generate(input as never, options as never);
+    text = output.text;
+    dbMessages = output.response.dbMessages ?? [];
+    error = output.error;
+  }
+  if (error) throw error;
+  if (scripted.remaining !== 0) {
+    throw new Error(
+      `The agent stopped after ${scripted.calls.length} of ${turn.script.length} scripted model calls (text: ${JSON.stringify(text)}).`,
+    );
+  }
+  return { messages: [...input, ...dbMessages], text };
+}
+
+/** A Mastra tool for a conformance descriptor: its JSON Schema, and its `execute` (with the request context). */
+function toCreatedTool(descriptor: ToolDescriptor): Tool {
+  return createTool({
+    id: descriptor.id,
+    description: descriptor.description ?? '',
+    inputSchema: descriptor.inputSchema as Parameters<typeof createTool>[0]['inputSchema'],
+    execute: async (input: unknown, context: { requestContext?: RequestContext; abortSignal?: AbortSignal }) =>
+      descriptor.execute?.(input, {
+        toolId: descriptor.id,
+        context: context?.requestContext,
+        abortSignal: context?.abortSignal,
+      }),
+  }) as unknown as Tool;
+}
+
+/** The processor options for a conformance setup's session options (toolscout names to Mastra names). */
+function processorOptions(
+  tools: Tool[],
+  pinned: string[],
+  options: Omit<ToolSearchSessionOptions, 'catalog' | 'tools'>,
+  catalogTool: (id: string) => CatalogTool | undefined,
+): ToolSearchProcessorOptions {
+  if (options.index !== undefined) throw new Error('The Mastra harness does not take a prebuilt index.');
+  const result: ToolSearchProcessorOptions = { tools };
+  if (pinned.length > 0) result.pinned = pinned;
+  if (options.mode !== undefined) result.mode = options.mode;
+  if (options.search) {
+    result.search = {};
+    if (options.search.limit !== undefined) result.search.topK = options.search.limit;
+    if (options.search.minScore !== undefined) result.search.minScore = options.search.minScore;
+  }
+  if (options.state === 'conversation') result.storage = 'context';
+  else if (typeof options.state === 'object') result.store = options.state;
+  if (options.memory?.ttlMs !== undefined) result.ttl = options.memory.ttlMs;
+  const filter: PolicyFilter | undefined = options.filter;
+  if (filter) {
+    result.filter = (args) =>
+      filter({
+        toolId: args.toolName,
+        tool: catalogTool(args.toolName)!,
+        phase: args.phase,
+        context: args.requestContext?.all,
+        threadId: args.threadId,
+        resourceId: args.resourceId,
+        input: args.input,
+      });
+  }
+  if (options.indexOptions?.embedder) result.embedder = options.indexOptions.embedder;
+  if (options.onEvent) result.onEvent = options.onEvent;
+  if (options.metaTools) result.metaTools = options.metaTools;
+  if (options.descriptionBudget !== undefined) result.descriptionBudget = options.descriptionBudget;
+  if (options.catalogListing !== undefined) result.catalogListing = options.catalogListing;
+  return result;
+}
+
+/** Mastra DB messages without the tool invocations of the named tools, as context trimming would leave them. */
+export function withoutToolInvocations(messages: readonly unknown[], toolNames: readonly string[]): unknown[] {
+  const names = new Set(toolNames);
+  return messages.map((message) => {
+    const content = (message as { content?: { parts?: unknown[] } }).content;
+    if (!content || typeof content !== 'object' || !Array.isArray(content.parts)) return message;
+    const parts = content.parts.filter((part) => {
+      const invocation = (part as { type?: string; toolInvocation?: { toolName?: string } }).toolInvocation;
+      return !((part as { type?: string }).type === 'tool-invocation' && names.has(invocation?.toolName ?? ''));
+    });
+    return { ...(message as object), content: { ...content, parts } };
+  });
+}
+
+/**
+ * The conformance harness for `@toolscout/mastra`: every scenario runs a real Mastra `Agent` with the
+ * `ToolSearchProcessor` as its input processor and a scripted `MockLanguageModelV4`. Catalog tools are
+ * `createTool` tools (their tags are dropped: Mastra tools have none); the thread is the reserved
+ * `mastra__threadId` request-context key; a turn's history is its Mastra DB messages.
+ */
+export function createMastraHarness(options: { method?: RunMethod } = {}): ConformanceHarness {
+  const method = options.method ?? 'generate';
+  return {
+    createAgent(setup) {
+      const tools = setup.tools.map(toCreatedTool);
+      const pinned = setup.tools.filter((tool) => tool.pinned).map((tool) => tool.id);
+      const processor: ToolSearchProcessor = new ToolSearchProcessor(
+        processorOptions(tools, pinned, setup.options, (id) => processor.session.catalog.get(id)),
+      );
+      const scripted = new ScriptedModel();
+      const agent = new Agent({
+        id: 'conformance-agent',
+        name: 'Conformance agent',
+        instructions: 'Find the tools you need, then use them.',
+        model: scripted.model,
+        tools: Object.fromEntries((setup.directTools ?? []).map((tool) => [tool.id, toCreatedTool(tool)])),
+        inputProcessors: [processor],
+      });
+      return {
+        async run(turn): Promise<Transcript> {
+          if (turn.history !== undefined && !Array.isArray(turn.history)) {
+            throw new TypeError('The Mastra harness takes the history it returned from an earlier turn.');
+          }
+          const requestContext = requestContextOf(turn.context ?? {});
+          if (turn.threadId) requestContext.set(MASTRA_THREAD_ID_KEY, turn.threadId);
+          const result = await runTurn(agent, scripted, {
+            prompt: turn.prompt,
+            script: turn.script,
+            method,
+            requestContext,
+            history: turn.history as unknown[] | undefined,
+          });
+          return {
+            steps: scripted
+              .offered()
+              .map((offered, index) => ({ offered, descriptions: scripted.descriptions(index) })),
+            results: scripted.results().map(({ toolName, output, isError }) => ({ toolName, output, isError })),
+            history: result.messages,
+          };
+        },
+      };
+    },
+    trimHistory(history, toolNames) {
+      if (!Array.isArray(history)) throw new TypeError('Not a Mastra harness history.');
+      return withoutToolInvocations(history, toolNames);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import type { StandardSchemaWithJSON } from '@mastra/core/schema';
+import { createTool, type Tool } from '@mastra/core/tools';
+import type { JsonSchema, OfferedTool, ToolCallError, ToolSearchStep } from '@toolscout/core';
+import { type MastraExecutionContext, withCallContext } from './call-context.js';
+import type { MastraTool } from './to-tool-descriptors.js';
+
+const callErrorMarker = Symbol.for('toolscout.mastra.ToolSearchCallError');
+
+/**
+ * What a call refused by toolscout throws, so Mastra reports it to the model as a tool error: an
+ * unknown or unloaded tool, arguments that do not match the schema, a call the policy blocks, or a
+ * tool that failed. The message says what to do instead.
+ */
+export class ToolSearchCallError extends Error {
+  /** Why the call did not run (`not-loaded`, `invalid-arguments`, `execution-failed`, ...). */
+  readonly code: ToolCallError['code'];
+  /** Tool names the model may have meant. */
+  readonly suggestions: readonly string[];
+
+  constructor(error: ToolCallError) {
+    super(error.message, { cause: error.cause });
+    this.name = 'ToolSearchCallError';
+    Object.defineProperty(this, callErrorMarker, { value: true });
+    this.code = error.code;
+    this.suggestions = error.suggestions ?? [];
+  }
+
+  /** Recognises the error across two installed copies of this package, where `instanceof` does not. */
+  static isInstance(error: unknown): error is ToolSearchCallError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[callErrorMarker] === true;
+  }
+}
+
+/**
+ * The input schema the wrapper shows Mastra: the tool's JSON Schema for the model, and a validation
+ * that accepts anything, because the session validates the arguments itself (with the tool's own
+ * schema) and reports a mismatch as a tool error the model can act on.
+ */
+function sessionValidatedSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toolscout',
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  } as unknown as StandardSchemaWithJSON<Record<string, unknown>>;
+}
+
+/** Settings of the original tool that change how Mastra runs or shows a call, carried to the wrapper. */
+const CARRIED_SETTINGS = [
+  'requireApproval',
+  'needsApprovalFn',
+  'toModelOutput',
+  'providerOptions',
+  'strict',
+  'mcp',
+  'mcpMetadata',
+  'transform',
+  'inputExamples',
+  'suspendSchema',
+  'resumeSchema',
+  'background',
+  'title',
+  'onInputStart',
+  'onInputDelta',
+  'onInputAvailable',
+  'onOutput',
+] as const;
+
+type MastraToolExecute = (input: unknown, context?: MastraExecutionContext) => Promise<unknown>;
+
+/**
+ * The Mastra tool the model is offered for one of a step's tools: its name, description and JSON
+ * Schema as the session offers them, and a call that goes through the step (`step.execute`: the
+ * policy's `call` phase, argument validation, then the tool itself with Mastra's context). Approval,
+ * suspension and output settings of the original Mastra tool are kept. `step` may be a function that
+ * prepares the step when the tool is first called.
+ */
+export function toMastraTool(
+  offered: OfferedTool<MastraTool>,
+  step: ToolSearchStep<MastraTool> | (() => Promise<ToolSearchStep<MastraTool>>),
+): Tool {
+  const wrapper = createTool({
+    id: offered.name,
+    description: offered.description,
+    inputSchema: sessionValidatedSchema(offered.inputSchema),
+  }) as unknown as Tool;
+  const original = offered.tool?.tool as Record<string, unknown> | undefined;
+  if (original && typeof original === 'object') {
+    const settings = wrapper as unknown as Record<string, unknown>;
+    for (const setting of CARRIED_SETTINGS) {
+      if (original[setting] !== undefined) settings[setting] = original[setting];
+    }
+  }
+  // Set after construction, so Mastra's own input validation wrapper is skipped: the session validates,
+  // and the context Mastra passes (which records that its tool builder checked the input) reaches the
+  // original tool untouched.
+  const execute: MastraToolExecute = (input, context) =>
+    withCallContext(context, async () => {
+      const abortSignal = context?.abortSignal instanceof AbortSignal ? context.abortSignal : undefined;
+      const current = typeof step === 'function' ? await step() : step;
+      const outcome = await current.execute(offered.name, input, { abortSignal });
+      if (!outcome.ok) throw new ToolSearchCallError(outcome.error);
+      return outcome.output;
+    });
+  (wrapper as unknown as { execute: MastraToolExecute }).execute = execute;
+  return wrapper;
+}

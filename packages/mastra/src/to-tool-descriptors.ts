@@ -1,0 +1,209 @@
+import { toStandardSchema } from '@mastra/core/schema';
+import {
+  DuplicateToolError,
+  InvalidToolError,
+  type SchemaLike,
+  type ToolAnnotations,
+  type ToolDescriptor,
+  type ToolExecutionContext,
+} from '@toolscout/core';
+import { currentCallContext, type MastraExecutionContext } from './call-context.js';
+
+/**
+ * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from
+ * `@mastra/mcp` returns (`listTools()`, `listToolsets()`), or an AI SDK tool (`tool(...)`).
+ */
+export interface MastraTool {
+  /** The tool's id: what the model sees and loads. A tool given in a record without one takes its key. */
+  id?: string;
+  /** What the tool does; searched, and shown to the model. (AI SDK descriptions computed per call are not searchable.) */
+  description?: string | ((...args: never[]) => unknown);
+  /** Its input: zod (3 or 4), JSON Schema, an AI SDK schema, or any Standard Schema. */
+  inputSchema?: unknown;
+  /** The input of AI SDK 4 tools (`parameters`), read when there is no `inputSchema`. */
+  parameters?: unknown;
+  /** Runs the tool: `(input, context)`. */
+  execute?: (...args: never[]) => unknown;
+}
+
+/**
+ * The searchable tools, in either of two forms:
+ * - a record of Mastra tools by name, as Mastra's own `ToolSearchProcessor` takes them (a tool
+ *   without an `id` is known by its key);
+ * - a list of Mastra tools (each with an `id`) and toolscout `ToolDescriptor`s. A descriptor without
+ *   `execute` whose `tool` is a Mastra tool runs through that tool, so a descriptor can add `tags`,
+ *   `source` or `pinned` to a Mastra tool.
+ */
+export type MastraToolInput = Readonly<Record<string, MastraTool>> | Iterable<MastraTool | ToolDescriptor<MastraTool>>;
+
+/** Mastra marks its `Tool` instances with this symbol (it survives duplicated module instances). */
+const MASTRA_TOOL_MARKER = Symbol.for('mastra.core.tool.Tool');
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value === 'undefined' ? '' : 'a '}${typeof value}`;
+}
+
+/** Whether a value is a Mastra `Tool` instance (`createTool`, MCP tools). */
+export function isMastraToolInstance(value: unknown): boolean {
+  return isRecord(value) && (value as Record<symbol, unknown>)[MASTRA_TOOL_MARKER] === true;
+}
+
+function isIterable(value: unknown): value is Iterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
+  );
+}
+
+/** Resolves any schema Mastra accepts to a Standard Schema that can describe itself as JSON Schema. */
+function standardSchema(schema: unknown, label: string): SchemaLike {
+  try {
+    return toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as unknown as SchemaLike;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidToolError(
+      `${label}: inputSchema cannot be read (${reason}). Use zod, JSON Schema or another Standard Schema.`,
+      'inputSchema',
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Runs a Mastra (or AI SDK) tool for the session. Inside an agent call, the tool gets the context
+ * Mastra gave the call (see `withCallContext`); outside one (e.g. a direct `step.execute`), a minimal
+ * one with the request context and abort signal.
+ */
+async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolExecutionContext): Promise<unknown> {
+  const execute = tool.execute as unknown as (input: unknown, context: unknown) => unknown;
+  const mastraContext: MastraExecutionContext = currentCallContext() ?? {
+    requestContext: context.context,
+    abortSignal: context.abortSignal,
+  };
+  if (isMastraToolInstance(tool)) return execute.call(tool, input, mastraContext);
+  // AI SDK tools read `{ toolCallId, messages, abortSignal }`; Mastra's own fields ride along.
+  const agent = isRecord(mastraContext.agent) ? mastraContext.agent : {};
+  return execute.call(tool, input, {
+    ...mastraContext,
+    toolCallId: typeof agent.toolCallId === 'string' ? agent.toolCallId : '',
+    messages: Array.isArray(agent.messages) ? agent.messages : [],
+    abortSignal: mastraContext.abortSignal ?? context.abortSignal,
+    experimental_context: mastraContext.requestContext,
+  });
+}
+
+function annotationsOf(tool: Record<string, unknown>): ToolAnnotations | undefined {
+  const mcp = tool.mcp;
+  return isRecord(mcp) && isRecord(mcp.annotations) ? (mcp.annotations as ToolAnnotations) : undefined;
+}
+
+function sourceOf(tool: Record<string, unknown>): string | undefined {
+  const metadata = tool.mcpMetadata;
+  return isRecord(metadata) && typeof metadata.serverName === 'string' && metadata.serverName !== ''
+    ? metadata.serverName
+    : undefined;
+}
+
+/** A descriptor for a Mastra (or AI SDK) tool; `fallbackId` is its record key, when it has one. */
+function fromMastraTool(tool: unknown, label: string, fallbackId?: string): ToolDescriptor<MastraTool> {
+  if (!isRecord(tool)) {
+    throw new InvalidToolError(
+      `${label} must be a tool (createTool(...), an MCP tool or an AI SDK tool), got ${describeValue(tool)}.`,
+    );
+  }
+  const ownId = typeof tool.id === 'string' && tool.id.trim() !== '' ? tool.id : undefined;
+  const id = ownId ?? fallbackId;
+  if (id === undefined) {
+    throw new InvalidToolError(
+      `${label} has no id. Give it one (createTool({ id, ... })), or pass the tools as a record: a tool without an id is known by its key.`,
+      'id',
+    );
+  }
+  if (typeof tool.description === 'function') {
+    throw new InvalidToolError(
+      `${label}: description is a function (computed per call), which cannot be searched. Give the tool a string description.`,
+      'description',
+    );
+  }
+  if (tool.description !== undefined && typeof tool.description !== 'string') {
+    throw new InvalidToolError(
+      `${label}: description must be a string, got ${describeValue(tool.description)}.`,
+      'description',
+    );
+  }
+  if (tool.execute !== undefined && typeof tool.execute !== 'function') {
+    throw new InvalidToolError(`${label}: execute must be a function, got ${describeValue(tool.execute)}.`, 'execute');
+  }
+  const mastraTool = tool as MastraTool;
+  const schema = tool.inputSchema ?? tool.parameters;
+  const descriptor: ToolDescriptor<MastraTool> = { id, tool: mastraTool };
+  if (typeof tool.description === 'string') descriptor.description = tool.description;
+  if (schema !== undefined) descriptor.inputSchema = standardSchema(schema, label);
+  const source = sourceOf(tool);
+  if (source !== undefined) descriptor.source = source;
+  const annotations = annotationsOf(tool);
+  if (annotations !== undefined) descriptor.annotations = annotations;
+  if (typeof tool.execute === 'function')
+    descriptor.execute = (input, context) => runFrameworkTool(mastraTool, input, context);
+  return descriptor;
+}
+
+/** A descriptor given by the caller: kept as is, made to run through its Mastra tool when it has no `execute`. */
+function fromDescriptor(descriptor: ToolDescriptor<MastraTool>): ToolDescriptor<MastraTool> {
+  const tool = descriptor.tool;
+  if (descriptor.execute !== undefined || !isRecord(tool) || typeof tool.execute !== 'function') return descriptor;
+  return { ...descriptor, execute: (input, context) => runFrameworkTool(tool, input, context) };
+}
+
+/**
+ * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original
+ * Mastra tool). Ids are the tools' own ids, or their record keys when they have none. Two tools with
+ * one id are rejected: loading one of them must never load the other.
+ *
+ * @throws DuplicateToolError when two tools share an id; InvalidToolError for a value that is not a
+ * tool, or a listed tool without an id.
+ */
+export function toToolDescriptors(tools: MastraToolInput): ToolDescriptor<MastraTool>[] {
+  if (isIterable(tools)) {
+    const descriptors: ToolDescriptor<MastraTool>[] = [];
+    let index = 0;
+    for (const item of tools) {
+      const label = `Tool at index ${index}`;
+      index++;
+      if (isMastraToolInstance(item)) descriptors.push(fromMastraTool(item, label));
+      else if (isRecord(item)) descriptors.push(fromDescriptor(item as unknown as ToolDescriptor<MastraTool>));
+      else
+        throw new InvalidToolError(`${label} must be a Mastra tool or a tool descriptor, got ${describeValue(item)}.`);
+    }
+    return descriptors;
+  }
+  if (!isRecord(tools)) {
+    throw new InvalidToolError(
+      `tools must be a record of Mastra tools by name or a list of tools, got ${describeValue(tools)}.`,
+      'tools',
+    );
+  }
+  const descriptors: ToolDescriptor<MastraTool>[] = [];
+  const keysById = new Map<string, string>();
+  for (const [key, tool] of Object.entries(tools)) {
+    const descriptor = fromMastraTool(tool, `tools[${JSON.stringify(key)}]`, key);
+    const previous = keysById.get(descriptor.id);
+    if (previous !== undefined) {
+      throw new DuplicateToolError(
+        descriptor.id,
+        `tools[${JSON.stringify(previous)}]`,
+        `tools[${JSON.stringify(key)}]`,
+      );
+    }
+    keysById.set(descriptor.id, key);
+    descriptors.push(descriptor);
+  }
+  return descriptors;
+}
