@@ -1,0 +1,59 @@
+// The public API of @toolscout/mcp: an explicit list.
+
+// The toolscout-mcp command line
+export {
+  GATEWAY_USAGE,
+  type GatewayArgs,
+  type GatewayCliIO,
+  GatewayUsageError,
+  parseGatewayArgs,
+  runGatewayCli,
+} from './cli.js';
+export { createStderrLogger, type Logger, type LogLevel, type StderrLoggerOptions, silentLogger } from './logger.js';
+// The gateway, and the wrapper of one SDK server
+export {
+  McpGateway,
+  type McpGatewayOptions,
+  type McpGatewayServer,
+  type McpServerLike,
+  type WrapMcpServerOptions,
+  wrapMcpServer,
+} from './mcp-gateway.js';
+// The mcpServers config of Claude Desktop, Cursor and others
+export {
+  isHttpServerConfig,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpServersConfig,
+  type McpStdioServerConfig,
+  type ParseMcpServersConfigOptions,
+  parseMcpServersConfig,
+  readMcpServersConfig,
+  serverNameProblem,
+} from './mcp-servers-config.js';
+// The searchable server: a catalog served over MCP, one thread of loaded tools per client session
+export {
+  type McpConnectionOptions,
+  type McpRequestContext,
+  McpToolSearchServer,
+  type McpToolSearchServerOptions,
+  toCallToolResult,
+  toMcpTool,
+} from './mcp-tool-search-server.js';
+// Upstream servers: tools mirrored into a catalog, calls forwarded, restarts with backoff
+export {
+  type McpRestartOptions,
+  McpUpstream,
+  type McpUpstreamOptions,
+  type McpUpstreamStatus,
+} from './mcp-upstream.js';
+export { McpUpstreamError, type McpUpstreamErrorReason } from './mcp-upstream-error.js';
+export { type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
+// Transports: stdio and Streamable HTTP
+export {
+  answerMalformedMessages,
+  type McpConnectable,
+  type ServeStdioOptions,
+  type StdioSession,
+  serveStdio,
+} from './serve-stdio.js';

@@ -1,0 +1,239 @@
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidOptionError, ToolCatalog } from '@toolscout/core';
+import { createStderrLogger, type Logger } from './logger.js';
+import { isHttpServerConfig, type McpServerConfig, serverNameProblem } from './mcp-servers-config.js';
+import {
+  type McpConnectionOptions,
+  McpToolSearchServer,
+  type McpToolSearchServerOptions,
+} from './mcp-tool-search-server.js';
+import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
+
+/** An MCP server object of the SDK, served in-process: an `McpServer` or a low-level `Server`. */
+export interface McpServerLike {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One upstream of a gateway: an `mcpServers` entry (stdio `command` or Streamable HTTP `url`), an
+ * SDK server object in this process, or a transport of your own.
+ */
+export type McpGatewayServer =
+  | McpServerConfig
+  | { server: McpServerLike }
+  | { transport: () => Transport | Promise<Transport> };
+
+/** Options for a {@link McpGateway}: its servers, how they are run, and the session's options. */
+export interface McpGatewayOptions extends Omit<McpToolSearchServerOptions, 'catalog' | 'index'> {
+  /** The upstream servers by name. Each name namespaces its tools: `<name>__<tool>`. */
+  servers: Record<string, McpGatewayServer>;
+  /**
+   * `false`: catalog ids are the servers' own tool names, with no `<name>__` prefix. Only with a
+   * single server (tool names are unique only within one server). Default `true`.
+   */
+  namespace?: boolean;
+  /** Catalog ids of tools offered at every step without a search (e.g. `github__create_issue`). */
+  pinned?: readonly string[];
+  /** How long one forwarded tool call may take. Default 60 s. */
+  callTimeoutMs?: number;
+  /** How long starting a server (to its first `tools/list`) may take. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Restarts of failed, crashed or hung servers, with backoff; `false` to leave them down. */
+  restart?: false | McpRestartOptions;
+  /** Where the gateway reports. Default: warnings and errors to stderr. */
+  logger?: Logger;
+  /** How the gateway introduces itself to upstream servers. */
+  clientInfo?: Implementation;
+}
+
+function transportFactory(name: string, spec: McpGatewayServer): () => Transport | Promise<Transport> {
+  if ('transport' in spec && typeof spec.transport === 'function') return spec.transport;
+  if ('server' in spec) {
+    const server = spec.server;
+    if (!server || typeof server.connect !== 'function') {
+      throw new InvalidOptionError(
+        'servers',
+        `servers.${name}.server must be an MCP SDK server (McpServer or Server).`,
+      );
+    }
+    let connected = false;
+    return async () => {
+      // A restart: an SDK server connects to one transport at a time.
+      if (connected) await server.close().catch(() => {});
+      connected = true;
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      return clientSide;
+    };
+  }
+  const config = spec as McpServerConfig;
+  if (isHttpServerConfig(config)) {
+    const url = new URL(config.url);
+    return () => new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+  }
+  if (typeof config.command !== 'string' || config.command === '') {
+    throw new InvalidOptionError('servers', `servers.${name} needs "command", "url", "server" or "transport".`);
+  }
+  return () =>
+    new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: config.env,
+      cwd: config.cwd,
+      stderr: 'pipe',
+    });
+}
+
+/**
+ * Tool search in front of many MCP servers: connects to every upstream, imports their tools into
+ * one catalog with namespaced ids (`server__tool`), and serves it as a searchable catalog through a
+ * {@link McpToolSearchServer}. Calls are forwarded to the right upstream with a timeout; an upstream
+ * that fails, crashes or hangs is isolated and restarted with backoff.
+ *
+ * @example
+ * ```ts
+ * const gateway = new McpGateway({ servers: (await readMcpServersConfig('mcp.json')).servers });
+ * await gateway.start();
+ * await gateway.connect(new StdioServerTransport());
+ * ```
+ */
+export class McpGateway {
+  /** Every upstream tool, under its namespaced id. */
+  readonly catalog: ToolCatalog<unknown>;
+  /** The searchable MCP server clients connect to. */
+  readonly searchServer: McpToolSearchServer;
+  /** The upstream servers by name. */
+  readonly upstreams: ReadonlyMap<string, McpUpstream>;
+  readonly #logger: Logger;
+
+  constructor(options: McpGatewayOptions) {
+    const {
+      servers,
+      namespace = true,
+      pinned,
+      callTimeoutMs,
+      connectTimeoutMs,
+      restart,
+      logger,
+      clientInfo,
+      ...searchOptions
+    } = options;
+    if (typeof servers !== 'object' || servers === null) {
+      throw new InvalidOptionError('servers', 'servers must be an object of MCP servers by name.');
+    }
+    const names = Object.keys(servers);
+    if (!namespace && names.length !== 1) {
+      throw new InvalidOptionError(
+        'namespace',
+        `namespace: false needs exactly one server (tool names are unique only within one server); got ${names.length}.`,
+      );
+    }
+    for (const name of names) {
+      const problem = namespace ? serverNameProblem(name) : undefined;
+      if (problem) throw new InvalidOptionError('servers', `Server name "${name}" ${problem}.`);
+    }
+    const factories = names.map((name) => transportFactory(name, servers[name]!));
+    this.#logger = logger ?? createStderrLogger({ level: 'warn' });
+    this.catalog = new ToolCatalog<unknown>([], {
+      onListenerError: (error, change) =>
+        this.#logger.error(`a catalog listener failed on "${change.type}" of "${change.tool.id}": ${String(error)}`),
+    });
+    this.searchServer = new McpToolSearchServer({
+      serverInfo: { name: 'toolscout-mcp', version: '0.0.0' },
+      ...searchOptions,
+      catalog: this.catalog,
+    });
+    const reservedNames = this.searchServer.session.metaTools.map((tool) => tool.name);
+    const upstreams = new Map<string, McpUpstream>();
+    names.forEach((name, index) => {
+      upstreams.set(
+        name,
+        new McpUpstream({
+          name,
+          connect: factories[index]!,
+          catalog: this.catalog,
+          idPrefix: namespace ? `${name}__` : '',
+          pinned,
+          reservedNames,
+          callTimeoutMs,
+          connectTimeoutMs,
+          restart,
+          logger: this.#logger,
+          clientInfo: clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' },
+        }),
+      );
+    });
+    this.upstreams = upstreams;
+  }
+
+  /**
+   * Connects to every upstream at once and waits for each first attempt. Servers that fail to
+   * start do not stop the others; they are retried with backoff.
+   */
+  async start(): Promise<void> {
+    const results = await Promise.all([...this.upstreams.values()].map((upstream) => upstream.start()));
+    const up = results.filter(Boolean).length;
+    this.#logger.info(`${up}/${results.length} server(s) up, ${this.catalog.size} tool(s) in the catalog`);
+  }
+
+  /** A new MCP `Server` for one client session; see {@link McpToolSearchServer.createServer}. */
+  createServer(connection?: McpConnectionOptions): Server {
+    return this.searchServer.createServer(connection);
+  }
+
+  /** Serves one client session on `transport`. */
+  connect(transport: Transport, connection?: McpConnectionOptions): Promise<Server> {
+    return this.searchServer.connect(transport, connection);
+  }
+
+  /** The process ids of the stdio servers running now. */
+  childPids(): number[] {
+    return [...this.upstreams.values()].flatMap((upstream) => (upstream.pid === undefined ? [] : [upstream.pid]));
+  }
+
+  /** Closes every client session, then every upstream (stopping their processes). */
+  async close(): Promise<void> {
+    await this.searchServer.close();
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.close()));
+  }
+}
+
+/** Options for {@link wrapMcpServer}. */
+export interface WrapMcpServerOptions extends Omit<McpGatewayOptions, 'servers' | 'namespace'> {
+  /** The server's name in logs and as its tools' `source`. Default `server`. */
+  name?: string;
+}
+
+/**
+ * Makes an SDK server's tools searchable: connects to `server` in-process, mirrors its tools
+ * (names unchanged) into a catalog that follows its `list_changed` notifications, and returns the
+ * gateway to connect clients to. Clients see the meta-tools and pinned tools instead of every tool.
+ * `serverInfo` and `instructions` default to the wrapped server's.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'big', version: '1.0.0' });
+ * // server.registerTool(...) x 200
+ * const searchable = await wrapMcpServer(server);
+ * await searchable.connect(new StdioServerTransport());
+ * ```
+ */
+export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServerOptions = {}): Promise<McpGateway> {
+  const { name = 'server', ...rest } = options;
+  const gateway = new McpGateway({ ...rest, servers: { [name]: { server } }, namespace: false });
+  await gateway.start();
+  const upstream = gateway.upstreams.get(name)!;
+  if (upstream.status !== 'ready') {
+    await gateway.close();
+    throw new Error(`The wrapped MCP server could not be connected: ${upstream.statusReason}`);
+  }
+  if (options.serverInfo === undefined && upstream.serverInfo) gateway.searchServer.serverInfo = upstream.serverInfo;
+  if (options.instructions === undefined) gateway.searchServer.instructions = upstream.instructions;
+  return gateway;
+}

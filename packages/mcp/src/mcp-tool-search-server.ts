@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CallToolResultSchema,
+  type Implementation,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CatalogChange,
+  InvalidOptionError,
+  type LoadedStateStrategy,
+  type MetaToolRole,
+  type OfferedTool,
+  type StepRequest,
+  type ToolCallOutcome,
+  ToolSearchSession,
+  type ToolSearchSessionOptions,
+} from '@toolscout/core';
+
+/** Options for a {@link McpToolSearchServer}: the session's, plus what clients are told about the server. */
+export interface McpToolSearchServerOptions<TTool = unknown> extends Omit<ToolSearchSessionOptions<TTool>, 'state'> {
+  /**
+   * Where loaded tools are remembered, per client session. Default `memory`. MCP carries no
+   * conversation, so the `conversation` strategy is rejected.
+   */
+  state?: Exclude<LoadedStateStrategy, 'conversation'>;
+  /** The name and version clients see in `initialize`. Default `{ name: 'toolscout', version: '0.0.0' }`. */
+  serverInfo?: Implementation;
+  /** Instructions sent to clients in `initialize` (some clients show them to the model). */
+  instructions?: string;
+}
+
+/** One client session (one connection) of a {@link McpToolSearchServer}. */
+export interface McpConnectionOptions {
+  /** The thread the session's loaded tools are kept under. Default: a new random id per connection. */
+  threadId?: string;
+  /** The user or tenant of this session; part of the state key. */
+  resourceId?: string;
+  /**
+   * The host's context for this session (e.g. its authenticated user), handed to the policy filter
+   * and to executed tools. Default: a {@link McpRequestContext} built for each request.
+   */
+  context?: unknown;
+}
+
+/** The context the policy filter and executed tools receive when the connection gives none. */
+export interface McpRequestContext {
+  /** The thread id of the client session. */
+  threadId: string;
+  /** The transport's session id (Streamable HTTP). */
+  sessionId?: string;
+  /** The validated access token of the request, when the transport authenticates (Streamable HTTP). */
+  authInfo?: AuthInfo;
+  /** The client's name and version from `initialize`. */
+  clientInfo?: Implementation;
+}
+
+const LIST_CHANGED = 'notifications/tools/list_changed';
+
+/** Hints for the meta-tools: searching and describing read nothing but the catalog. */
+const META_ANNOTATIONS: Partial<Record<MetaToolRole, Tool['annotations']>> = {
+  search: { readOnlyHint: true, openWorldHint: false },
+  describe: { readOnlyHint: true, openWorldHint: false },
+  load: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  discover: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The MCP tool definition of an offered tool: name, title, description, schemas and annotations. */
+export function toMcpTool(offered: OfferedTool): Tool {
+  const tool = offered.tool;
+  const title = tool?.metadata?.title ?? tool?.annotations?.title;
+  const definition: Tool = {
+    name: offered.name,
+    description: offered.description,
+    inputSchema: offered.inputSchema as Tool['inputSchema'],
+  };
+  if (typeof title === 'string') definition.title = title;
+  // MCP output schemas describe an object; anything else would make clients reject the whole list.
+  if (tool?.outputSchema?.type === 'object') definition.outputSchema = tool.outputSchema as Tool['outputSchema'];
+  const annotations = tool ? tool.annotations : offered.role && META_ANNOTATIONS[offered.role];
+  if (annotations) definition.annotations = annotations;
+  return definition;
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return isRecord(value) && Array.isArray(value.content) && CallToolResultSchema.safeParse(value).success;
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * The `tools/call` result for a session's outcome: a tool's own MCP result as it came (content,
+ * `structuredContent`, `isError`), other outputs as JSON text (and `structuredContent` for objects),
+ * and the model's mistakes as `isError: true` results carrying core's message.
+ */
+export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.error.message }], isError: true };
+  const output = outcome.output;
+  if (outcome.toolId !== undefined && isCallToolResult(output)) return output;
+  if (typeof output === 'string') return { content: [{ type: 'text', text: output }] };
+  const result: CallToolResult = { content: [{ type: 'text', text: jsonText(output) }] };
+  if (isRecord(output)) result.structuredContent = output;
+  return result;
+}
+
+/** Whether a catalog change can change what some session is offered (pinned, loaded or listed tools). */
+function mayChangeOffers(change: CatalogChange<unknown>, mode: string): boolean {
+  if (mode === 'catalog' || change.type !== 'add') return true;
+  return change.tool.pinned === true;
+}
+
+interface Connection {
+  server: Server;
+  threadId: string;
+}
+
+/**
+ * Serves a tool catalog over MCP as a searchable catalog. `tools/list` shows the meta-tools
+ * (`search_tools`, `load_tool`, ...) and pinned tools; per client session, a loaded tool joins
+ * `tools/list` and the client is sent `notifications/tools/list_changed`. `tools/call` runs through
+ * the core session: meta-tools, loaded tools, and in `proxy` mode `call_tool` for clients that ignore
+ * that notification. Tool titles, annotations and output schemas are carried over.
+ *
+ * It builds one low-level `Server` of the MCP SDK (v1) per connection and holds one
+ * {@link ToolSearchSession} for all of them; each connection is its own thread.
+ *
+ * @example
+ * ```ts
+ * const search = new McpToolSearchServer({ catalog: fromMcpTools(await client.listTools()) });
+ * await search.connect(new StdioServerTransport());
+ * ```
+ */
+export class McpToolSearchServer<TTool = unknown> {
+  /** The core session every connection shares (catalog, index, loaded-tool state, policy, telemetry). */
+  readonly session: ToolSearchSession<TTool>;
+  /** What clients see in `initialize`; applies to connections made after a change. */
+  serverInfo: Implementation;
+  /** Sent to clients in `initialize`; applies to connections made after a change. */
+  instructions: string | undefined;
+  readonly #connections = new Set<Connection>();
+  readonly #unsubscribe: () => void;
+  #closed = false;
+
+  constructor(options: McpToolSearchServerOptions<TTool>) {
+    if ((options.state as unknown) === 'conversation') {
+      throw new InvalidOptionError(
+        'state',
+        "state 'conversation' does not apply to MCP: a server sees no conversation. Loaded tools are kept per client session ('memory', the default, or a LoadedToolStore).",
+      );
+    }
+    const { serverInfo, instructions, ...sessionOptions } = options;
+    this.session = new ToolSearchSession<TTool>(sessionOptions);
+    this.serverInfo = serverInfo ?? { name: 'toolscout', version: '0.0.0' };
+    this.instructions = instructions;
+    this.#unsubscribe = this.session.catalog.subscribe((change) => {
+      if (mayChangeOffers(change as CatalogChange<unknown>, this.session.mode)) this.notifyToolListChanged();
+    });
+  }
+
+  /** How many client sessions are connected. */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * A new MCP `Server` for one client session, to connect to a transport yourself (e.g. one per
+   * Streamable HTTP session). It advertises `tools.listChanged` and answers `tools/list` and
+   * `tools/call`. Its `onclose` is used for clean-up: do not replace it.
+   */
+  createServer(connection: McpConnectionOptions = {}): Server {
+    if (this.#closed) throw new Error('This McpToolSearchServer is closed.');
+    const threadId = connection.threadId ?? randomUUID();
+    const server = new Server(this.serverInfo, {
+      capabilities: { tools: { listChanged: true } },
+      instructions: this.instructions,
+      debouncedNotificationMethods: [LIST_CHANGED],
+    });
+    const stepRequest = (extra: { sessionId?: string; authInfo?: AuthInfo }): StepRequest => {
+      const context: McpRequestContext = { threadId };
+      if (extra.sessionId !== undefined) context.sessionId = extra.sessionId;
+      if (extra.authInfo !== undefined) context.authInfo = extra.authInfo;
+      const clientInfo = server.getClientVersion();
+      if (clientInfo !== undefined) context.clientInfo = clientInfo;
+      return { threadId, resourceId: connection.resourceId, context: connection.context ?? context };
+    };
+
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const step = await this.session.prepareStep(stepRequest(extra));
+      return { tools: step.tools.map((tool) => toMcpTool(tool as OfferedTool)) };
+    });
+
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const at = stepRequest(extra);
+      const step = await this.session.prepareStep(at);
+      const { name } = request.params;
+      const outcome = await step.execute(name, request.params.arguments ?? {}, { abortSignal: extra.signal });
+      // Loads happen only through meta-tools: then tell this client its tools/list changed.
+      if (outcome.ok && step.tools.some((tool) => tool.name === name && tool.kind === 'meta')) {
+        const loaded = await this.session.loadedTools(at);
+        const changed =
+          loaded.length !== step.loadedIds.length || loaded.some((tool, i) => tool.id !== step.loadedIds[i]);
+        if (changed) await extra.sendNotification({ method: LIST_CHANGED }).catch(() => {});
+      }
+      return toCallToolResult(outcome);
+    });
+
+    const entry: Connection = { server, threadId };
+    this.#connections.add(entry);
+    server.onclose = () => {
+      this.#connections.delete(entry);
+      // The in-memory store is this process's own: forget the session. A shared store keeps its state.
+      if (this.session.memoryStore) this.session.clearState(threadId, connection.resourceId).catch(() => {});
+    };
+    return server;
+  }
+
+  /** Serves one client session on `transport` (stdio, Streamable HTTP, in-memory, ...). */
+  async connect(transport: Transport, connection: McpConnectionOptions = {}): Promise<Server> {
+    const server = this.createServer(connection);
+    await server.connect(transport);
+    return server;
+  }
+
+  /**
+   * Sends `notifications/tools/list_changed` to every connected client (coalesced within a tick).
+   * Called on catalog changes that can change what clients are offered.
+   */
+  notifyToolListChanged(): void {
+    for (const { server } of this.#connections) {
+      if (server.transport) server.sendToolListChanged().catch(() => {});
+    }
+  }
+
+  /** Closes every connection and releases the session. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe();
+    await Promise.allSettled([...this.#connections].map(({ server }) => server.close()));
+    this.#connections.clear();
+    this.session.dispose();
+  }
+}

@@ -1,0 +1,27 @@
+import { ToolscoutError } from '@toolscout/core';
+
+/**
+ * Why a call to an upstream MCP server did not get an answer:
+ * - `unavailable`: the server is down (failed to start, crashed, or is being restarted);
+ * - `timeout`: it did not answer within the per-call timeout;
+ * - `disconnected`: the connection closed while the call ran.
+ */
+export type McpUpstreamErrorReason = 'unavailable' | 'timeout' | 'disconnected';
+
+/** A call to an upstream MCP server that could not be answered; the message names the server and says why. */
+export class McpUpstreamError extends ToolscoutError {
+  constructor(
+    /** The upstream server's name (its key in the `mcpServers` config). */
+    readonly server: string,
+    readonly reason: McpUpstreamErrorReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('mcp-upstream', message, options);
+    this.name = 'McpUpstreamError';
+  }
+
+  static override isInstance(error: unknown): error is McpUpstreamError {
+    return ToolscoutError.isInstance(error) && error.code === 'mcp-upstream';
+  }
+}

@@ -1,0 +1,510 @@
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  type Implementation,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { fromMcpTools, InvalidOptionError, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
+import { type Logger, silentLogger } from './logger.js';
+import { McpUpstreamError } from './mcp-upstream-error.js';
+
+/** How a failed or crashed upstream is restarted: after `initialDelayMs`, doubling up to `maxDelayMs`. */
+export interface McpRestartOptions {
+  /** The delay before the first restart. Default 500 ms. */
+  initialDelayMs?: number;
+  /** The longest delay between two attempts. Default 30 s. */
+  maxDelayMs?: number;
+}
+
+export interface McpUpstreamOptions {
+  /** The server's name: named in logs and errors, the `source` of its tools, and their namespace. */
+  name: string;
+  /** Opens a new connection to the server (e.g. spawns its process); called on start and on every restart. */
+  connect: () => Transport | Promise<Transport>;
+  /** The catalog the server's tools are mirrored into, and kept in step with on `list_changed`. */
+  catalog: ToolCatalog<unknown>;
+  /** Put before each of the server's tool names to make its catalog id. Default `<name>__`. */
+  idPrefix?: string;
+  /** Catalog ids of tools to pin (offered at every step without a search). */
+  pinned?: readonly string[];
+  /** Tool names the server's tools must not take (the meta-tools'); such tools are skipped with a warning. */
+  reservedNames?: readonly string[];
+  /** How long one tool call may take before it fails with a timeout. Default 60 s. */
+  callTimeoutMs?: number;
+  /** How long connecting (start-up, `initialize`, the first `tools/list`) may take. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Restarts after a failure to start, a crash or a hang, with backoff. `false`: stay down. */
+  restart?: false | McpRestartOptions;
+  /** Default: silent. */
+  logger?: Logger;
+  /** How the gateway introduces itself to the server. */
+  clientInfo?: Implementation;
+}
+
+/**
+ * - `idle`: not started; `connecting`: starting or restarting; `ready`: connected, tools mirrored;
+ * - `down`: failed or crashed, a restart may be scheduled; `closed`: closed for good.
+ */
+export type McpUpstreamStatus = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
+
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_INITIAL_DELAY_MS = 500;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+/** A connection that lasted this long resets the backoff. */
+const STABLE_AFTER_MS = 30_000;
+const HEALTH_CHECK_TIMEOUT_MS = 5_000;
+const STDERR_LINES_KEPT = 20;
+const MAX_LIST_PAGES = 100;
+
+function positive(value: number | undefined, name: string): void {
+  if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+    throw new InvalidOptionError(name, `${name} must be a positive number of milliseconds; got ${String(value)}.`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One upstream MCP server seen through an MCP `Client`: its tools mirrored into a catalog under
+ * namespaced ids (`server__tool`), calls forwarded with a timeout, re-indexed incrementally on
+ * `notifications/tools/list_changed`, restarted with backoff when it fails to start, crashes or
+ * hangs. While it is down its tools stay searchable and calls to them fail fast with a clear error.
+ */
+export class McpUpstream {
+  readonly name: string;
+  readonly idPrefix: string;
+  readonly callTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly #options: McpUpstreamOptions;
+  readonly #logger: Logger;
+  readonly #pinned: ReadonlySet<string>;
+  readonly #reserved: ReadonlySet<string>;
+  /** Catalog ids this server owns, with a signature of the tool definition they came from. */
+  readonly #owned = new Map<string, string>();
+  #status: McpUpstreamStatus = 'idle';
+  #reason = 'not started';
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #connectedAt = 0;
+  #failures = 0;
+  #restartTimer: NodeJS.Timeout | undefined;
+  #nextAttemptAt = 0;
+  #attempt: Promise<boolean> | undefined;
+  #syncing: Promise<void> | undefined;
+  #syncAgain = false;
+  #healthCheck: Promise<void> | undefined;
+  #stderr: string[] = [];
+  /** The failure last reported as a warning: the same one again is only a debug line. */
+  #reported: string | undefined;
+
+  constructor(options: McpUpstreamOptions) {
+    if (typeof options.name !== 'string' || options.name === '') {
+      throw new InvalidOptionError('name', 'An upstream needs a non-empty name.');
+    }
+    if (typeof options.connect !== 'function') {
+      throw new InvalidOptionError(
+        'connect',
+        `Upstream "${options.name}": connect must be a function that opens a transport.`,
+      );
+    }
+    positive(options.callTimeoutMs, 'callTimeoutMs');
+    positive(options.connectTimeoutMs, 'connectTimeoutMs');
+    if (options.restart) {
+      positive(options.restart.initialDelayMs, 'restart.initialDelayMs');
+      positive(options.restart.maxDelayMs, 'restart.maxDelayMs');
+    }
+    this.#options = options;
+    this.name = options.name;
+    this.idPrefix = options.idPrefix ?? `${options.name}__`;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#logger = options.logger ?? silentLogger;
+    this.#pinned = new Set(options.pinned ?? []);
+    this.#reserved = new Set(options.reservedNames ?? []);
+  }
+
+  /** Where the upstream is in its life; see {@link McpUpstreamStatus}. */
+  get status(): McpUpstreamStatus {
+    return this.#status;
+  }
+
+  /** Why the upstream is not `ready` (or `ready`), in words. */
+  get statusReason(): string {
+    return this.#reason;
+  }
+
+  /** The process id of a stdio server while it runs. */
+  get pid(): number | undefined {
+    return this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+  }
+
+  /** The server's name and version from `initialize`, once connected. */
+  get serverInfo(): Implementation | undefined {
+    return this.#client?.getServerVersion();
+  }
+
+  /** The server's instructions from `initialize`, once connected. */
+  get instructions(): string | undefined {
+    return this.#client?.getInstructions();
+  }
+
+  /** The catalog ids of this server's tools. */
+  get toolIds(): string[] {
+    return [...this.#owned.keys()];
+  }
+
+  /** The last lines the server wrote to stderr (stdio servers). */
+  get recentStderr(): readonly string[] {
+    return this.#stderr;
+  }
+
+  /**
+   * Connects and mirrors the server's tools. Resolves once the first attempt is over: `true` when
+   * connected, `false` when it failed (a restart is then scheduled). Never rejects for the server's
+   * faults.
+   */
+  start(): Promise<boolean> {
+    if (this.#status === 'closed') return Promise.reject(new Error(`Upstream "${this.name}" is closed.`));
+    if (this.#status !== 'idle') return this.#attempt ?? Promise.resolve(this.#status === 'ready');
+    return this.#connect();
+  }
+
+  /**
+   * Calls one of the server's tools by its own name. Fails fast with {@link McpUpstreamError} while
+   * the server is down, and when the call times out or the connection drops mid-call.
+   */
+  async callTool(toolName: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    const client = this.#client;
+    if (this.#status !== 'ready' || !client) {
+      throw new McpUpstreamError(
+        this.name,
+        'unavailable',
+        `MCP server "${this.name}" is unavailable (${this.#reason}); ${this.#retryHint()}.`,
+      );
+    }
+    try {
+      const result = await client.callTool(
+        { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
+        undefined,
+        { timeout: this.callTimeoutMs, signal: options.signal },
+      );
+      return result as CallToolResult;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        void this.#checkHealth(client);
+        throw new McpUpstreamError(
+          this.name,
+          'timeout',
+          `MCP server "${this.name}" did not answer "${toolName}" within ${this.callTimeoutMs} ms (the per-call timeout).`,
+          { cause: error },
+        );
+      }
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        throw new McpUpstreamError(
+          this.name,
+          'disconnected',
+          `MCP server "${this.name}" closed the connection while running "${toolName}"; ${this.#retryHint()}.`,
+          { cause: error },
+        );
+      }
+      // A protocol error is the server's answer; anything else (a network failure) may mean it is gone.
+      if (error instanceof McpError) throw error;
+      void this.#checkHealth(client);
+      throw new McpUpstreamError(
+        this.name,
+        'disconnected',
+        `MCP server "${this.name}" could not be reached for "${toolName}": ${this.#describe(error)}`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** Stops the server (its process, for stdio), cancels restarts and removes its tools from the catalog. */
+  async close(): Promise<void> {
+    if (this.#status === 'closed') return;
+    this.#status = 'closed';
+    this.#reason = 'closed';
+    clearTimeout(this.#restartTimer);
+    const client = this.#client;
+    this.#client = undefined;
+    await this.#attempt?.catch(() => false);
+    await this.#closeQuietly(client, this.#transport);
+    for (const id of this.#owned.keys()) this.#options.catalog.remove(id);
+    this.#owned.clear();
+  }
+
+  #retryHint(): string {
+    if (this.#status === 'connecting') return 'it is restarting: try again shortly';
+    if (this.#options.restart === false || this.#status === 'closed') return 'it will not be restarted';
+    if (this.#restartTimer) {
+      const seconds = Math.max(1, Math.ceil((this.#nextAttemptAt - Date.now()) / 1000));
+      return `the next restart is in ${seconds} s: try again then`;
+    }
+    return 'try again later';
+  }
+
+  #connect(): Promise<boolean> {
+    // A restart keeps the reason it went down for: that is what a failed call reports meanwhile.
+    if (this.#status === 'idle') this.#reason = 'starting';
+    this.#status = 'connecting';
+    const attempt = this.#connectOnce().finally(() => {
+      if (this.#attempt === attempt) this.#attempt = undefined;
+    });
+    this.#attempt = attempt;
+    return attempt;
+  }
+
+  async #connectOnce(): Promise<boolean> {
+    let transport: Transport | undefined;
+    let client: Client | undefined;
+    this.#stderr = [];
+    try {
+      transport = await this.#options.connect();
+      this.#transport = transport;
+      this.#captureStderr(transport);
+      client = new Client(this.#options.clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' }, {
+        capabilities: {},
+      });
+      const current = client;
+      let changedWhileConnecting = false;
+      client.onclose = () => this.#onClose(current);
+      client.onerror = (error) => this.#logger.debug(`[${this.name}] ${messageOf(error)}`);
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        if (current === this.#client) this.#requestSync(current);
+        else changedWhileConnecting = true;
+      });
+      await client.connect(transport, { timeout: this.connectTimeoutMs });
+      this.#assertOpen();
+      await this.#sync(client, this.connectTimeoutMs);
+      this.#assertOpen();
+      if (!client.transport) throw new Error('the connection closed while starting');
+      this.#client = client;
+      this.#connectedAt = Date.now();
+      this.#status = 'ready';
+      this.#reason = 'ready';
+      const version = client.getServerVersion();
+      this.#logger.info(
+        `server "${this.name}" is ${this.#reported === undefined ? 'up' : 'back up'}${version ? ` (${version.name} ${version.version})` : ''}: ${this.#owned.size} tool(s)`,
+      );
+      this.#reported = undefined;
+      // A list_changed that raced the first tools/list: list again.
+      if (changedWhileConnecting) this.#requestSync(client);
+      return true;
+    } catch (error) {
+      await this.#closeQuietly(client, transport);
+      if (this.#status === 'closed') return false;
+      this.#failures++;
+      this.#goDown(`failed to start: ${this.#describe(error)}`);
+      return false;
+    }
+  }
+
+  /** `close()` may run while an attempt awaits: the attempt then gives up. */
+  #assertOpen(): void {
+    if (this.#status === 'closed') throw new Error('closed while connecting');
+  }
+
+  #describe(error: unknown): string {
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return `no answer within ${this.connectTimeoutMs} ms`;
+    }
+    // fetch failures hide the reason (ECONNREFUSED, ENOTFOUND, ...) in their cause.
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+    const detail =
+      typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+    return detail ? `${messageOf(error)} (${detail})` : messageOf(error);
+  }
+
+  /** Marks the upstream down, schedules a restart (unless disabled) and reports it once per kind of failure. */
+  #goDown(reason: string): void {
+    this.#status = 'down';
+    this.#reason = reason;
+    const delay = this.#scheduleRestart();
+    const tail = this.#stderr.slice(-5);
+    const message =
+      `server "${this.name}" is down: ${reason}; ${delay === undefined ? 'not restarting' : `restarting in ${delay} ms`}` +
+      (tail.length > 0 ? `\n  its last stderr lines:\n    ${tail.join('\n    ')}` : '');
+    if (this.#reported === reason) {
+      this.#logger.debug(message);
+      return;
+    }
+    this.#reported = reason;
+    this.#logger.warn(message);
+  }
+
+  /** Schedules the next attempt with backoff; returns its delay, or undefined when restarts are off. */
+  #scheduleRestart(): number | undefined {
+    const restart = this.#options.restart;
+    if (restart === false) return undefined;
+    const initial = restart?.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
+    const max = restart?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    const delay = Math.min(max, initial * 2 ** Math.max(0, this.#failures - 1));
+    this.#nextAttemptAt = Date.now() + delay;
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined;
+      if (this.#status === 'down') void this.#connect();
+    }, delay);
+    this.#restartTimer.unref();
+    return delay;
+  }
+
+  #onClose(client: Client): void {
+    if (client !== this.#client) return; // an old connection, or one that never got ready
+    this.#client = undefined;
+    this.#transport = undefined;
+    if (this.#status === 'closed') return;
+    this.#failures = Date.now() - this.#connectedAt >= STABLE_AFTER_MS ? 1 : this.#failures + 1;
+    this.#goDown(this.#reason === 'ready' ? 'the connection closed (the server exited or crashed)' : this.#reason);
+  }
+
+  /** After a timeout or a network failure: a server that does not answer a ping is restarted. */
+  #checkHealth(client: Client): Promise<void> {
+    this.#healthCheck ??= (async () => {
+      try {
+        await client.ping({ timeout: Math.min(this.callTimeoutMs, HEALTH_CHECK_TIMEOUT_MS) });
+      } catch {
+        if (client !== this.#client || this.#status !== 'ready') return;
+        this.#reason = 'it stopped answering (a ping after a failed call got no answer)';
+        await client.close().catch(() => {});
+      } finally {
+        this.#healthCheck = undefined;
+      }
+    })();
+    return this.#healthCheck;
+  }
+
+  #captureStderr(transport: Transport): void {
+    if (!(transport instanceof StdioClientTransport)) return;
+    const stream = transport.stderr as Readable | null;
+    if (!stream) return;
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.trim() === '') continue;
+        this.#stderr.push(line);
+        if (this.#stderr.length > STDERR_LINES_KEPT) this.#stderr.shift();
+        this.#logger.debug(`[${this.name}] ${line}`);
+      }
+    });
+  }
+
+  async #closeQuietly(client: Client | undefined, transport: Transport | undefined): Promise<void> {
+    if (this.#transport === transport) this.#transport = undefined;
+    try {
+      if (client) await client.close();
+      else await transport?.close();
+    } catch (error) {
+      this.#logger.debug(`[${this.name}] closing: ${messageOf(error)}`);
+    }
+  }
+
+  #requestSync(client: Client): void {
+    if (client !== this.#client) return; // the first sync of a new connection runs in #connectOnce
+    if (this.#syncing) {
+      this.#syncAgain = true;
+      return;
+    }
+    this.#syncing = (async () => {
+      do {
+        this.#syncAgain = false;
+        try {
+          await this.#sync(client, this.callTimeoutMs);
+        } catch (error) {
+          this.#logger.warn(`server "${this.name}": re-listing its tools failed: ${messageOf(error)}`);
+        }
+      } while (this.#syncAgain && client === this.#client);
+      this.#syncing = undefined;
+    })();
+  }
+
+  /** Lists the server's tools and applies the difference to the catalog: adds, replaces, removes. */
+  async #sync(client: Client, timeout: number): Promise<void> {
+    const listed: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+      listed.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    if (this.#status === 'closed') return;
+    const catalog = this.#options.catalog;
+    const seen = new Set<string>();
+    let added = 0;
+    let replaced = 0;
+    for (const raw of listed) {
+      if (raw.execution?.taskSupport === 'required') {
+        this.#logger.debug(
+          `server "${this.name}": tool "${raw.name}" needs task-based execution, which is not forwarded; skipped`,
+        );
+        continue;
+      }
+      let descriptor: ToolDescriptor;
+      try {
+        descriptor = this.#descriptor(raw);
+      } catch (error) {
+        this.#logger.warn(`server "${this.name}": tool "${String(raw.name)}" skipped: ${messageOf(error)}`);
+        continue;
+      }
+      if (seen.has(descriptor.id)) continue;
+      const signature = JSON.stringify([raw, descriptor.pinned === true]);
+      const previous = this.#owned.get(descriptor.id);
+      seen.add(descriptor.id);
+      if (previous === signature) continue;
+      try {
+        if (previous === undefined) {
+          catalog.add(descriptor);
+          added++;
+        } else {
+          catalog.replace(descriptor);
+          replaced++;
+        }
+        this.#owned.set(descriptor.id, signature);
+      } catch (error) {
+        seen.delete(descriptor.id);
+        this.#logger.warn(`server "${this.name}": tool "${raw.name}" skipped: ${messageOf(error)}`);
+      }
+    }
+    let removed = 0;
+    for (const id of [...this.#owned.keys()]) {
+      if (seen.has(id)) continue;
+      catalog.remove(id);
+      this.#owned.delete(id);
+      removed++;
+    }
+    if (added + replaced + removed > 0) {
+      this.#logger.debug(`server "${this.name}": tools re-indexed (+${added} ~${replaced} -${removed})`);
+    }
+  }
+
+  #descriptor(raw: Tool): ToolDescriptor {
+    const [imported] = fromMcpTools([raw], { idPrefix: this.idPrefix, source: this.name });
+    if (!imported) throw new Error('the tool definition could not be read');
+    if (this.#reserved.has(toToolName(imported.id))) {
+      throw new Error(
+        `its name "${imported.id}" is a meta-tool's; rename that meta-tool (the metaTools option) to serve it`,
+      );
+    }
+    const toolName = raw.name;
+    return {
+      ...imported,
+      pinned: this.#pinned.has(imported.id),
+      tool: raw,
+      execute: (args, context) => this.callTool(toolName, args, { signal: context.abortSignal }),
+    };
+  }
+}
