@@ -26,6 +26,7 @@ export interface ConformanceCapabilities {
 export const SCENARIOS = [
   'search, load, call',
   'a search result is not a load',
+  'a search result is not a load (conversation strategy)',
   'auto-load',
   'catalog mode',
   'catalog mode without lazy tools',
@@ -133,7 +134,7 @@ export function runConformance(options: ConformanceOptions): void {
     });
 
     scenario('a search result is not a load', true, async () => {
-      const { agent } = await agentWith({ options: { state: 'conversation' } });
+      const { agent } = await agentWith();
       const transcript = await agent.run({
         prompt: 'Find weather tools',
         threadId: 'thread-search-only',
@@ -141,6 +142,27 @@ export function runConformance(options: ConformanceOptions): void {
       });
       expect(resultNames(resultOf(transcript, 0).output)).toContain('get_weather');
       expect(offered(transcript, 1)).toEqual(META);
+    });
+
+    scenario('a search result is not a load (conversation strategy)', capabilities.history === true, async () => {
+      // mastra-ai/mastra#19145: with state derived from the messages, a search result counted as a load.
+      const setup = { options: { state: 'conversation' as const } };
+      const first = await agentWith(setup);
+      const turn1 = await first.agent.run({
+        prompt: 'Find weather tools',
+        threadId: 'thread-search-only-conversation',
+        script: [search('weather'), answer()],
+      });
+      expect(resultNames(resultOf(turn1, 0).output)).toContain('get_weather');
+      expect(offered(turn1, 1)).toEqual(META);
+      const second = await agentWith(setup);
+      const turn2 = await second.agent.run({
+        prompt: 'And now?',
+        threadId: 'thread-search-only-conversation',
+        history: turn1.history,
+        script: [answer()],
+      });
+      expect(offered(turn2, 0)).toEqual(META);
     });
 
     scenario('auto-load', mode('auto-load'), async () => {

@@ -115,6 +115,32 @@ describe('ToolSearchSession', () => {
     expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(['search_tools', 'load_tool']);
   });
 
+  it('passes host data to tools, takes host-kept loaded tools, and can prepare a step quietly', async () => {
+    const seen: unknown[] = [];
+    const events: ToolSearchEvent[] = [];
+    const session = new ToolSearchSession({
+      catalog: [{ id: 'get_weather', execute: (_input, context) => seen.push(context.host) }],
+      onEvent: (event) => events.push(event),
+    });
+    const step = await session.prepareStep({ loaded: ['get_weather', 'no_longer_there'] }, { quiet: true });
+    expect(step.toolNames).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(events).toEqual([]);
+    await step.execute('get_weather', {}, { host: { toolCallId: 'c1' } });
+    expect(seen).toEqual([{ toolCallId: 'c1' }]);
+  });
+
+  it('never offers or finds a catalog tool added later under a meta-tool name', async () => {
+    const catalog = new ToolCatalog(tools());
+    const session = new ToolSearchSession({ catalog });
+    catalog.add({ id: 'load_tool', description: 'Load the weather tool into the truck.', pinned: true });
+    const step = await session.prepareStep({ threadId: 't' });
+    expect(step.toolNames).toEqual(['search_tools', 'load_tool']);
+    const found = await step.execute('search_tools', { query: 'load truck' });
+    expect(found.ok && (found.output as { results: unknown[] }).results).toEqual([]);
+    const loaded = await step.execute('load_tool', { toolName: 'get_weather' });
+    expect(loaded).toMatchObject({ ok: true, output: { loaded: ['get_weather'] } });
+  });
+
   it('rejects bad options with specific errors', () => {
     expect(() => new ToolSearchSession({ catalog: tools(), mode: 'lazy' as never })).toThrow(/Unknown mode "lazy"/);
     expect(() => new ToolSearchSession({ catalog: tools(), search: { limit: 0 } })).toThrow(/search.limit/);

@@ -75,6 +75,21 @@ export interface StepRequest {
   context?: unknown;
   /** The tool calls and results so far (needed by the `conversation` strategy and without a thread id). */
   conversation?: readonly ConversationEntry[];
+  /**
+   * Loaded tools kept by the host itself (tool names or ids, in load order), e.g. in a framework's
+   * checkpointed agent state. When given, it replaces the strategy's own state for this step; loads
+   * made during the step are still reported in `load_tool` results for the host to keep.
+   */
+  loaded?: readonly string[];
+}
+
+/** Options of `prepareStep`. */
+export interface PrepareStepOptions {
+  /**
+   * Leave out the `step` telemetry event, for hosts that prepare a step for something other than a
+   * model call (an MCP `tools/list`, a resumed approval). Default false.
+   */
+  quiet?: boolean;
 }
 
 /** One tool offered to the model at a step. */
@@ -107,6 +122,14 @@ export interface ToolCallError {
   suggestions?: string[];
   issues?: { path: string; message: string }[];
   cause?: unknown;
+}
+
+/** Options of one call through `ToolSearchStep.execute`. */
+export interface ExecuteOptions {
+  /** Aborts a running call; handed to the tool's `execute`. */
+  abortSignal?: AbortSignal;
+  /** Per-call data of the host framework, handed to the tool's `execute` as `context.host`. */
+  host?: unknown;
 }
 
 export type ToolCallOutcome = { ok: true; output: unknown; toolId?: string } | { ok: false; error: ToolCallError };
@@ -172,6 +195,7 @@ export class ToolSearchSession<TTool = unknown> {
   private readonly ownsIndex: boolean;
   private readonly telemetry = new TelemetryEmitter();
   private readonly pinned = new Map<string, CatalogTool<TTool>>();
+  private readonly metaNames: ReadonlySet<string>;
   private readonly unsubscribe: () => void;
   private catalogVersion = 0;
   private catalogTokens: { version: number; value: Promise<{ bytes: number; tokens: number }> } | undefined;
@@ -192,6 +216,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.metaTools = resolveMetaTools(mode, options.metaTools);
     this.catalog = options.catalog instanceof ToolCatalog ? options.catalog : new ToolCatalog(options.catalog);
     const metaNames = new Set(this.metaTools.map((tool) => tool.name));
+    this.metaNames = metaNames;
     this.directTools = new ToolCatalog(options.tools ?? []).list();
     for (const tool of [...this.directTools, ...this.catalog.list()]) {
       if (metaNames.has(tool.toolName)) {
@@ -227,7 +252,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.unsubscribe = this.catalog.subscribe((change) => {
       this.catalogVersion++;
       if (change.type !== 'add') this.pinned.delete(change.type === 'replace' ? change.previous.id : change.tool.id);
-      if (change.type !== 'remove' && change.tool.pinned) this.pinned.set(change.tool.id, change.tool);
+      if (change.type !== 'remove' && change.tool.pinned && !this.metaNames.has(change.tool.toolName)) this.pinned.set(change.tool.id, change.tool);
     });
     if (options.onEvent) this.telemetry.subscribe(options.onEvent);
   }
@@ -272,6 +297,13 @@ export class ToolSearchSession<TTool = unknown> {
   async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
     const key = threadKey(request);
     const tools: CatalogTool<TTool>[] = [];
+    if (request.loaded) {
+      for (const name of new Set(request.loaded)) {
+        const tool = this.resolve(name);
+        if (tool && !this.isDirect(tool)) tools.push(tool);
+      }
+      return tools;
+    }
     if (key && this.store) {
       for (const id of await this.store.get(key)) {
         const tool = this.catalog.get(id);
@@ -295,7 +327,7 @@ export class ToolSearchSession<TTool = unknown> {
    * Prepares one step: what the model is offered (meta-tools, then direct and pinned tools, then
    * loaded tools in load order, so the prompt prefix stays stable) and a handler for its calls.
    */
-  async prepareStep(request: StepRequest = {}): Promise<ToolSearchStep<TTool>> {
+  async prepareStep(request: StepRequest = {}, options: PrepareStepOptions = {}): Promise<ToolSearchStep<TTool>> {
     const offered: OfferedTool<TTool>[] = [];
     const offeredIds = new Set<string>();
     const catalogOffers: OfferedTool<TTool>[] = [];
@@ -335,7 +367,7 @@ export class ToolSearchSession<TTool = unknown> {
       offered.push({ kind: 'meta', role: meta.role, name: meta.name, description: meta.description, inputSchema: meta.inputSchema });
     }
     offered.push(...catalogOffers);
-    this.telemetry.emit({
+    if (!options.quiet) this.telemetry.emit({
       type: 'step',
       threadId: request.threadId,
       resourceId: request.resourceId,
@@ -355,7 +387,7 @@ export class ToolSearchSession<TTool = unknown> {
       minScore: this.options.search?.minScore,
       filter: async (id) => {
         const tool = this.catalog.get(id);
-        return tool !== undefined && (await this.allowed(tool, 'search', request));
+        return tool !== undefined && !this.metaNames.has(tool.toolName) && (await this.allowed(tool, 'search', request));
       },
     });
     const results = hits.flatMap((hit) => {
@@ -402,13 +434,21 @@ export class ToolSearchSession<TTool = unknown> {
   /** @internal */
   emit: TelemetryEmitter['emit'] = (event) => this.telemetry.emit(event);
 
-  /** @internal The direct tool or catalog tool a model-facing name refers to (toolName, then id). */
+  /**
+   * The direct or catalog tool a name refers to: a model-facing `toolName` first, then an id. Tools
+   * shadowed by a meta-tool's name are never returned.
+   */
   resolve(name: string): CatalogTool<TTool> | undefined {
-    return (
-      this.directTools.find((tool) => tool.toolName === name || tool.id === name) ??
+    const tool =
+      this.directTools.find((candidate) => candidate.toolName === name || candidate.id === name) ??
       this.catalog.getByToolName(name) ??
-      this.catalog.get(name)
-    );
+      this.catalog.get(name);
+    return tool && !this.metaNames.has(tool.toolName) ? tool : undefined;
+  }
+
+  /** Whether a model-facing name is one of this session's meta-tools. */
+  isMetaTool(name: string): boolean {
+    return this.metaNames.has(name);
   }
 
   /** @internal */
@@ -448,7 +488,10 @@ export class ToolSearchSession<TTool = unknown> {
       filter: async (id) => {
         const tool = this.catalog.get(id);
         return (
-          tool !== undefined && (await this.allowed(tool, 'search', request)) && (await this.allowed(tool, 'load', request))
+          tool !== undefined &&
+          !this.metaNames.has(tool.toolName) &&
+          (await this.allowed(tool, 'search', request)) &&
+          (await this.allowed(tool, 'load', request))
         );
       },
     });
@@ -474,7 +517,7 @@ export class ToolSearchSession<TTool = unknown> {
     const lines: string[] = [];
     let undiscovered = 0;
     for (const tool of this.catalog) {
-      if (tool.pinned) continue;
+      if (tool.pinned || this.metaNames.has(tool.toolName)) continue;
       if (!(await this.allowed(tool, 'search', request))) continue;
       if (!offeredIds.has(tool.id)) undiscovered++;
       const summary =
@@ -534,7 +577,7 @@ export class ToolSearchStep<TTool = unknown> {
    * throws for the model's mistakes: they come back as `{ ok: false, error }` with a message
    * that says what to do instead.
    */
-  async execute(name: string, input: unknown, options: { abortSignal?: AbortSignal } = {}): Promise<ToolCallOutcome> {
+  async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ToolCallOutcome> {
     const offered = this.byName.get(name);
     if (offered?.kind === 'meta' && offered.role) return this.executeMeta(offered.role, name, input, options);
     const authorization = await this.authorize(name, input);
@@ -579,7 +622,7 @@ export class ToolSearchStep<TTool = unknown> {
     );
   }
 
-  private async run(tool: CatalogTool<TTool>, input: unknown, options: { abortSignal?: AbortSignal }): Promise<ToolCallOutcome> {
+  private async run(tool: CatalogTool<TTool>, input: unknown, options: ExecuteOptions): Promise<ToolCallOutcome> {
     const { session, request } = this;
     if (!tool.execute) {
       return {
@@ -599,6 +642,7 @@ export class ToolSearchStep<TTool = unknown> {
         resourceId: request.resourceId,
         context: request.context,
         abortSignal: options.abortSignal,
+        host: options.host,
       });
       session.emit({ type: 'call', threadId: request.threadId, resourceId: request.resourceId, toolId: tool.id, ok: true, latencyMs: performance.now() - started });
       return { ok: true, output, toolId: tool.id };
@@ -666,7 +710,7 @@ export class ToolSearchStep<TTool = unknown> {
     role: MetaToolRole,
     name: string,
     input: unknown,
-    options: { abortSignal?: AbortSignal },
+    options: ExecuteOptions,
   ): Promise<ToolCallOutcome> {
     const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -874,7 +918,7 @@ export class ToolSearchStep<TTool = unknown> {
     };
   }
 
-  private async callTool(name: string, args: Record<string, unknown>, options: { abortSignal?: AbortSignal }): Promise<ToolCallOutcome> {
+  private async callTool(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolCallOutcome> {
     const { session, request } = this;
     if (typeof args.toolName !== 'string' || args.toolName === '') {
       return validationFailure(name, `"${name}" needs a "toolName" string and an "arguments" object.`, [

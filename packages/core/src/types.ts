@@ -32,6 +32,11 @@ export interface ToolExecutionContext {
   context?: unknown;
   /** Aborts a running call. */
   abortSignal?: AbortSignal;
+  /**
+   * Per-call data of the host framework, passed through unchanged from `step.execute(..., { host })`
+   * (the AI SDK's tool call options, Mastra's execution context, LangChain's runtime, ...).
+   */
+  host?: unknown;
 }
 
 /**
