@@ -1,0 +1,232 @@
+import { stem } from './stemmer.js';
+import { FUNCTION_WORDS, REQUEST_WORDS } from './stop-words.js';
+
+/**
+ * Scripts written without spaces between words whose runs are indexed as overlapping character
+ * pairs plus single characters (`天气预报` → `天`, `天气`, `气`, `气预`, ...), so that any word of two
+ * characters or more in a query meets the same pairs in a tool text without a dictionary.
+ */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Scripts without spaces that a word segmenter (Intl.Segmenter) splits into words. */
+const SEGMENTED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** A run of letters, marks and digits: everything else separates words. */
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** Letters that lower-casing and accent stripping leave outside ASCII, spelled the usual way. */
+const FOLDS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ς: 'σ',
+};
+const FOLD_PATTERN = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'gu');
+
+/** Combining accents of Latin, Greek and Cyrillic letters (other scripts' marks are letters' parts). */
+const ACCENTS = /[\u0300-\u036f]/g;
+
+/** Contractions and possessives: `Messi's` → `Messi`, `don't` → `don`, `I'd` → `I`. */
+const CONTRACTION = /(\p{L})['’](?:s|d|ll|re|ve|m|t)(?![\p{L}\p{N}])/giu;
+/** Any other apostrophe inside a word joins its parts: `rock'n'roll` → `rocknroll`. */
+const INNER_APOSTROPHE = /(\p{L})['’](?=\p{L})/gu;
+
+let segmenter: Intl.Segmenter | null | undefined;
+function wordSegmenter(): Intl.Segmenter | null {
+  if (segmenter === undefined) {
+    segmenter =
+      typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('und', { granularity: 'word' }) : null;
+  }
+  return segmenter;
+}
+
+/**
+ * Lower-cases a word with Unicode rules and strips accents, so that `Café`, `CAFE` and `café` meet:
+ * NFKC compatibility forms are unified first (full-width `ＡＰＩ` → `api`), then Latin, Greek and
+ * Cyrillic diacritics are removed and a few letters without a decomposition are spelled out
+ * (`ß` → `ss`, `ø` → `o`). Marks that are part of other scripts (Devanagari vowel signs, kana
+ * voicing marks) are kept.
+ */
+export function normalizeWord(word: string): string {
+  const lower = word.normalize('NFKC').toLowerCase();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII fast path
+  if (/^[\u0000-\u007f]*$/.test(lower)) return lower;
+  return lower
+    .replace(FOLD_PATTERN, (c) => FOLDS[c] ?? c)
+    .normalize('NFD')
+    .replace(ACCENTS, '')
+    .normalize('NFC');
+}
+
+type CharKind = 'upper' | 'lower' | 'digit' | 'other';
+
+function charKind(c: string): CharKind {
+  const code = c.charCodeAt(0);
+  if (code < 128) {
+    if (code >= 97 && code <= 122) return 'lower';
+    if (code >= 65 && code <= 90) return 'upper';
+    if (code >= 48 && code <= 57) return 'digit';
+    return 'other';
+  }
+  if (/\p{N}/u.test(c)) return 'digit';
+  if (/\p{Lu}|\p{Lt}/u.test(c)) return 'upper';
+  if (/\p{Ll}/u.test(c)) return 'lower';
+  return 'other';
+}
+
+/**
+ * Splits one run of letters and digits at case and digit changes, keeping marks with their letters:
+ * `getUserV2` → `get`, `User`, `V2`, `V`, `2` (a piece mixing letters and digits, such as `V2`,
+ * `mp3` or `base64`, is kept whole too, besides its parts), `HTMLParser` → `HTML`, `Parser`,
+ * `HTMLParser` (a compound of two words is also kept whole). A chunk where letters and digits
+ * alternate more than once (`27f145d2`, `a1b2`) is a code and stays whole.
+ */
+function splitIdentifier(run: string, out: string[]): void {
+  // Fast path: most words are one plain word (`weather`, `Weather`, `2024`, `API`).
+  if (/^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/.test(run)) {
+    out.push(run);
+    return;
+  }
+  const chars = Array.from(run);
+  const kinds = chars.map(charKind);
+  // A "piece" is a stretch of one kind; a "chunk" is pieces not separated by a case boundary.
+  let pieceStart = 0;
+  let chunkStart = 0;
+  let chunks = 0;
+  const pieces: string[] = [];
+  const flushPiece = (end: number) => {
+    if (end > pieceStart) pieces.push(chars.slice(pieceStart, end).join(''));
+    pieceStart = end;
+  };
+  const flushChunk = (end: number) => {
+    flushPiece(end);
+    chunks += 1;
+    if (pieces.length > 2) {
+      // letters and digits alternating more than once: a code (hash, serial, id), kept whole only
+      out.push(chars.slice(chunkStart, end).join(''));
+    } else {
+      out.push(...pieces);
+      if (pieces.length > 1) out.push(chars.slice(chunkStart, end).join(''));
+    }
+    pieces.length = 0;
+    chunkStart = end;
+  };
+  let previous: CharKind | undefined;
+  for (let i = 0; i < chars.length; i++) {
+    let kind = kinds[i]!;
+    // a mark (or an uncased letter) continues the letter before it
+    if (kind === 'other' && /\p{M}/u.test(chars[i]!) && previous !== undefined) kind = previous;
+    kinds[i] = kind;
+    if (previous !== undefined && i > pieceStart) {
+      const next = kinds[i + 1];
+      if (kind === 'upper' && previous === 'lower') {
+        flushChunk(i); // getUser
+      } else if (kind === 'upper' && previous === 'upper' && next === 'lower') {
+        flushChunk(i); // HTMLParser: the last capital starts the next word
+      } else if (kind === 'upper' && previous === 'digit' && next === 'lower') {
+        flushChunk(i); // Base64Encode (but 3D, 2FA stay one chunk)
+      } else if ((kind === 'digit') !== (previous === 'digit')) {
+        flushPiece(i); // mp3, 3d, v2
+      }
+    }
+    previous = kind;
+  }
+  flushChunk(chars.length);
+  // A two-word compound of letters is also kept whole, so that brand names written in camel case
+  // meet their plain spelling: `YouTube` → `You`, `Tube`, `YouTube` matches "youtube".
+  if (chunks === 2 && !kinds.includes('digit')) out.push(run);
+}
+
+function pushCjk(run: string, out: string[]): void {
+  const chars = Array.from(run);
+  for (let i = 0; i < chars.length; i++) {
+    out.push(chars[i]!);
+    if (i + 1 < chars.length) out.push(chars[i]! + chars[i + 1]!);
+  }
+}
+
+/** Splits a run that may mix scripts into same-kind stretches (CJK, segmented scripts, the rest). */
+function splitRun(run: string, out: string[]): void {
+  if (!CJK.test(run) && !SEGMENTED.test(run)) {
+    splitIdentifier(run, out);
+    return;
+  }
+  let current = '';
+  let currentKind: 'cjk' | 'segmented' | 'plain' | undefined;
+  const flush = () => {
+    if (current === '') return;
+    if (currentKind === 'cjk') pushCjk(current, out);
+    else if (currentKind === 'segmented') {
+      const words = wordSegmenter();
+      if (words === null) out.push(current);
+      else for (const part of words.segment(current)) if (part.isWordLike) out.push(part.segment);
+    } else splitIdentifier(current, out);
+    current = '';
+  };
+  for (const c of run) {
+    const kind = CJK.test(c) ? 'cjk' : SEGMENTED.test(c) ? 'segmented' : /\p{M}/u.test(c) ? currentKind : 'plain';
+    if (kind !== currentKind) {
+      flush();
+      currentKind = kind;
+    }
+    current += c;
+  }
+  flush();
+}
+
+/**
+ * Splits text into words as written: at spaces and punctuation (`_`, `-`, `.`, `/`, ...), at case
+ * changes (`getUserV2` → `get User V2 V 2`), between letters and digits, and CJK text into single
+ * characters and character pairs. Contractions and possessives lose their ending. No lower-casing,
+ * stemming or stop-word removal: see {@link tokenize}.
+ */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  const cleaned = text.normalize('NFKC').replace(CONTRACTION, '$1').replace(INNER_APOSTROPHE, '$1');
+  for (const match of cleaned.matchAll(WORD_RUN)) splitRun(match[0], out);
+  return out;
+}
+
+/** Whether a normalised word is kept as a term: not a function word, not a lone Latin letter. */
+function isContentWord(word: string, stopWords: ReadonlySet<string>): boolean {
+  if (word.length === 1 && word >= 'a' && word <= 'z') return false;
+  return !stopWords.has(word);
+}
+
+function toTerms(text: string, stopWords: ReadonlySet<string>, query?: ReadonlySet<string>): string[] {
+  const terms: string[] = [];
+  for (const word of splitWords(text)) {
+    const normal = normalizeWord(word);
+    if (normal === '' || !isContentWord(normal, stopWords)) continue;
+    if (query?.has(normal)) continue;
+    terms.push(stem(normal));
+  }
+  return terms;
+}
+
+/**
+ * Turns a tool text into search terms: {@link splitWords}, then {@link normalizeWord} (Unicode
+ * lower case, accents stripped), English function words ({@link FUNCTION_WORDS}) and lone Latin
+ * letters dropped, and the light English {@link stem} applied. Terms keep their order and repeats.
+ *
+ * @example tokenize('getUserV2') // ['get', 'user', 'v2', '2']
+ * @example tokenize('Crème brûlée recipes') // ['creme', 'brulee', 'recip']
+ */
+export function tokenize(text: string): string[] {
+  return toTerms(text, FUNCTION_WORDS);
+}
+
+/**
+ * Turns a search request into terms: {@link tokenize}, and also without the words that wrap a
+ * request but do not describe a tool ({@link REQUEST_WORDS}: "please", "can", "want", "tell", ...).
+ * A request of only such words gives no terms.
+ */
+export function tokenizeQuery(query: string): string[] {
+  return toTerms(query, FUNCTION_WORDS, REQUEST_WORDS);
+}

@@ -1,0 +1,825 @@
+import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import type { CatalogChange, ToolCatalog } from './catalog.js';
+import type { EmbeddingCache } from './embedding-cache.js';
+import { InvalidOptionError, ToolscoutError } from './errors.js';
+import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
+import { splitWords, tokenize, tokenizeQuery } from './tokenize.js';
+import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
+import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
+
+/** The fields a tool is indexed under; `source` and `tags` are reported as `tags`. */
+export type IndexField = 'name' | 'description' | 'tags' | 'source' | 'parameters' | 'phrases';
+
+const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'source', 'parameters', 'phrases'];
+
+/** The fields single query terms are looked up in (pairs go to `phrases`). */
+const TERM_FIELDS: string[] = ['name', 'description', 'tags', 'source', 'parameters'];
+
+const REPORTED_FIELD: Readonly<Record<IndexField, SearchField>> = {
+  name: 'name',
+  description: 'description',
+  tags: 'tags',
+  source: 'tags',
+  parameters: 'parameters',
+  phrases: 'name',
+};
+
+/** Pairs of neighbouring terms, order-free (`blood count` and `count of blood` give one pair). */
+function termPairs(terms: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const a = terms[i]!;
+    const b = terms[i + 1]!;
+    if (a !== b) pairs.push(a < b ? `${a}+${b}` : `${b}+${a}`);
+  }
+  return pairs;
+}
+
+/** Ranking settings; one configuration serves every catalog (see {@link DEFAULT_RANKING}). */
+export interface RankingParams {
+  /** Multiplier of each field's BM25 score. */
+  fieldWeights: Readonly<Record<IndexField, number>>;
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25 length normalisation (0 none, 1 full). */
+  b: number;
+  /** BM25+ lower bound added to every match (rewards a match in a long field at all). */
+  delta: number;
+  /** Weight of a prefix match (query term is the start of an indexed term), relative to an exact match. */
+  prefixWeight: number;
+  /** Weight of a fuzzy (typo) match, relative to an exact match. */
+  fuzzyWeight: number;
+  /** Query terms shorter than this are not prefix-matched. */
+  prefixMinLength: number;
+  /** Query terms shorter than this are not fuzzy-matched; longer ones allow one edit. */
+  fuzzyMinLength: number;
+  /** Query terms this long or longer allow two edits. */
+  fuzzyTwoEditLength: number;
+  /**
+   * A query term that this many tools or fewer contain is also fuzzy-matched (a word no tool has is
+   * most likely misspelt, and catalogs have misspellings of their own); a more common one is taken
+   * as meant.
+   */
+  fuzzyMaxTools: number;
+  /** Exponent of the number of matched query terms that multiplies the evidence (0: plain sum). */
+  coordination: number;
+  /**
+   * Weight of the evidence of a tool's whole source (for each query term, the best match among the
+   * tools of the same source), scaled by how telling a source is (`ln(N / size) / ln N`).
+   */
+  sourceWeight: number;
+  /**
+   * Share of a tool's evidence taken from the query clause (sentence) it matches best, rather than
+   * from the whole query: multi-part requests then rank each part's tools.
+   */
+  clauseWeight: number;
+  /** Evidence is divided by (distinct query terms)^this before it becomes a score. */
+  lengthNorm: number;
+}
+
+/** The ranking every index uses unless told otherwise; tuned on the benchmark datasets as a whole. */
+export const DEFAULT_RANKING: RankingParams = {
+  fieldWeights: { name: 2, description: 1, tags: 1, source: 1, parameters: 0.5, phrases: 2 },
+  k1: 2,
+  b: 0.9,
+  delta: 0,
+  prefixWeight: 0.3,
+  fuzzyWeight: 0.6,
+  prefixMinLength: 4,
+  fuzzyMinLength: 5,
+  fuzzyTwoEditLength: 8,
+  fuzzyMaxTools: 2,
+  coordination: 0.5,
+  sourceWeight: 1,
+  clauseWeight: 0.6,
+  lengthNorm: 0.5,
+};
+
+/**
+ * The default `minScore`: keeps every tool with real evidence and drops those whose only evidence is
+ * weak (a word most tools share, a lone typo-level or prefix match). On the benchmark sets no relevant
+ * tool in a top 10 scores below 0.5; nonsense such as "xyzzy quux" scores 0.
+ */
+export const DEFAULT_MIN_SCORE = 0.3;
+
+/** The format version written by {@link ToolIndex.toJSON}; {@link ToolIndex.fromJSON} reads only this. */
+export const TOOL_INDEX_FORMAT_VERSION = 1;
+
+/** Options for a {@link ToolIndex}. */
+export interface ToolIndexOptions {
+  /**
+   * Hits scoring below this (in [0, 1], see {@link ToolIndex} for the rule) are dropped, unless a
+   * search passes its own. Default {@link DEFAULT_MIN_SCORE}.
+   */
+  minScore?: number;
+  /**
+   * Turns on hybrid search: tool texts are embedded with it and each search fuses the keyword ranking
+   * with the nearest tools by meaning. Without it the index is keyword-only and needs no model.
+   */
+  embedder?: Embedder;
+  /**
+   * Where vectors are kept across index instances and processes, so that unchanged tools are not
+   * embedded again (hybrid search only).
+   */
+  embeddingCache?: EmbeddingCache;
+  /** How vector similarity weighs against keyword scores (hybrid search only); see `fuseRankings`. */
+  fusion?: Omit<FuseOptions, 'limit'>;
+  /**
+   * How many nearest tools by meaning each hybrid search considers: at least this many, and at least
+   * three times the search's `limit`. Default 50.
+   */
+  vectorCandidates?: number;
+  /**
+   * Advanced: overrides parts of the ranking ({@link DEFAULT_RANKING}). The defaults were chosen on
+   * several catalogs at once; change them only with a benchmark at hand.
+   */
+  ranking?: Partial<RankingParams>;
+}
+
+/** A {@link ToolIndex} as plain JSON (see {@link ToolIndex.toJSON}). */
+export interface SerializedToolIndex {
+  /** Always `toolscout-tool-index`. */
+  format: 'toolscout-tool-index';
+  /** {@link TOOL_INDEX_FORMAT_VERSION} at the time of writing. */
+  version: number;
+  /** A fingerprint of every indexed tool's text, by id: tells whether a catalog still matches. */
+  tools: Record<string, string>;
+  /** The keyword index (MiniSearch's own serialisation). */
+  keyword: AsPlainObject;
+  /** The embedded tools, when the index was hybrid (see `VectorIndex.toJSON`). */
+  vector?: SerializedVectorIndex;
+}
+
+/** The text a tool is indexed with, per field. */
+interface IndexDocument {
+  id: string;
+  name: string;
+  description: string;
+  tags: string;
+  source: string;
+  parameters: string;
+  phrases: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** How deep nested object parameters are followed (`address.city` is depth 2). */
+const MAX_PARAMETER_DEPTH = 3;
+/** At most this many parameter names are indexed per tool (huge schemas would drown the rest). */
+const MAX_PARAMETERS = 64;
+
+/**
+ * Collects parameter names and descriptions from a JSON Schema's `properties`, following nested
+ * object properties (and array items' properties) up to {@link MAX_PARAMETER_DEPTH} levels.
+ */
+function parameterText(schema: unknown): string {
+  const parts: string[] = [];
+  let count = 0;
+  const visit = (node: unknown, depth: number) => {
+    if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
+    const properties = node.properties;
+    if (isRecord(properties)) {
+      for (const [name, property] of Object.entries(properties)) {
+        if (count++ >= MAX_PARAMETERS) return;
+        parts.push(name);
+        if (isRecord(property)) {
+          if (typeof property.title === 'string') parts.push(property.title);
+          if (typeof property.description === 'string') parts.push(property.description);
+          visit(property, depth + 1);
+          if (isRecord(property.items)) visit(property.items, depth + 1);
+        }
+      }
+    }
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+      const variants = node[key];
+      if (Array.isArray(variants)) for (const variant of variants) visit(variant, depth);
+    }
+  };
+  visit(schema, 1);
+  return parts.join('\n');
+}
+
+function toDocument(tool: CatalogTool<unknown>): IndexDocument {
+  // The id adds what the display name lacks (e.g. a namespace such as `github__`); only its words
+  // that the name does not already have are added, so nothing counts twice. The provider tool name
+  // is derived from the id (plus, at times, a hash), so it adds nothing.
+  const known = new Set(tokenize(tool.name));
+  const extra: string[] = [];
+  for (const word of splitWords(tool.id)) {
+    const terms = tokenize(word);
+    if (terms.length > 0 && terms.every((term) => !known.has(term))) {
+      extra.push(word);
+      for (const term of terms) known.add(term);
+    }
+  }
+  const extraText = extra.join(' ');
+  return {
+    id: tool.id,
+    name: extraText ? `${tool.name}\n${extraText}` : tool.name,
+    description: tool.description ?? '',
+    tags: (tool.tags ?? []).filter((tag) => tag !== tool.source).join('\n'),
+    source: tool.source ?? '',
+    parameters: parameterText(tool.jsonSchema),
+    phrases: process.env.TS_PD === '1' ? `${tool.name}\n${tool.description ?? ''}` : tool.name,
+  };
+}
+
+/**
+ * The text that stands for a tool when it is embedded (hybrid search): its name, description, tags
+ * and source, one per line.
+ */
+export function toolText(tool: Pick<CatalogTool<unknown>, 'name' | 'description' | 'tags' | 'source'>): string {
+  return [tool.name, tool.description, ...(tool.tags ?? []), tool.source]
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .join('\n');
+}
+
+/** 32-bit FNV-1a of the indexed text, in base 36: detects a tool that changed since an index was saved. */
+function fingerprint(document: IndexDocument): string {
+  let hash = 0x811c9dc5;
+  const text = `${document.name}\u0000${document.description}\u0000${document.tags}\u0000${document.source}\u0000${document.parameters}`;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+function identity(term: string): string {
+  return term;
+}
+
+function miniSearchOptions() {
+  return {
+    fields: [...INDEX_FIELDS],
+    tokenize: (text: string, field?: string) => (field === 'phrases' ? termPairs(tokenize(text)) : tokenize(text)),
+    processTerm: identity,
+    searchOptions: { tokenize: (text: string) => [text], processTerm: identity },
+    autoVacuum: true,
+  };
+}
+
+/** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */
+let loading:
+  | { search: MiniSearch<IndexDocument>; fingerprints: Record<string, string>; vector: VectorIndex | undefined }
+  | undefined;
+
+/** How many results matched `term` itself (not a longer word it starts), counting up to `max + 1`. */
+function countExact(results: readonly SearchResult[], term: string, max: number): number {
+  let count = 0;
+  for (const result of results) {
+    if (result.terms.includes(term) && ++count > max) break;
+  }
+  return count;
+}
+
+/**
+ * A keyword index over a {@link ToolCatalog} (optionally hybrid with embeddings), kept in step with
+ * the catalog: every tool is indexed on construction, and each later add, remove or replace updates
+ * the index incrementally (MiniSearch `add` / `discard` / `replace`, never a rebuild).
+ *
+ * **Indexing.** A tool's name (plus the words of its id that the name lacks, such as a `server__`
+ * namespace), description, tags, source, and parameter names and descriptions (nested object
+ * properties included) are separate fields, plus the pairs of neighbouring words of the name. Text
+ * goes through {@link tokenize}: identifiers split at case changes, `_`, `-`, `.`, `/` and digits;
+ * Unicode lower case without accents; CJK as characters and character pairs; English function words
+ * dropped; a light English stemmer. Queries also lose request filler ("please", "can you", "I want").
+ *
+ * **Ranking.** Each query term `t` is looked up exactly and as a prefix; a term that (almost) no tool
+ * contains is also looked up with one typo (two from 8 letters). A tool's match of `t` is
+ * `s(t) = Σ field weight × BM25(t, field)` (name 2, description, tags and source 1, parameters 0.5;
+ * k1 2, b 0.9), prefix matches counting 0.3 and typo matches 0.6 of an exact one. The tool's evidence
+ * `E` adds four parts:
+ *
+ * - the whole request: `Σ s(t) × √m`, `m` the number of query terms the tool matches (× 0.4);
+ * - the request's sentence the tool matches best, computed alike (× 0.6), so that each part of a
+ *   multi-part request ranks its own tools;
+ * - phrases: pairs of neighbouring query terms found side by side in the tool's name (× 2);
+ * - its source: what the other tools of the same source (API, server) match beyond the tool itself,
+ *   per term the best of them, × `ln(N / size) / ln N` (0 when one source holds the whole catalog).
+ *
+ * **Scores.** `score = 1 − e^(−E / (U × √n))`, where `n` is the number of distinct query terms and
+ * `U` the evidence of one exact name match of a word that only that tool has (`2 × idf`, `idf` of a
+ * word in 1 of the catalog's N tools). The rule is absolute: a score does not depend on the other
+ * hits, and to first order not on the catalog's size (IDF and `U` grow alike with N), so a
+ * `minScore` means the same on any catalog. A one-word request whose word is in one tool's name (and
+ * nowhere else) scores 0.63 for it; a request of more words needs proportionally more evidence (√n);
+ * a tool matching nothing scores 0, so a request of nonsense or of stop words only finds nothing.
+ * Hits below `minScore` (default {@link DEFAULT_MIN_SCORE}) are dropped. In hybrid mode the score is
+ * fused with vector similarity by `fuseRankings` (a noisy OR, still absolute).
+ *
+ * @typeParam TTool - the catalog's framework tool type.
+ */
+export class ToolIndex<TTool = unknown> {
+  readonly #catalog: ToolCatalog<TTool>;
+  readonly #minScore: number;
+  readonly #ranking: RankingParams;
+  readonly #fingerprints = new Map<string, string>();
+  /** Each tool's source, and how many tools each source has (for the source evidence). */
+  readonly #sources = new Map<string, string>();
+  readonly #sourceSizes = new Map<string, number>();
+  readonly #search: MiniSearch<IndexDocument>;
+  readonly #vector: VectorIndex | undefined;
+  readonly #fusion: Omit<FuseOptions, 'limit'>;
+  readonly #vectorCandidates: number;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(catalog: ToolCatalog<TTool>, options: ToolIndexOptions = {}) {
+    this.#catalog = catalog;
+    this.#minScore = checkMinScore(options.minScore ?? DEFAULT_MIN_SCORE, 'minScore');
+    this.#ranking = resolveRanking(options.ranking);
+    this.#fusion = options.fusion ?? {};
+    const vectorCandidates = options.vectorCandidates ?? 50;
+    if (!Number.isInteger(vectorCandidates) || vectorCandidates < 1) {
+      throw new InvalidOptionError(
+        'vectorCandidates',
+        `vectorCandidates must be a positive integer, got ${String(vectorCandidates)}`,
+      );
+    }
+    this.#vectorCandidates = vectorCandidates;
+    const loaded = loading;
+    loading = undefined;
+    if (loaded) {
+      // ToolIndex.fromJSON: the indexes come from the saved document (already checked).
+      this.#search = loaded.search;
+      for (const [id, print] of Object.entries(loaded.fingerprints)) this.#fingerprints.set(id, print);
+      this.#vector = loaded.vector;
+    } else {
+      this.#search = new MiniSearch<IndexDocument>(miniSearchOptions());
+      const documents: IndexDocument[] = [];
+      for (const tool of catalog) {
+        const document = toDocument(tool);
+        documents.push(document);
+        this.#fingerprints.set(tool.id, fingerprint(document));
+      }
+      this.#search.addAll(documents);
+      this.#vector = options.embedder ? newVectorIndex(options) : undefined;
+      if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
+    }
+    for (const tool of catalog) this.#trackSource(tool);
+    this.#unsubscribe = this.#catalog.subscribe((change) => this.#apply(change));
+  }
+
+  /** How many tools are indexed. */
+  get size(): number {
+    return this.#search.documentCount;
+  }
+
+  /**
+   * Ranks the catalog's tools for a request. Hits are sorted by score (then id); each says which
+   * query terms matched in which fields. A `filter` is asked about one ranked candidate after the
+   * other (a few at a time, never more than the places still free) until `limit` hits are found.
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const limit = options.limit ?? 10;
+    if (typeof limit !== 'number' || Number.isNaN(limit) || limit < 0) {
+      throw new InvalidOptionError('limit', `limit must be a non-negative number, got ${String(limit)}`);
+    }
+    const minScore = checkMinScore(options.minScore ?? this.#minScore, 'minScore');
+    if (limit < 1 || typeof query !== 'string') return [];
+    const ranking = this.#rank(query);
+    const unit = this.#unit() * Math.max(1, ranking.terms.length) ** this.#ranking.lengthNorm;
+    const { evidence, ids } = ranking;
+    const scoreOf = (slot: number) => 1 - Math.exp(-evidence[slot]! / unit);
+    // By evidence (the scores of strong hits can round to one value), then id.
+    const order = (a: number, b: number) =>
+      evidence[b]! - evidence[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
+
+    // Ranked hits: the keyword ranking, or that fused with the nearest tools by meaning.
+    let ranked: SearchHit[];
+    const slots = Array.from({ length: ranking.count }, (_, slot) => slot);
+    if (this.#vector === undefined) {
+      ranked = slots
+        .filter((slot) => scoreOf(slot) >= minScore)
+        .sort(order)
+        .map((slot) => ({ id: ids[slot]!, score: scoreOf(slot), matches: {} }));
+    } else {
+      const wanted = Math.max(this.#vectorCandidates, 3 * Math.ceil(limit));
+      const nearest = query.trim() === '' ? [] : await this.#vector.search(query, wanted);
+      const near = new Set(nearest.map((hit) => hit.id));
+      // Keyword hits that can still place: the best ones, and any the vectors found too.
+      const keyword = slots
+        .sort(order)
+        .filter((slot, i) => i < Math.max(wanted, 100) || near.has(ids[slot]!))
+        .map((slot) => ({ id: ids[slot]!, score: scoreOf(slot), matches: {} }));
+      ranked = fuseRankings(keyword, nearest, this.#fusion);
+    }
+
+    const hits: SearchHit[] = [];
+    const filter = options.filter;
+    let next = 0;
+    while (hits.length < limit && next < ranked.length) {
+      // Ask about no more candidates than there are places left: all of them are needed if all pass.
+      const batch: SearchHit[] = [];
+      while (batch.length < limit - hits.length && next < ranked.length) {
+        const hit = ranked[next++]!;
+        if (hit.score < minScore) {
+          next = ranked.length; // sorted: nothing after this one qualifies
+          break;
+        }
+        batch.push(hit);
+      }
+      if (filter === undefined) {
+        hits.push(...batch);
+      } else {
+        const allowed = await Promise.all(batch.map((hit) => filter(hit.id)));
+        batch.forEach((hit, i) => {
+          if (allowed[i] === true) hits.push(hit);
+        });
+      }
+    }
+    for (const hit of hits) {
+      const slot = ranking.slotOf.get(hit.id);
+      if (slot !== undefined) hit.matches = ranking.matchesOf(slot);
+    }
+    return hits;
+  }
+
+  /** The index as plain JSON (it includes a format version); load it with {@link ToolIndex.fromJSON}. */
+  toJSON(): SerializedToolIndex {
+    return {
+      format: 'toolscout-tool-index',
+      version: TOOL_INDEX_FORMAT_VERSION,
+      tools: Object.fromEntries(this.#fingerprints),
+      keyword: this.#search.toJSON(),
+      ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
+    };
+  }
+
+  /**
+   * Loads an index saved by {@link ToolIndex.toJSON} for the same catalog, without re-indexing: it ranks
+   * exactly as the saved one did, then follows the catalog's changes. Throws a {@link ToolscoutError}
+   * (code `invalid-index`) for a document that is not such an index or has another format version,
+   * and (code `index-mismatch`) when the catalog's tools are not the ones indexed.
+   */
+  static fromJSON<T>(
+    catalog: ToolCatalog<T>,
+    json: SerializedToolIndex | string,
+    options: ToolIndexOptions = {},
+  ): ToolIndex<T> {
+    const document = parseSerialized(json);
+    checkCatalogMatches(catalog, document.tools);
+    let search: MiniSearch<IndexDocument>;
+    try {
+      search = MiniSearch.loadJS<IndexDocument>(document.keyword, miniSearchOptions());
+    } catch (error) {
+      throw new ToolscoutError('invalid-index', `The saved tool index is damaged: ${String(error)}`, { cause: error });
+    }
+    let vector: VectorIndex | undefined;
+    if (options.embedder) {
+      if (document.vector === undefined) {
+        vector = newVectorIndex(options);
+        for (const tool of catalog) vector.set(tool.id, toolText(tool));
+      } else {
+        vector = VectorIndex.fromJSON(document.vector, {
+          embedder: options.embedder,
+          ...(options.embeddingCache ? { cache: options.embeddingCache } : {}),
+        });
+      }
+    }
+    loading = { search, fingerprints: document.tools, vector };
+    try {
+      return new ToolIndex(catalog, options);
+    } finally {
+      loading = undefined;
+    }
+  }
+
+  /** Stops following the catalog. The index keeps answering from what it held. Idempotent. */
+  dispose(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+  }
+
+  #trackSource(tool: CatalogTool<TTool>): void {
+    this.#untrackSource(tool.id);
+    const source = tool.source?.trim();
+    if (!source) return;
+    this.#sources.set(tool.id, source);
+    this.#sourceSizes.set(source, (this.#sourceSizes.get(source) ?? 0) + 1);
+  }
+
+  #untrackSource(id: string): void {
+    const source = this.#sources.get(id);
+    if (source === undefined) return;
+    this.#sources.delete(id);
+    const size = (this.#sourceSizes.get(source) ?? 1) - 1;
+    if (size > 0) this.#sourceSizes.set(source, size);
+    else this.#sourceSizes.delete(source);
+  }
+
+  #apply(change: CatalogChange<TTool>): void {
+    if (change.type === 'remove' || (change.type === 'replace' && change.previous.id !== change.tool.id)) {
+      const gone = change.type === 'remove' ? change.tool.id : change.previous.id;
+      this.#untrackSource(gone);
+      this.#vector?.delete(gone);
+    }
+    if (change.type !== 'remove') {
+      this.#trackSource(change.tool);
+      this.#vector?.set(change.tool.id, toolText(change.tool));
+    }
+    if (change.type === 'add') {
+      const document = toDocument(change.tool);
+      if (this.#search.has(document.id)) this.#search.replace(document);
+      else this.#search.add(document);
+      this.#fingerprints.set(document.id, fingerprint(document));
+    } else if (change.type === 'remove') {
+      if (this.#search.has(change.tool.id)) this.#search.discard(change.tool.id);
+      this.#fingerprints.delete(change.tool.id);
+    } else {
+      if (change.previous.id !== change.tool.id && this.#search.has(change.previous.id)) {
+        this.#search.discard(change.previous.id);
+        this.#fingerprints.delete(change.previous.id);
+      }
+      const document = toDocument(change.tool);
+      if (this.#search.has(document.id)) this.#search.replace(document);
+      else this.#search.add(document);
+      this.#fingerprints.set(document.id, fingerprint(document));
+    }
+  }
+
+  /**
+   * The unit of evidence: the score of one exact match of a word only one tool has, in a name field
+   * of average length (BM25+ with `tf = 1`: `idf · (delta + 1)`, times the name weight).
+   */
+  #unit(): number {
+    const n = Math.max(this.#search.documentCount, 1);
+    const idfOfUnique = Math.log(1 + (n - 1 + 0.5) / 1.5);
+    return this.#ranking.fieldWeights.name * Math.max(idfOfUnique, Math.log(2)) * (this.#ranking.delta + 1);
+  }
+
+  /** The tools matching one query term: exactly or as a prefix, and with typos if the term is rare. */
+  #termResults(term: string): SearchResult[] {
+    const ranking = this.#ranking;
+    const options = {
+      fields: TERM_FIELDS,
+      boost: ranking.fieldWeights,
+      bm25: { k: ranking.k1, b: ranking.b, d: ranking.delta },
+      weights: { prefix: ranking.prefixWeight, fuzzy: ranking.fuzzyWeight },
+      prefix: term.length >= ranking.prefixMinLength,
+    };
+    const results = this.#search.search(term, options);
+    // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
+    const fuzzy = term.length >= ranking.fuzzyTwoEditLength ? 2 : term.length >= ranking.fuzzyMinLength ? 1 : 0;
+    if (fuzzy > 0 && countExact(results, term, ranking.fuzzyMaxTools) <= ranking.fuzzyMaxTools) {
+      return this.#search.search(term, { ...options, fuzzy });
+    }
+    return results;
+  }
+
+  /** Every tool matching the query, with its evidence (see the class comment), in no order. */
+  #rank(query: string): RankingState {
+    const ranking = this.#ranking;
+    const clauseTerms = (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
+      .map((clause) => tokenizeQuery(clause))
+      .filter((clause) => clause.length > 0);
+    const clauses = clauseTerms.map((clause) => [...new Set(clause)]);
+    // Distinct terms, each with the clauses it occurs in.
+    const clausesOf = new Map<string, number[]>();
+    clauses.forEach((clause, c) => {
+      for (const term of clause) {
+        const list = clausesOf.get(term);
+        if (list) list.push(c);
+        else clausesOf.set(term, [c]);
+      }
+    });
+    const terms = [...clausesOf.keys()];
+    const state = new RankingState(terms, clauses.length > 1 ? clauses.length : 0);
+    if (terms.length === 0 || this.#search.documentCount === 0) return state;
+    const useSources = ranking.sourceWeight > 0 && this.#sourceSizes.size > 1;
+
+    const sourceTotal = new Map<string, number>();
+    const bestInSource = new Map<string, number>();
+    terms.forEach((term, t) => {
+      const inClauses = clausesOf.get(term)!;
+      bestInSource.clear();
+      for (const result of this.#termResults(term)) {
+        const id = result.id as string;
+        let slot = state.slotOf.get(id);
+        if (slot === undefined) slot = state.addCandidate(id, useSources ? this.#sources.get(id) : undefined);
+        const score = result.score;
+        state.record(slot, t, inClauses, score, result.match);
+        const source = state.sources[slot];
+        if (source !== undefined && score > (bestInSource.get(source) ?? 0)) bestInSource.set(source, score);
+      }
+      for (const [source, best] of bestInSource) sourceTotal.set(source, (sourceTotal.get(source) ?? 0) + best);
+    });
+
+    // Phrases: neighbouring query terms side by side in a tool's name.
+    const phraseWeight = ranking.fieldWeights.phrases;
+    const phrase = new Float64Array(state.count);
+    if (phraseWeight > 0) {
+      for (const pair of new Set(clauseTerms.flatMap(termPairs))) {
+        const results = this.#search.search(pair, {
+          fields: ['phrases'],
+          boost: { phrases: phraseWeight },
+          bm25: { k: ranking.k1, b: ranking.b, d: ranking.delta },
+        });
+        for (const result of results) {
+          const slot = state.slotOf.get(result.id as string);
+          if (slot !== undefined) phrase[slot]! += result.score;
+        }
+      }
+    }
+
+    const n = this.#search.documentCount;
+    const sourceFactors = new Map<string, number>();
+    for (const source of sourceTotal.keys()) {
+      const size = this.#sourceSizes.get(source) ?? n;
+      sourceFactors.set(source, (ranking.sourceWeight * Math.log(n / size)) / Math.log(n));
+    }
+    const { coordination, clauseWeight } = ranking;
+    const width = state.width;
+    for (let slot = 0; slot < state.count; slot++) {
+      const sum = state.sum[slot]!;
+      const whole = sum * state.matched[slot]! ** coordination;
+      let evidence = whole;
+      if (width > 0) {
+        let best = 0;
+        const base = slot * width;
+        for (let c = 0; c < width; c++) {
+          const matched = state.clauseMatched[base + c]!;
+          if (matched > 0) best = Math.max(best, state.clauseSum[base + c]! * matched ** coordination);
+        }
+        evidence = (1 - clauseWeight) * whole + clauseWeight * best;
+      }
+      const source = state.sources[slot];
+      if (source !== undefined) {
+        // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
+        evidence += (sourceFactors.get(source) ?? 0) * Math.max(0, (sourceTotal.get(source) ?? 0) - sum);
+      }
+      state.evidence[slot] = evidence + phrase[slot]!;
+    }
+    return state;
+  }
+}
+
+/**
+ * The tools matching one query, by slot (the order they were first found in): their evidence and
+ * what went into it, in typed arrays that grow as candidates come (one search can touch most tools).
+ */
+class RankingState {
+  readonly slotOf = new Map<string, number>();
+  readonly ids: string[] = [];
+  readonly sources: (string | undefined)[] = [];
+  count = 0;
+  sum = new Float64Array(256);
+  matched = new Uint16Array(256);
+  evidence = new Float64Array(256);
+  clauseSum: Float64Array;
+  clauseMatched: Uint16Array;
+  /** Matches as linked lists: `head[slot]` is its latest, `next[match]` the one before (-1: none). */
+  head = new Int32Array(256).fill(-1);
+  next: number[] = [];
+  matchTerm: number[] = [];
+  matchInfo: SearchResult['match'][] = [];
+
+  constructor(
+    /** The distinct query terms. */
+    readonly terms: readonly string[],
+    /** The number of clauses when there are several, else 0. */
+    readonly width: number,
+  ) {
+    this.clauseSum = new Float64Array(256 * width);
+    this.clauseMatched = new Uint16Array(256 * width);
+  }
+
+  addCandidate(id: string, source: string | undefined): number {
+    const slot = this.count++;
+    if (slot >= this.sum.length) this.#grow();
+    this.slotOf.set(id, slot);
+    this.ids.push(id);
+    this.sources.push(source);
+    return slot;
+  }
+
+  record(slot: number, term: number, clauses: readonly number[], score: number, match: SearchResult['match']): void {
+    this.sum[slot]! += score;
+    this.matched[slot]! += 1;
+    const width = this.width;
+    if (width > 0) {
+      for (const c of clauses) {
+        this.clauseSum[slot * width + c]! += score;
+        this.clauseMatched[slot * width + c]! += 1;
+      }
+    }
+    this.next.push(this.head[slot]!);
+    this.head[slot] = this.matchTerm.length;
+    this.matchTerm.push(term);
+    this.matchInfo.push(match);
+  }
+
+  /** Which query terms the tool matched, and in which of the reported fields. */
+  matchesOf(slot: number): Record<string, SearchField[]> {
+    const found: [string, SearchField[]][] = [];
+    for (let m = this.head[slot]!; m >= 0; m = this.next[m]!) {
+      const fields = new Set<SearchField>();
+      for (const matched of Object.values(this.matchInfo[m]!)) {
+        for (const field of matched) fields.add(REPORTED_FIELD[field as IndexField] ?? 'description');
+      }
+      found.push([this.terms[this.matchTerm[m]!]!, [...fields]]);
+    }
+    return Object.fromEntries(found.reverse());
+  }
+
+  #grow(): void {
+    const size = this.sum.length * 2;
+    const grow = <T extends Float64Array | Uint16Array | Int32Array>(array: T, make: (n: number) => T, scale = 1) => {
+      const grown = make(size * scale);
+      grown.set(array);
+      return grown;
+    };
+    this.sum = grow(this.sum, (n) => new Float64Array(n));
+    this.matched = grow(this.matched, (n) => new Uint16Array(n));
+    this.evidence = grow(this.evidence, (n) => new Float64Array(n));
+    this.head = grow(this.head, (n) => new Int32Array(n).fill(-1));
+    this.clauseSum = grow(this.clauseSum, (n) => new Float64Array(n), this.width);
+    this.clauseMatched = grow(this.clauseMatched, (n) => new Uint16Array(n), this.width);
+  }
+}
+
+/** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */
+function splitClauses(query: string): string[] {
+  const sentences = query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u).filter((clause) => clause.trim() !== '');
+  return sentences;
+}
+
+function newVectorIndex(options: ToolIndexOptions): VectorIndex {
+  return new VectorIndex({
+    embedder: options.embedder!,
+    ...(options.embeddingCache ? { cache: options.embeddingCache } : {}),
+  });
+}
+
+function checkMinScore(value: number, name: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > 1) {
+    throw new InvalidOptionError(name, `${name} must be a number in [0, 1], got ${String(value)}`);
+  }
+  return value;
+}
+
+function resolveRanking(overrides: Partial<RankingParams> | undefined): RankingParams {
+  if (overrides === undefined) return DEFAULT_RANKING;
+  return {
+    ...DEFAULT_RANKING,
+    ...overrides,
+    fieldWeights: { ...DEFAULT_RANKING.fieldWeights, ...overrides.fieldWeights },
+  };
+}
+
+function parseSerialized(json: SerializedToolIndex | string): SerializedToolIndex {
+  let value: unknown = json;
+  if (typeof json === 'string') {
+    try {
+      value = JSON.parse(json);
+    } catch (error) {
+      throw new ToolscoutError('invalid-index', `The saved tool index is not JSON: ${String(error)}`, { cause: error });
+    }
+  }
+  if (!isRecord(value) || value.format !== 'toolscout-tool-index') {
+    throw new ToolscoutError(
+      'invalid-index',
+      'Not a saved tool index: expected an object with format "toolscout-tool-index" (from ToolIndex.toJSON()).',
+    );
+  }
+  if (value.version !== TOOL_INDEX_FORMAT_VERSION) {
+    throw new ToolscoutError(
+      'invalid-index',
+      `The saved tool index has format version ${String(value.version)}; this toolscout reads version ${TOOL_INDEX_FORMAT_VERSION}. Rebuild the index from the catalog.`,
+    );
+  }
+  if (!isRecord(value.tools) || !isRecord(value.keyword)) {
+    throw new ToolscoutError('invalid-index', 'The saved tool index lacks its "tools" or "keyword" section.');
+  }
+  return value as unknown as SerializedToolIndex;
+}
+
+function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, string>): void {
+  let count = 0;
+  for (const tool of catalog) {
+    count += 1;
+    const expected = saved[tool.id];
+    if (expected === undefined) {
+      throw new ToolscoutError(
+        'index-mismatch',
+        `The saved tool index does not match the catalog: tool "${tool.id}" is not in it. Rebuild the index.`,
+      );
+    }
+    if (expected !== fingerprint(toDocument(tool))) {
+      throw new ToolscoutError(
+        'index-mismatch',
+        `The saved tool index does not match the catalog: tool "${tool.id}" changed since it was indexed. Rebuild the index.`,
+      );
+    }
+  }
+  const savedCount = Object.keys(saved).length;
+  if (savedCount !== count) {
+    const missing = Object.keys(saved).find((id) => !catalog.has(id));
+    throw new ToolscoutError(
+      'index-mismatch',
+      `The saved tool index does not match the catalog: it indexed ${savedCount} tools, the catalog has ${count}${missing ? ` (e.g. "${missing}" is gone)` : ''}. Rebuild the index.`,
+    );
+  }
+}
