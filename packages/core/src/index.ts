@@ -101,6 +101,7 @@ export {
   DEFAULT_MIN_SCORE,
   DEFAULT_RANKING,
   type IndexField,
+  type RankingOverrides,
   type RankingParams,
   type SerializedToolIndex,
   TOOL_INDEX_FORMAT_VERSION,

@@ -21,7 +21,7 @@ const REPORTED_FIELD: Readonly<Record<IndexField, SearchField>> = {
   tags: 'tags',
   source: 'tags',
   parameters: 'parameters',
-  phrases: 'name',
+  phrases: 'name', // (phrase matches add evidence but are not reported as term matches)
 };
 
 /** Pairs of neighbouring terms, order-free (`blood count` and `count of blood` give one pair). */
@@ -37,7 +37,10 @@ function termPairs(terms: readonly string[]): string[] {
 
 /** Ranking settings; one configuration serves every catalog (see {@link DEFAULT_RANKING}). */
 export interface RankingParams {
-  /** Multiplier of each field's BM25 score. */
+  /**
+   * Multiplier of each field's BM25 score. `phrases` weighs pairs of neighbouring query terms found
+   * side by side in a tool's name or description (0 turns phrase matching off).
+   */
   fieldWeights: Readonly<Record<IndexField, number>>;
   /** BM25 term-frequency saturation. */
   k1: number;
@@ -77,9 +80,15 @@ export interface RankingParams {
   lengthNorm: number;
 }
 
+/** Parts of {@link RankingParams} to change; field weights may be given one by one. */
+export type RankingOverrides = Partial<Omit<RankingParams, 'fieldWeights'>> & {
+  /** Weights of the fields to change (the others keep their defaults). */
+  fieldWeights?: Partial<Record<IndexField, number>>;
+};
+
 /** The ranking every index uses unless told otherwise; tuned on the benchmark datasets as a whole. */
-export const DEFAULT_RANKING: RankingParams = {
-  fieldWeights: { name: 2, description: 1, tags: 1, source: 1, parameters: 0.5, phrases: 2 },
+export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
+  fieldWeights: Object.freeze({ name: 2, description: 1, tags: 1, source: 1, parameters: 0.5, phrases: 2 }),
   k1: 2,
   b: 0.9,
   delta: 0,
@@ -93,12 +102,12 @@ export const DEFAULT_RANKING: RankingParams = {
   sourceWeight: 1,
   clauseWeight: 0.6,
   lengthNorm: 0.5,
-};
+});
 
 /**
  * The default `minScore`: keeps every tool with real evidence and drops those whose only evidence is
- * weak (a word most tools share, a lone typo-level or prefix match). On the benchmark sets no relevant
- * tool in a top 10 scores below 0.5; nonsense such as "xyzzy quux" scores 0.
+ * weak (a word most tools share, a lone typo-level or prefix match). On the two benchmark sets every
+ * relevant tool that reaches a top 10 scores above 0.42; nonsense such as "xyzzy quux" scores 0.
  */
 export const DEFAULT_MIN_SCORE = 0.3;
 
@@ -133,7 +142,7 @@ export interface ToolIndexOptions {
    * Advanced: overrides parts of the ranking ({@link DEFAULT_RANKING}). The defaults were chosen on
    * several catalogs at once; change them only with a benchmark at hand.
    */
-  ranking?: Partial<RankingParams>;
+  ranking?: RankingOverrides;
 }
 
 /** A {@link ToolIndex} as plain JSON (see {@link ToolIndex.toJSON}). */
@@ -222,7 +231,7 @@ function toDocument(tool: CatalogTool<unknown>): IndexDocument {
     tags: (tool.tags ?? []).filter((tag) => tag !== tool.source).join('\n'),
     source: tool.source ?? '',
     parameters: parameterText(tool.jsonSchema),
-    phrases: process.env.TS_PD === '1' ? `${tool.name}\n${tool.description ?? ''}` : tool.name,
+    phrases: `${tool.name}\n${tool.description ?? ''}`,
   };
 }
 
@@ -254,7 +263,8 @@ function identity(term: string): string {
 function miniSearchOptions() {
   return {
     fields: [...INDEX_FIELDS],
-    tokenize: (text: string, field?: string) => (field === 'phrases' ? termPairs(tokenize(text)) : tokenize(text)),
+    tokenize: (text: string, field?: string) =>
+      field === 'phrases' ? text.split('\n').flatMap((line) => termPairs(tokenize(line))) : tokenize(text),
     processTerm: identity,
     searchOptions: { tokenize: (text: string) => [text], processTerm: identity },
     autoVacuum: true,
@@ -282,10 +292,11 @@ function countExact(results: readonly SearchResult[], term: string, max: number)
  *
  * **Indexing.** A tool's name (plus the words of its id that the name lacks, such as a `server__`
  * namespace), description, tags, source, and parameter names and descriptions (nested object
- * properties included) are separate fields, plus the pairs of neighbouring words of the name. Text
- * goes through {@link tokenize}: identifiers split at case changes, `_`, `-`, `.`, `/` and digits;
- * Unicode lower case without accents; CJK as characters and character pairs; English function words
- * dropped; a light English stemmer. Queries also lose request filler ("please", "can you", "I want").
+ * properties included) are separate fields, plus the pairs of neighbouring words of the name and
+ * of the description. Text goes through {@link tokenize}: identifiers split at case changes, `_`,
+ * `-`, `.`, `/` and digits; Unicode lower case without accents; CJK as characters and character
+ * pairs; English function words dropped; a light English stemmer. Queries also lose request filler
+ * ("please", "can you", "I want").
  *
  * **Ranking.** Each query term `t` is looked up exactly and as a prefix; a term that (almost) no tool
  * contains is also looked up with one typo (two from 8 letters). A tool's match of `t` is
@@ -296,7 +307,8 @@ function countExact(results: readonly SearchResult[], term: string, max: number)
  * - the whole request: `Σ s(t) × √m`, `m` the number of query terms the tool matches (× 0.4);
  * - the request's sentence the tool matches best, computed alike (× 0.6), so that each part of a
  *   multi-part request ranks its own tools;
- * - phrases: pairs of neighbouring query terms found side by side in the tool's name (× 2);
+ * - phrases: pairs of neighbouring query terms found side by side (in either order) in the tool's
+ *   name or description, BM25-scored like a field of weight 2;
  * - its source: what the other tools of the same source (API, server) match beyond the tool itself,
  *   per term the best of them, × `ln(N / size) / ln N` (0 when one source holds the whole catalog).
  *
@@ -466,6 +478,13 @@ export class ToolIndex<TTool = unknown> {
       search = MiniSearch.loadJS<IndexDocument>(document.keyword, miniSearchOptions());
     } catch (error) {
       throw new ToolscoutError('invalid-index', `The saved tool index is damaged: ${String(error)}`, { cause: error });
+    }
+    const ids = Object.keys(document.tools);
+    if (search.documentCount !== ids.length || !ids.every((id) => search.has(id))) {
+      throw new ToolscoutError(
+        'invalid-index',
+        'The saved tool index is damaged: its keyword section does not hold the tools it lists.',
+      );
     }
     let vector: VectorIndex | undefined;
     if (options.embedder) {
@@ -760,7 +779,7 @@ function checkMinScore(value: number, name: string): number {
   return value;
 }
 
-function resolveRanking(overrides: Partial<RankingParams> | undefined): RankingParams {
+function resolveRanking(overrides: RankingOverrides | undefined): RankingParams {
   if (overrides === undefined) return DEFAULT_RANKING;
   return {
     ...DEFAULT_RANKING,
@@ -792,6 +811,12 @@ function parseSerialized(json: SerializedToolIndex | string): SerializedToolInde
   }
   if (!isRecord(value.tools) || !isRecord(value.keyword)) {
     throw new ToolscoutError('invalid-index', 'The saved tool index lacks its "tools" or "keyword" section.');
+  }
+  if (!Object.values(value.tools).every((print) => typeof print === 'string')) {
+    throw new ToolscoutError('invalid-index', 'The saved tool index has a malformed "tools" section.');
+  }
+  if (value.vector !== undefined && !isRecord(value.vector)) {
+    throw new ToolscoutError('invalid-index', 'The saved tool index has a malformed "vector" section.');
   }
   return value as unknown as SerializedToolIndex;
 }

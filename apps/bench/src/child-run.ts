@@ -1,0 +1,80 @@
+// Runs one measurement in a child Node process, with a time limit: a hang is killed and reported.
+import { fork } from 'node:child_process';
+
+/**
+ * What a child sends: `ready` once set up (the time limit starts then), any number of `progress`
+ * reports (what it has measured so far), then a result or an error.
+ */
+export type ChildMessage<T, P = unknown> =
+  | { type: 'ready' }
+  | { type: 'progress'; value: P }
+  | { type: 'result'; value: T }
+  | { type: 'error'; message: string };
+
+/** How a child run ended; a timed-out run carries the child's last progress report, if any. */
+export type ChildOutcome<T, P = unknown> =
+  | { status: 'ok'; value: T }
+  | { status: 'timed-out'; afterMs: number; progress?: P }
+  | { status: 'failed'; message: string };
+
+/** Options of {@link runInChild}. */
+export interface ChildRunOptions {
+  /** Milliseconds from the child's `ready` to its result; then it is killed (SIGKILL). */
+  timeoutMs: number;
+  /** Milliseconds the child may take to get `ready` (loading data, generating a catalog). Default 300,000. */
+  setupTimeoutMs?: number;
+  /** Node flags for the child, e.g. `--expose-gc`. */
+  execArgv?: string[];
+}
+
+/**
+ * Forks `modulePath`, sends it `request`, and waits for its answer (see {@link ChildMessage}). The
+ * child's stdout is discarded (this process's stdout may be a JSON document); its stderr is passed
+ * through. Never rejects: a crash, an error message or a timeout is an outcome.
+ */
+export function runInChild<T, P = unknown>(
+  modulePath: string,
+  request: unknown,
+  options: ChildRunOptions,
+): Promise<ChildOutcome<T, P>> {
+  const { timeoutMs, setupTimeoutMs = 300_000, execArgv = [] } = options;
+  return new Promise((resolve) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    let readyAt = 0;
+    let progress: P | undefined;
+    const child = fork(modulePath, [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const finish = (outcome: ChildOutcome<T, P>) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      resolve(outcome);
+    };
+    const limit = (ms: number, what: () => ChildOutcome<T, P>) => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => finish(what()), ms);
+    };
+    limit(setupTimeoutMs, () => ({ status: 'failed', message: `the child was not ready within ${setupTimeoutMs} ms` }));
+    child.on('message', (message: ChildMessage<T, P>) => {
+      if (message.type === 'ready') {
+        readyAt = performance.now();
+        limit(timeoutMs, () => ({
+          status: 'timed-out',
+          afterMs: Math.round(performance.now() - readyAt),
+          ...(progress === undefined ? {} : { progress }),
+        }));
+      } else if (message.type === 'progress') progress = message.value;
+      else if (message.type === 'result') finish({ status: 'ok', value: message.value });
+      else if (message.type === 'error') finish({ status: 'failed', message: message.message });
+    });
+    child.on('error', (error) => finish({ status: 'failed', message: error.message }));
+    // A result sent just before exiting is delivered first; let it be handled before calling it a crash.
+    child.on('exit', (code, signal) =>
+      setImmediate(() =>
+        finish({ status: 'failed', message: `the child exited (${signal ?? `code ${code}`}) without a result` }),
+      ),
+    );
+    child.send(request as object);
+  });
+}

@@ -1,0 +1,216 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main, parseArgs, UsageError } from './cli.js';
+import { FIXTURE_DIR } from './test-utils/fixture.js';
+
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    isolatePerf: false,
+  });
+  return { code, stdout, stderr };
+}
+
+const METRIC_KEYS = ['r1', 'r5', 'r10', 'ndcg10', 'mrr', 'complete10', 'queryP50Ms'];
+
+describe('bench command line: argument errors', () => {
+  it.each([
+    [[], 'Missing command: one of quality, perf, tokens, report.'],
+    [['speed'], 'Unknown command "speed": use one of quality, perf, tokens, report.'],
+    [['quality', '--fast'], 'Unknown option --fast.'],
+    [['quality', 'extra'], 'Unexpected argument "extra".'],
+    [['quality', '--sizes', '1000'], '--sizes does not apply to "quality" (only to perf, report).'],
+    [['tokens', '--engines', 'bm25'], '--engines does not apply to "tokens" (only to quality, perf).'],
+    [['quality', '--engines'], '--engines needs a value.'],
+    [['quality', '--engines', '--json'], '--engines needs a value.'],
+    [
+      ['quality', '--engines', 'toolscout,lunr'],
+      'Unknown engine "lunr" for quality: use toolscout, toolscout-hybrid, mastra, ai-sdk, bm25.',
+    ],
+    [['perf', '--engines', 'bm25'], 'Unknown engine "bm25" for perf: use toolscout, mastra.'],
+    [['quality', '--engines', 'bm25,bm25'], '--engines lists an engine twice: "bm25,bm25".'],
+    [['quality', '--engines', 'bm25,'], '--engines expects a comma-separated list, got "bm25,".'],
+    [['perf', '--sizes', '1000,ten'], '--sizes expects a positive integer up to 10000000, got "ten".'],
+    [['perf', '--sizes', '0'], '--sizes expects a positive integer up to 10000000, got "0".'],
+    [['perf', '--timeout', '1.5'], '--timeout expects a positive integer up to 86400, got "1.5".'],
+    [['perf', '--seed', '1', '--seed', '2'], '--seed is given twice.'],
+    [['quality', '--json=yes'], '--json takes no value.'],
+  ])('%j → exit 2: %s', async (argv, message) => {
+    const result = await run(...argv);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`bench: ${message}`);
+    expect(result.stderr).toContain('Usage: pnpm bench <command> [options]');
+  });
+
+  it('rejects a --dataset folder without the two files, naming where it looked', async () => {
+    const result = await run('quality', '--dataset', join(FIXTURE_DIR, '..'));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /--dataset .*test-fixtures: not a dataset folder \(it needs tools\.jsonl and queries\.jsonl; looked at /,
+    );
+  });
+
+  it('prints the usage for --help, on stdout, with exit 0', async () => {
+    const result = await run('perf', '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--sizes n,n');
+    expect(result.stderr).toBe('');
+  });
+
+  it('parses every option, with = or a separate value', () => {
+    expect(
+      parseArgs([
+        'report',
+        '--dataset=a',
+        '--dataset',
+        'b',
+        '--sizes',
+        '1_000,20',
+        '--perf-queries=7',
+        '--timeout',
+        '5',
+        '--seed',
+        '3',
+        '--token-queries',
+        '4',
+        '--out',
+        'x',
+        '--json',
+      ]),
+    ).toEqual({
+      command: 'report',
+      datasets: ['a', 'b'],
+      sizes: [1000, 20],
+      perfQueries: 7,
+      timeoutS: 5,
+      seed: 3,
+      tokenQueries: 4,
+      out: 'x',
+      json: true,
+    });
+    expect(() => parseArgs(['perf', '--perf-queries', '-3'])).toThrow(UsageError);
+  });
+});
+
+describe('bench command line: JSON documents on the fixture dataset', () => {
+  it('quality --json: one document with every chosen engine and metric', async () => {
+    const result = await run(
+      'quality',
+      '--json',
+      '--dataset',
+      FIXTURE_DIR,
+      '--engines',
+      'toolscout,mastra,ai-sdk,bm25',
+    );
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout);
+    expect(Object.keys(document)).toEqual(['quality']);
+    expect(document.quality).toHaveLength(1);
+    const [entry] = document.quality;
+    expect(entry).toMatchObject({ dataset: 'tiny', tools: 12, queries: 7 });
+    expect(Object.keys(entry.engines)).toEqual(['toolscout', 'mastra', 'ai-sdk', 'bm25']);
+    for (const figures of Object.values<Record<string, number>>(entry.engines)) {
+      expect(Object.keys(figures)).toEqual(METRIC_KEYS);
+      for (const key of METRIC_KEYS.slice(0, -1)) {
+        expect(figures[key]).toBeGreaterThanOrEqual(0);
+        expect(figures[key]).toBeLessThanOrEqual(100);
+      }
+      expect(figures.queryP50Ms).toBeGreaterThanOrEqual(0);
+      // every engine finds something relevant on these queries
+      expect(figures.r10).toBeGreaterThan(50);
+    }
+    expect(result.stderr).toContain('quality: tiny, mastra: NDCG@10');
+  });
+
+  it('tokens --json: direct cost and every mode', async () => {
+    const result = await run('tokens', '--json', '--dataset', FIXTURE_DIR, '--token-queries', '7');
+    expect(result.code).toBe(0);
+    const { tokens } = JSON.parse(result.stdout);
+    expect(tokens).toHaveLength(1);
+    const [entry] = tokens;
+    expect(entry).toMatchObject({ dataset: 'tiny', tools: 12 });
+    expect(entry.direct).toBeGreaterThan(500);
+    expect(Object.keys(entry.modes)).toEqual(['search-load', 'auto-load', 'catalog', 'proxy']);
+    const searchLoad = entry.modes['search-load'];
+    expect(Object.keys(searchLoad)).toEqual(['metaTools', 'withFiveLoaded', 'searchResult']);
+    expect(searchLoad.metaTools).toBeGreaterThan(50);
+    expect(searchLoad.metaTools).toBeLessThanOrEqual(300);
+    expect(searchLoad.withFiveLoaded).toBeGreaterThan(searchLoad.metaTools);
+    expect(searchLoad.searchResult).toBeGreaterThan(0);
+    expect(entry.modes.catalog.searchResult).toBeNull();
+    expect(entry.modes.proxy.withFiveLoaded).toBe(entry.modes.proxy.metaTools);
+  });
+
+  it('perf --json: figures per engine and size, and the ratios', async () => {
+    const result = await run('perf', '--json', '--dataset', FIXTURE_DIR, '--sizes', '8,40', '--perf-queries', '5');
+    expect(result.code).toBe(0);
+    const { perf } = JSON.parse(result.stdout);
+    expect(perf.map((entry: { tools: number }) => entry.tools)).toEqual([8, 40]);
+    for (const entry of perf) {
+      expect(Object.keys(entry.engines)).toEqual(['toolscout', 'mastra']);
+      for (const figures of Object.values<Record<string, unknown>>(entry.engines)) {
+        expect(figures).toMatchObject({
+          timedOut: false,
+          buildMs: expect.any(Number),
+          searchP50Ms: expect.any(Number),
+          searchP99Ms: expect.any(Number),
+          heapMB: expect.any(Number),
+        });
+        expect(figures.searchP99Ms as number).toBeGreaterThanOrEqual(figures.searchP50Ms as number);
+      }
+      expect(entry.engines.toolscout).toMatchObject({ indexMB: expect.any(Number), loadMs: expect.any(Number) });
+      expect(entry.ratios).toEqual({
+        buildMs: expect.any(Number),
+        searchP50Ms: expect.any(Number),
+        searchP99Ms: expect.any(Number),
+        heapMB: expect.anything(),
+      });
+    }
+  });
+});
+
+describe('bench report', () => {
+  const out = mkdtempSync(join(tmpdir(), 'bench-report-'));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('writes benchmarks.md and the two charts, and prints the three results as one JSON document', async () => {
+    const result = await run(
+      'report',
+      '--json',
+      '--dataset',
+      FIXTURE_DIR,
+      '--sizes',
+      '12',
+      '--perf-queries',
+      '4',
+      '--token-queries',
+      '7',
+      '--out',
+      out,
+    );
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout);
+    expect(Object.keys(document)).toEqual(['quality', 'perf', 'tokens']);
+    const markdown = readFileSync(join(out, 'benchmarks.md'), 'utf8');
+    expect(markdown).toContain(`Generated by \`pnpm bench report --dataset ${FIXTURE_DIR} --sizes 12`);
+    expect(markdown).toMatch(/\*\*Machine:\*\* .+, \d+ cores, .*Node v\d+/);
+    expect(markdown).toContain('### tiny (12 tools, 7 queries)');
+    expect(markdown).toMatch(/\| +12 \| _mastra ÷ toolscout_ +\|/);
+    expect(markdown).toContain('![NDCG@10 per engine and dataset](benchmarks-quality.svg)');
+    expect(markdown).toContain('in search-load mode the meta-tools');
+    for (const chart of ['benchmarks-quality.svg', 'benchmarks-latency.svg']) {
+      expect(readFileSync(join(out, chart), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
+  });
+});

@@ -1,0 +1,314 @@
+// The `bench` command: pnpm bench <quality|perf|tokens|report> [options]. Progress goes to stderr;
+// with --json, stdout gets one JSON document and nothing else.
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Dataset, datasetsRoot, listDatasets, loadDataset } from './datasets.js';
+import { ENGINE_NAMES, type EngineName, PERF_ENGINE_NAMES } from './engines/index.js';
+import { DEFAULT_PERF_QUERIES, DEFAULT_SIZES, DEFAULT_TIMEOUT_MS, type PerfResult, runPerf } from './perf.js';
+import { type QualityResult, runQuality } from './quality.js';
+import { machineInfo, perfTable, projectRoot, qualityTables, tokensTables, writeReport } from './report.js';
+import { DEFAULT_SEED } from './synthetic-catalog.js';
+import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
+
+/** The commands. */
+export const COMMANDS = ['quality', 'perf', 'tokens', 'report'] as const;
+/** One of {@link COMMANDS}. */
+export type Command = (typeof COMMANDS)[number];
+
+export const USAGE = `Usage: pnpm bench <command> [options]
+
+Commands:
+  quality   ranking quality of every engine on each dataset (R@1, R@5, R@10, NDCG@10, MRR, Complete@10)
+  perf      build time, search p50/p99, heap (and toolscout's saved index) at 1,000 / 10,000 / 100,000 tools
+  tokens    tokens of offering every tool directly vs. toolscout's meta-tools per step, per mode
+  report    all three, written to docs/benchmarks.md with SVG charts
+
+Options:
+  --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
+                       repeatable; default: every folder there (quality, perf, tokens, report)
+  --engines a,b        quality: ${ENGINE_NAMES.join(', ')} (default all);
+                       perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
+  --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
+  --perf-queries N     queries timed per engine and size (default ${DEFAULT_PERF_QUERIES}) (perf, report)
+  --timeout SECONDS    time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000}) (perf, report)
+  --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}) (perf, report)
+  --token-queries N    queries sampled per dataset (default ${DEFAULT_TOKEN_QUERIES}) (tokens, report)
+  --out DIR            where benchmarks.md and its charts go (default docs/ at the project root) (report)
+  --json               print one JSON document on stdout and nothing else
+  -h, --help           this help`;
+
+/** A usage mistake: reported with the usage hint and exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The parsed command line. */
+export interface CliArgs {
+  command: Command;
+  datasets: string[];
+  engines?: EngineName[];
+  sizes?: number[];
+  perfQueries?: number;
+  timeoutS?: number;
+  seed?: number;
+  tokenQueries?: number;
+  out?: string;
+  json: boolean;
+}
+
+const OPTION_COMMANDS: Record<string, readonly Command[]> = {
+  '--dataset': ['quality', 'perf', 'tokens', 'report'],
+  '--engines': ['quality', 'perf'],
+  '--sizes': ['perf', 'report'],
+  '--perf-queries': ['perf', 'report'],
+  '--timeout': ['perf', 'report'],
+  '--seed': ['perf', 'report'],
+  '--token-queries': ['tokens', 'report'],
+  '--out': ['report'],
+  '--json': ['quality', 'perf', 'tokens', 'report'],
+};
+
+function positiveInteger(option: string, text: string, max = Number.MAX_SAFE_INTEGER): number {
+  const value = Number(text.replace(/_/g, ''));
+  if (!/^[\d_]+$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new UsageError(
+      `${option} expects a positive integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, got "${text}".`,
+    );
+  }
+  return value;
+}
+
+function list(option: string, text: string): string[] {
+  const items = text.split(',').map((item) => item.trim());
+  if (items.some((item) => item === ''))
+    throw new UsageError(`${option} expects a comma-separated list, got "${text}".`);
+  return items;
+}
+
+/** Parses the arguments after `bench`; throws {@link UsageError} for anything it cannot use. */
+export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
+  if (argv.includes('-h') || argv.includes('--help')) return 'help';
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new UsageError(`Missing command: one of ${COMMANDS.join(', ')}.`);
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    throw new UsageError(`Unknown command "${command}": use one of ${COMMANDS.join(', ')}.`);
+  }
+  const args: CliArgs = { command: command as Command, datasets: [], json: false };
+  const seen = new Set<string>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const [option, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    const allowed = OPTION_COMMANDS[option];
+    if (!allowed) {
+      throw new UsageError(arg.startsWith('-') ? `Unknown option ${option}.` : `Unexpected argument "${arg}".`);
+    }
+    if (!allowed.includes(args.command)) {
+      throw new UsageError(`${option} does not apply to "${args.command}" (only to ${allowed.join(', ')}).`);
+    }
+    if (option !== '--dataset' && seen.has(option)) throw new UsageError(`${option} is given twice.`);
+    seen.add(option);
+    if (option === '--json') {
+      if (inline !== undefined) throw new UsageError('--json takes no value.');
+      args.json = true;
+      continue;
+    }
+    const value = inline ?? rest[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('--')))
+      throw new UsageError(`${option} needs a value.`);
+    switch (option) {
+      case '--dataset':
+        if (value === '') throw new UsageError('--dataset needs a folder.');
+        args.datasets.push(value);
+        break;
+      case '--engines': {
+        const allowedEngines = args.command === 'perf' ? PERF_ENGINE_NAMES : ENGINE_NAMES;
+        const engines = list(option, value);
+        for (const engine of engines) {
+          if (!(allowedEngines as readonly string[]).includes(engine)) {
+            throw new UsageError(`Unknown engine "${engine}" for ${args.command}: use ${allowedEngines.join(', ')}.`);
+          }
+        }
+        if (new Set(engines).size !== engines.length)
+          throw new UsageError(`--engines lists an engine twice: "${value}".`);
+        args.engines = engines as EngineName[];
+        break;
+      }
+      case '--sizes':
+        args.sizes = list(option, value).map((size) => positiveInteger(option, size, 10_000_000));
+        break;
+      case '--perf-queries':
+        args.perfQueries = positiveInteger(option, value, 100_000);
+        break;
+      case '--timeout':
+        args.timeoutS = positiveInteger(option, value, 86_400);
+        break;
+      case '--seed':
+        args.seed = positiveInteger(option, value, 2 ** 32 - 1);
+        break;
+      case '--token-queries':
+        args.tokenQueries = positiveInteger(option, value, 100_000);
+        break;
+      case '--out':
+        if (value === '') throw new UsageError('--out needs a folder.');
+        args.out = value;
+        break;
+    }
+  }
+  return args;
+}
+
+/** A dataset folder's path: as given when it holds the two files, else a name under the datasets root. */
+export function resolveDatasetDir(folder: string): string {
+  const holdsFiles = (dir: string) =>
+    existsSync(join(dir, 'tools.jsonl')) && existsSync(join(dir, 'queries.jsonl')) && statSync(dir).isDirectory();
+  const direct = resolve(folder);
+  if (existsSync(direct) && holdsFiles(direct)) return direct;
+  if (!isAbsolute(folder)) {
+    const underRoot = join(datasetsRoot(), folder);
+    if (existsSync(underRoot) && holdsFiles(underRoot)) return underRoot;
+  }
+  throw new UsageError(
+    `--dataset ${folder}: not a dataset folder (it needs tools.jsonl and queries.jsonl; looked at ${direct}${isAbsolute(folder) ? '' : ` and ${join(datasetsRoot(), folder)}`}).`,
+  );
+}
+
+/** The dataset folders to use: the ones given, else every folder under the datasets root. */
+function datasetDirs(args: CliArgs): string[] {
+  if (args.datasets.length > 0) return args.datasets.map(resolveDatasetDir);
+  const root = datasetsRoot();
+  if (!existsSync(root)) {
+    throw new UsageError(`No datasets at ${root}: pass --dataset DIR or set TOOLSCOUT_DATASETS.`);
+  }
+  const names = listDatasets(root);
+  if (names.length === 0) throw new UsageError(`No dataset folders (tools.jsonl + queries.jsonl) under ${root}.`);
+  return names.map((name) => join(root, name));
+}
+
+/** Where the CLI writes. */
+export interface CliIo {
+  /** Receives the result (tables, or the JSON document). */
+  stdout(text: string): void;
+  /** Receives progress and errors. */
+  stderr(text: string): void;
+  /** Run perf measurements in child processes (default true; tests run them in-process). */
+  isolatePerf?: boolean;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+function qualityText(results: QualityResult[]): string {
+  return `## Ranking quality\n\n${qualityTables(results)}\n`;
+}
+
+function perfText(results: PerfResult[]): string {
+  return `## Speed at catalog size (mastra ÷ toolscout beside the figures)\n\n${perfTable(results)}\n`;
+}
+
+function tokensText(results: TokenResult[]): string {
+  return `## Tokens per step\n\n${tokensTables(results)}\n`;
+}
+
+/** Runs the command line; resolves to the exit code (0 done, 1 failed, 2 usage error). */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let args: CliArgs;
+  let dirs: string[];
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed === 'help') {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    args = parsed;
+    dirs = datasetDirs(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`bench: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const progress = (line: string) => io.stderr(`${line}\n`);
+  const started = performance.now();
+  try {
+    const loadAll = (): Dataset[] => dirs.map((dir) => loadDataset(dir));
+    const perfOptions = {
+      datasets: dirs,
+      sizes: args.sizes ?? DEFAULT_SIZES,
+      queries: args.perfQueries ?? DEFAULT_PERF_QUERIES,
+      timeoutMs: (args.timeoutS ?? DEFAULT_TIMEOUT_MS / 1000) * 1000,
+      seed: args.seed ?? DEFAULT_SEED,
+      isolate: io.isolatePerf ?? true,
+      onProgress: progress,
+    };
+    const tokenOptions = { queries: args.tokenQueries ?? DEFAULT_TOKEN_QUERIES, onProgress: progress };
+    switch (args.command) {
+      case 'quality': {
+        const quality = await runQuality(loadAll(), { engines: args.engines, onProgress: progress });
+        io.stdout(args.json ? `${JSON.stringify({ quality }, null, 2)}\n` : qualityText(quality));
+        break;
+      }
+      case 'perf': {
+        const perf = await runPerf({ ...perfOptions, engines: args.engines ?? PERF_ENGINE_NAMES });
+        io.stdout(args.json ? `${JSON.stringify({ perf }, null, 2)}\n` : perfText(perf));
+        break;
+      }
+      case 'tokens': {
+        const tokens = await runTokens(loadAll(), tokenOptions);
+        io.stdout(args.json ? `${JSON.stringify({ tokens }, null, 2)}\n` : tokensText(tokens));
+        break;
+      }
+      case 'report': {
+        const date = new Date();
+        const machine = machineInfo();
+        const datasets = loadAll();
+        const quality = await runQuality(datasets, { onProgress: progress });
+        const perf = await runPerf({ ...perfOptions, engines: PERF_ENGINE_NAMES });
+        const tokens = await runTokens(datasets, tokenOptions);
+        const outDir = args.out ?? join(projectRoot(), 'docs');
+        const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--json')].join(' ');
+        const files = await writeReport(
+          { quality, perf, tokens },
+          {
+            outDir,
+            command,
+            date,
+            machine,
+            durationS: (performance.now() - started) / 1000,
+            settings: {
+              sizes: perfOptions.sizes,
+              perfQueries: perfOptions.queries,
+              timeoutS: perfOptions.timeoutMs / 1000,
+              tokenQueries: tokenOptions.queries,
+              seed: perfOptions.seed,
+            },
+          },
+        );
+        progress(`report: wrote ${files.join(', ')}`);
+        io.stdout(
+          args.json
+            ? `${JSON.stringify({ quality, perf, tokens }, null, 2)}\n`
+            : `${qualityText(quality)}\n${perfText(perf)}\n${tokensText(tokens)}\nWrote ${files.join(', ')}\n`,
+        );
+        break;
+      }
+    }
+  } catch (error) {
+    io.stderr(
+      `bench ${args.command} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  }
+  progress(`${args.command}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,285 @@
+// Speed at catalog size: index build time, search latency, heap growth and (toolscout) the saved
+// index, for each engine at each size, each run in its own child process with a time limit.
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { type ChildOutcome, runInChild } from './child-run.js';
+import { loadDataset } from './datasets.js';
+import { type EngineName, engineByName } from './engines/index.js';
+import { percentile, round } from './stats.js';
+import { DEFAULT_SEED, poolTools, sampleQueries, syntheticCatalog } from './synthetic-catalog.js';
+
+/** Catalog sizes measured by default. */
+export const DEFAULT_SIZES: readonly number[] = [1_000, 10_000, 100_000];
+/** Queries timed per engine and size by default. */
+export const DEFAULT_PERF_QUERIES = 200;
+/** The time limit per engine and size by default (build, searches and serialisation). */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** Results per search, as in the quality benchmark. */
+export const PERF_LIMIT = 10;
+/** Queries run before timing starts (they are timed again later). */
+const WARM_UP_QUERIES = 20;
+
+/** What one child measures: one engine at one catalog size. */
+export interface PerfRequest {
+  /** The engine to measure. */
+  engine: EngineName;
+  /** Tools in the generated catalog. */
+  size: number;
+  /** Dataset folders (paths) whose tools and queries the catalog and queries come from. */
+  datasets: string[];
+  /** How many queries are timed. */
+  queries: number;
+  /** Seed of the catalog and the query sample. */
+  seed: number;
+}
+
+/** The figures of one engine at one size. */
+export interface EngineFigures {
+  /** Milliseconds from the tools (in the engine's own shape) to a searchable index. */
+  buildMs: number;
+  /** Median milliseconds per search (limit 10). */
+  searchP50Ms: number;
+  /** 99th percentile milliseconds per search. */
+  searchP99Ms: number;
+  /** Heap growth over the build (MiB, after full GCs before and after). */
+  heapMB: number;
+  /** MiB of the serialised index (toolscout only). */
+  indexMB?: number;
+  /** Milliseconds to load the serialised index (toolscout only). */
+  loadMs?: number;
+}
+
+/** The phases of a measurement, in order. */
+export type PerfPhase = 'build' | 'search' | 'serialisation';
+
+/** What a measurement has so far: the phase it is in and the figures of the phases done. */
+export type PerfProgress = Partial<EngineFigures> & { phase: PerfPhase };
+
+/**
+ * An engine over the time limit: the phase it was in when it was stopped, and the figures of the
+ * phases it had finished (e.g. `buildMs` and `heapMB` when it was stopped while searching).
+ */
+export type TimedOutPerf = Partial<EngineFigures> & { timedOut: true; timeoutMs: number; during: PerfPhase };
+
+/** One engine at one size: its figures, or why there are none. */
+export type EnginePerf = (EngineFigures & { timedOut: false }) | TimedOutPerf | { timedOut: false; error: string };
+
+/** Mastra's figure divided by toolscout's, at one size (above 1: toolscout is faster or smaller). */
+export interface PerfRatios {
+  buildMs: number | null;
+  searchP50Ms: number | null;
+  searchP99Ms: number | null;
+  heapMB: number | null;
+}
+
+/** Every engine at one size. */
+export interface PerfResult {
+  /** Tools in the catalog. */
+  tools: number;
+  /** By engine name. */
+  engines: Partial<Record<EngineName, EnginePerf>>;
+  /** `mastra / toolscout` per figure, when both were measured. */
+  ratios?: PerfRatios;
+}
+
+/** Options of {@link runPerf}. */
+export interface PerfOptions {
+  /** Dataset folders (paths or names under the datasets root). */
+  datasets: string[];
+  /** Catalog sizes. Default {@link DEFAULT_SIZES}. */
+  sizes?: readonly number[];
+  /** Engines, among those `perf` supports. Default toolscout and mastra. */
+  engines?: readonly EngineName[];
+  /** Queries timed. Default {@link DEFAULT_PERF_QUERIES}. */
+  queries?: number;
+  /** Time limit per engine and size. Default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Seed of catalogs and queries. Default {@link DEFAULT_SEED}. */
+  seed?: number;
+  /**
+   * Run each engine and size in its own child process (default `true`): a clean heap per
+   * measurement, and a hang is killed at the time limit. `false` runs in this process (tests).
+   */
+  isolate?: boolean;
+  /** Receives progress lines. */
+  onProgress?: (line: string) => void;
+}
+
+/** A full garbage collection, whether or not Node was started with `--expose-gc`. */
+function garbageCollector(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === 'function') return exposed;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+const MIB = 1024 * 1024;
+
+/** What {@link measureEngine} tells its caller while it runs. */
+export interface MeasureHooks {
+  /** The catalog and queries are ready: the time limit starts now. */
+  ready?(): void;
+  /** A phase begins; `progress` holds the figures of the phases done. */
+  progress?(progress: PerfProgress): void;
+}
+
+/**
+ * Measures one engine at one size, in this process: generates the catalog and queries, calls
+ * `ready` (the time limit starts there), then builds (timed, heap measured), warms up, times every
+ * query, and serialises and reloads the index when the engine can.
+ */
+export async function measureEngine(request: PerfRequest, hooks: MeasureHooks = {}): Promise<EngineFigures> {
+  const { ready = () => {}, progress = () => {} } = hooks;
+  const datasets = request.datasets.map((folder) => loadDataset(folder));
+  const tools = syntheticCatalog(poolTools(datasets), request.size, request.seed);
+  const queries = sampleQueries(datasets, request.queries, request.seed);
+  const engine = engineByName(request.engine);
+  const gc = garbageCollector();
+  ready();
+  progress({ phase: 'build' });
+  const prepared = await engine.prepare(tools);
+  gc();
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const index = await prepared.build({ limit: PERF_LIMIT });
+  const buildMs = performance.now() - started;
+  gc();
+  gc();
+  const heapMB = (process.memoryUsage().heapUsed - heapBefore) / MIB;
+  progress({ phase: 'search', buildMs: round(buildMs, 1), heapMB: round(heapMB, 1) });
+  for (const query of queries.slice(0, WARM_UP_QUERIES)) await index.search(query);
+  const times: number[] = [];
+  for (const query of queries) {
+    const t0 = performance.now();
+    await index.search(query);
+    times.push(performance.now() - t0);
+  }
+  const figures: EngineFigures = {
+    buildMs: round(buildMs, 1),
+    searchP50Ms: round(percentile(times, 0.5), 3),
+    searchP99Ms: round(percentile(times, 0.99), 3),
+    heapMB: round(heapMB, 1),
+  };
+  if (index.measureSerialization) {
+    progress({ phase: 'serialisation', ...figures });
+    const { bytes, loadMs } = await index.measureSerialization();
+    figures.indexMB = round(bytes / MIB, 2);
+    figures.loadMs = round(loadMs, 1);
+  }
+  index.dispose?.();
+  return figures;
+}
+
+function ratio(numerator: number | undefined, denominator: number | undefined): number | null {
+  if (numerator === undefined || denominator === undefined || !(denominator > 0)) return null;
+  return round(numerator / denominator, 2);
+}
+
+/** The figures an engine has, complete or (timed out) partial; undefined for a failure. */
+export function perfFigures(perf: EnginePerf | undefined): Partial<EngineFigures> | undefined {
+  return perf && !('error' in perf) ? perf : undefined;
+}
+
+/**
+ * `mastra / toolscout` for each figure both engines have (also from a run stopped at the time limit
+ * after that figure was measured), or undefined unless both ran.
+ */
+export function perfRatios(engines: PerfResult['engines']): PerfRatios | undefined {
+  const toolscout = perfFigures(engines.toolscout);
+  const mastra = perfFigures(engines.mastra);
+  if (!toolscout || !mastra) return undefined;
+  if (toolscout.buildMs === undefined && mastra.buildMs === undefined) return undefined;
+  return {
+    buildMs: ratio(mastra.buildMs, toolscout.buildMs),
+    searchP50Ms: ratio(mastra.searchP50Ms, toolscout.searchP50Ms),
+    searchP99Ms: ratio(mastra.searchP99Ms, toolscout.searchP99Ms),
+    heapMB: ratio(mastra.heapMB, toolscout.heapMB),
+  };
+}
+
+function timedOut(timeoutMs: number, progress: PerfProgress | undefined): TimedOutPerf {
+  const { phase, ...done } = progress ?? { phase: 'build' as const };
+  return { timedOut: true, timeoutMs, during: phase, ...done };
+}
+
+function fromOutcome(outcome: ChildOutcome<EngineFigures, PerfProgress>, timeoutMs: number): EnginePerf {
+  if (outcome.status === 'ok') return { timedOut: false, ...outcome.value };
+  if (outcome.status === 'timed-out') return timedOut(timeoutMs, outcome.progress);
+  return { timedOut: false, error: outcome.message };
+}
+
+async function inProcess(request: PerfRequest, timeoutMs: number): Promise<EnginePerf> {
+  let timer: NodeJS.Timeout | undefined;
+  let last: PerfProgress | undefined;
+  try {
+    const limit = new Promise<EnginePerf>((resolve) => {
+      timer = setTimeout(() => resolve(timedOut(timeoutMs, last)), timeoutMs);
+    });
+    const run = measureEngine(request, {
+      progress: (progress) => {
+        last = progress;
+      },
+    }).then(
+      (figures): EnginePerf => ({ timedOut: false, ...figures }),
+      (error: unknown): EnginePerf => ({
+        timedOut: false,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+    return await Promise.race([run, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(perf: EnginePerf): string {
+  if (perf.timedOut) {
+    const done =
+      perf.buildMs === undefined
+        ? ''
+        : ` (build ${perf.buildMs} ms, heap ${perf.heapMB} MB${perf.searchP50Ms === undefined ? '' : `, search p50 ${perf.searchP50Ms} ms, p99 ${perf.searchP99Ms} ms`})`;
+    return `timed out after ${perf.timeoutMs / 1000} s, during ${perf.during}${done}`;
+  }
+  if ('error' in perf) return `failed: ${perf.error}`;
+  const extra = perf.indexMB !== undefined ? `, index ${perf.indexMB} MB, load ${perf.loadMs} ms` : '';
+  return `build ${perf.buildMs} ms, search p50 ${perf.searchP50Ms} ms, p99 ${perf.searchP99Ms} ms, heap ${perf.heapMB} MB${extra}`;
+}
+
+/** Runs every engine at every size (sizes in order, engines in order within a size). */
+export async function runPerf(options: PerfOptions): Promise<PerfResult[]> {
+  const {
+    sizes = DEFAULT_SIZES,
+    engines = ['toolscout', 'mastra'],
+    queries = DEFAULT_PERF_QUERIES,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    seed = DEFAULT_SEED,
+    isolate = true,
+    onProgress = () => {},
+  } = options;
+  const childPath = new URL('./perf-child.js', import.meta.url);
+  const results: PerfResult[] = [];
+  for (const size of sizes) {
+    const result: PerfResult = { tools: size, engines: {} };
+    for (const engine of engines) {
+      onProgress(`perf: ${engine} at ${size.toLocaleString('en-US')} tools...`);
+      const request: PerfRequest = { engine, size, datasets: options.datasets, queries, seed };
+      const perf = isolate
+        ? fromOutcome(
+            await runInChild<EngineFigures, PerfProgress>(fileURLToPath(childPath), request, {
+              timeoutMs,
+              execArgv: ['--expose-gc'],
+            }),
+            timeoutMs,
+          )
+        : await inProcess(request, timeoutMs);
+      result.engines[engine] = perf;
+      onProgress(`perf: ${engine} at ${size.toLocaleString('en-US')} tools: ${describe(perf)}`);
+    }
+    const ratios = perfRatios(result.engines);
+    if (ratios) result.ratios = ratios;
+    results.push(result);
+  }
+  return results;
+}

@@ -1,0 +1,377 @@
+// The report: runs quality, perf and tokens, and writes docs/benchmarks.md with SVG charts.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { latencyChart, qualityChart } from './charts.js';
+import { ENGINES, type EngineName } from './engines/index.js';
+import { METRIC_COLUMNS } from './metrics.js';
+import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
+import { QUALITY_LIMIT, type QualityResult } from './quality.js';
+import type { TokenResult } from './tokens.js';
+
+/** Everything one report run measured. */
+export interface BenchResults {
+  quality: QualityResult[];
+  perf: PerfResult[];
+  tokens: TokenResult[];
+}
+
+/** Where and how the figures were measured. */
+export interface MachineInfo {
+  /** CPU model. */
+  cpu: string;
+  /** Logical cores. */
+  cores: number;
+  /** GiB of memory. */
+  memoryGB: number;
+  /** `process.version`. */
+  node: string;
+  /** OS and kernel. */
+  os: string;
+  /** 1-minute load average when the run started (other work on the machine slows every figure). */
+  loadAverage: number;
+  /** Versions of the packages compared. */
+  packages: Record<string, string>;
+}
+
+/** The folder holding `pnpm-workspace.yaml` above this module. */
+export function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('Cannot find the project root (pnpm-workspace.yaml) above the bench app.');
+    dir = parent;
+  }
+  return dir;
+}
+
+/**
+ * The installed version of a package, found by walking up from its entry point as resolved from
+ * `from` (a file URL or path; default: this module).
+ */
+export function packageVersion(name: string, from: string = import.meta.url): string {
+  try {
+    let dir = dirname(createRequire(from).resolve(name));
+    for (;;) {
+      const file = join(dir, 'package.json');
+      if (existsSync(file)) {
+        const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+        if (json.name === name && json.version) return json.version;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) return 'unknown';
+      dir = parent;
+    }
+  } catch {
+    return 'not installed';
+  }
+}
+
+/** This machine, now. */
+export function machineInfo(): MachineInfo {
+  const cores = cpus();
+  const require = createRequire(import.meta.url);
+  // minisearch (toolscout's keyword engine) and gpt-tokenizer are core's dependencies, resolved from core.
+  let core = import.meta.url;
+  try {
+    core = require.resolve('@toolscout/core');
+  } catch {}
+  return {
+    cpu: cores[0]?.model.trim() ?? 'unknown',
+    cores: cores.length,
+    memoryGB: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    packages: {
+      '@mastra/core': packageVersion('@mastra/core'),
+      ai: packageVersion('ai'),
+      minisearch: packageVersion('minisearch', core),
+      'gpt-tokenizer': packageVersion('gpt-tokenizer', core),
+      vega: packageVersion('vega'),
+      'vega-lite': packageVersion('vega-lite'),
+    },
+  };
+}
+
+function fmt(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A markdown table with padded columns (the layout Biome's markdown formatter keeps as it is). */
+function table(headers: string[], rows: string[][], align: ('l' | 'r')[]): string {
+  const width = (text: string) => [...text].length;
+  const widths = headers.map((header, i) => Math.max(3, width(header), ...rows.map((row) => width(row[i] ?? ''))));
+  const pad = (text: string, i: number) => {
+    const fill = ' '.repeat(widths[i]! - width(text));
+    return align[i] === 'r' ? fill + text : text + fill;
+  };
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => pad(cell, i)).join(' | ')} |`;
+  const rule = `| ${widths.map((w, i) => (align[i] === 'r' ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
+  return [line(headers), rule, ...rows.map((row) => line(headers.map((_, i) => row[i] ?? '')))].join('\n');
+}
+
+/** Markdown tables of the quality results, one per dataset. */
+export function qualityTables(results: readonly QualityResult[]): string {
+  return results
+    .map((result) => {
+      const headers = ['engine', ...METRIC_COLUMNS.map((column) => column.label), 'p50 ms/query'];
+      const rows = Object.entries(result.engines).map(([engine, figures]) => [
+        engine === 'toolscout' ? `**${engine}**` : engine,
+        ...METRIC_COLUMNS.map((column) => fmt(figures[column.key])),
+        fmt(figures.queryP50Ms, 2),
+      ]);
+      const skipped = Object.entries(result.skipped ?? {}).map(([engine, note]) => `- \`${engine}\`: ${note}`);
+      const notes = Object.entries(result.notes ?? {}).map(([engine, note]) => `- \`${engine}\`: ${note}`);
+      return [
+        `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools, ${result.queries.toLocaleString('en-US')} queries)`,
+        '',
+        table(headers, rows, ['l', ...headers.slice(1).map(() => 'r' as const)]),
+        ...(notes.length > 0 ? ['', 'Notes:', '', ...notes] : []),
+        ...(skipped.length > 0 ? ['', 'Not measured:', '', ...skipped] : []),
+      ].join('\n');
+    })
+    .join('\n\n');
+}
+
+const PHASE_WORDS = { build: 'while building', search: 'while searching', serialisation: 'while serialising' } as const;
+
+function perfCells(perf: EnginePerf | undefined): string[] {
+  if (!perf) return ['–', '–', '–', '–', '–', '–'];
+  if ('error' in perf) return [`failed: ${perf.error.split('\n')[0]}`, '–', '–', '–', '–', '–'];
+  const cells = [
+    perf.buildMs === undefined ? undefined : fmt(perf.buildMs, 0),
+    perf.searchP50Ms === undefined ? undefined : fmt(perf.searchP50Ms, 2),
+    perf.searchP99Ms === undefined ? undefined : fmt(perf.searchP99Ms, 2),
+    perf.heapMB === undefined ? undefined : fmt(perf.heapMB, 1),
+    perf.indexMB === undefined ? undefined : fmt(perf.indexMB, 2),
+    perf.loadMs === undefined ? undefined : fmt(perf.loadMs, 0),
+  ];
+  if (perf.timedOut) {
+    // The first figure the run did not reach says why it is missing.
+    const first = perf.during === 'build' ? 0 : perf.during === 'search' ? 1 : 4;
+    cells[first] = `timed out ${PHASE_WORDS[perf.during]} (> ${perf.timeoutMs / 1000} s)`;
+  }
+  return cells.map((cell) => cell ?? '–');
+}
+
+function times(value: number | null): string {
+  return value === null ? '–' : `${fmt(value, value >= 10 ? 1 : 2)}×`;
+}
+
+/** The perf table: one row per engine and size, and the mastra ÷ toolscout ratios beside them. */
+export function perfTable(results: readonly PerfResult[]): string {
+  const headers = ['tools', 'engine', 'build ms', 'search p50 ms', 'search p99 ms', 'heap MB', 'index MB', 'load ms'];
+  const rows: string[][] = [];
+  for (const result of results) {
+    for (const [engine, perf] of Object.entries(result.engines)) {
+      rows.push([result.tools.toLocaleString('en-US'), engine, ...perfCells(perf)]);
+    }
+    if (result.ratios) {
+      const r = result.ratios;
+      rows.push([
+        result.tools.toLocaleString('en-US'),
+        '_mastra ÷ toolscout_',
+        times(r.buildMs),
+        times(r.searchP50Ms),
+        times(r.searchP99Ms),
+        times(r.heapMB),
+        '',
+        '',
+      ]);
+    }
+  }
+  return table(headers, rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
+/** The tokens tables, one per dataset. */
+export function tokensTables(results: readonly TokenResult[]): string {
+  return results
+    .map((result) => {
+      const headers = ['mode', 'meta-tools', 'with 5 loaded', 'share of direct', 'search result'];
+      const rows = Object.entries(result.modes).map(([mode, figures]) => [
+        mode,
+        fmt(figures.metaTools, 0),
+        fmt(figures.withFiveLoaded, 0),
+        `${fmt((100 * figures.withFiveLoaded) / Math.max(result.direct, 1), 2)} %`,
+        figures.searchResult === null ? '– (no search tool)' : fmt(figures.searchResult, 0),
+      ]);
+      return [
+        `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools): every definition offered directly = ${fmt(result.direct, 0)} tokens per step`,
+        '',
+        table(headers, rows, ['l', 'r', 'r', 'r', 'r']),
+      ].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** One claim of the issue and whether the figures bear it out. */
+export interface Check {
+  /** The claim. */
+  claim: string;
+  /** Whether it holds; null when the figures needed were not measured. */
+  holds: boolean | null;
+  /** The figures behind the verdict. */
+  detail: string;
+}
+
+function measured(perf: EnginePerf | undefined): string {
+  return perf
+    ? perfCells(perf)
+        .filter((cell) => cell !== '–')
+        .join(', ')
+    : 'not measured';
+}
+
+/** The claims the benchmark exists to test, checked against the figures. */
+export function checks(results: BenchResults): Check[] {
+  const out: Check[] = [];
+  for (const result of results.quality) {
+    const own = result.engines.toolscout?.ndcg10;
+    const peers = (['mastra', 'ai-sdk', 'bm25'] as EngineName[]).map(
+      (engine) => [engine, result.engines[engine]?.ndcg10] as const,
+    );
+    const measured = own !== undefined && peers.every(([, value]) => value !== undefined);
+    out.push({
+      claim: `${result.dataset}: toolscout's NDCG@10 ahead of mastra, ai-sdk and bm25`,
+      holds: measured ? peers.every(([, value]) => own > value!) : null,
+      detail: `toolscout ${fmt(own)}; ${peers.map(([engine, value]) => `${engine} ${fmt(value)}`).join(', ')}`,
+    });
+  }
+  const at10k = results.perf.find((result) => result.tools === 10_000);
+  const ts10 = perfFigures(at10k?.engines.toolscout);
+  const ma10 = perfFigures(at10k?.engines.mastra);
+  const searched10 = ts10?.searchP50Ms !== undefined && ma10?.searchP50Ms !== undefined;
+  const built10 = ts10?.buildMs !== undefined && ma10?.buildMs !== undefined;
+  out.push({
+    claim: "10,000 tools: toolscout's search p50 at least 10× lower than mastra's",
+    holds: searched10 ? ts10!.searchP50Ms! * 10 <= ma10!.searchP50Ms! : null,
+    detail:
+      searched10 && ts10 && ma10
+        ? `toolscout ${fmt(ts10.searchP50Ms, 2)} ms, mastra ${fmt(ma10.searchP50Ms, 2)} ms (${times(at10k?.ratios?.searchP50Ms ?? null)})`
+        : 'not measured',
+  });
+  out.push({
+    claim: "10,000 tools: toolscout's build time no higher than mastra's",
+    holds: built10 ? ts10!.buildMs! <= ma10!.buildMs! : null,
+    detail:
+      built10 && ts10 && ma10
+        ? `toolscout ${fmt(ts10.buildMs, 0)} ms, mastra ${fmt(ma10.buildMs, 0)} ms`
+        : 'not measured',
+  });
+  const at100k = results.perf.find((result) => result.tools === 100_000);
+  const ts100 = at100k?.engines.toolscout;
+  const ts100Figures = ts100 && !('error' in ts100) ? ts100 : undefined;
+  const built = ts100Figures?.buildMs !== undefined;
+  const searched = ts100Figures?.searchP50Ms !== undefined;
+  out.push({
+    claim: '100,000 tools: toolscout builds and searches',
+    holds: ts100 ? built && searched : null,
+    detail:
+      ts100Figures && built && searched
+        ? `build ${fmt(ts100Figures.buildMs, 0)} ms, search p50 ${fmt(ts100Figures.searchP50Ms, 2)} ms, p99 ${fmt(ts100Figures.searchP99Ms, 2)} ms${ts100Figures.timedOut ? `; the saved index's round trip did not finish within ${ts100Figures.timeoutMs / 1000} s` : ''}`
+        : measured(ts100),
+  });
+  for (const result of results.tokens) {
+    const meta = result.modes['search-load']?.metaTools;
+    out.push({
+      claim: `${result.dataset}: in search-load mode the meta-tools' definitions cost at most 300 tokens`,
+      holds: meta === undefined ? null : meta <= 300,
+      detail: `${fmt(meta, 0)} tokens`,
+    });
+  }
+  return out;
+}
+
+/** The checks as a markdown list. */
+export function checksList(list: readonly Check[]): string {
+  return list
+    .map(
+      (check) =>
+        `- ${check.holds === null ? '⚪ not measured' : check.holds ? '✅ holds' : '❌ does not hold'}: ${check.claim} (${check.detail})`,
+    )
+    .join('\n');
+}
+
+/** Options of {@link renderReport}. */
+export interface ReportContext {
+  /** The command that produced the figures. */
+  command: string;
+  /** When the run started. */
+  date: Date;
+  /** The machine. */
+  machine: MachineInfo;
+  /** Seconds the whole run took. */
+  durationS: number;
+  /** File names of the charts, relative to the report. */
+  charts: { quality: string; latency: string };
+  /** Options of the run that change the figures. */
+  settings: { sizes: readonly number[]; perfQueries: number; timeoutS: number; tokenQueries: number; seed: number };
+}
+
+/** The report as markdown. */
+export function renderReport(results: BenchResults, context: ReportContext): string {
+  const { machine } = context;
+  const engineLines = ENGINES.map((engine) => `- \`${engine.name}\`: ${engine.description}`);
+  const packageLine = Object.entries(machine.packages)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(', ');
+  return `# Benchmarks
+
+Generated by \`${context.command}\` on ${context.date.toISOString().slice(0, 10)} (${context.date.toISOString()}), in ${Math.round(context.durationS)} s.
+Do not edit by hand: run the command again (apps/bench/README.md describes every option and the JSON).
+
+**Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, ${machine.os}, Node ${machine.node}; load average ${machine.loadAverage} at the start (other work on the machine slows every figure alike).
+**Packages:** ${packageLine}.
+
+## What the figures show
+
+${checksList(checks(results))}
+
+## Ranking quality
+
+Every engine ranks the same catalog for the same queries with the same limit (${QUALITY_LIMIT}); metrics as the datasets' README defines them (0–100; MRR over the ${QUALITY_LIMIT} results returned). The latency is the median of the engine's search alone, index built, in one process.
+
+${engineLines.join('\n')}
+
+![NDCG@10 per engine and dataset](${context.charts.quality})
+
+${qualityTables(results.quality)}
+
+## Speed at catalog size
+
+Catalogs made from the datasets' real tools (a seeded sample up to their number and, beyond it, variants: a qualifier added to the name and a fragment of another tool's description appended; seed ${context.settings.seed}), searched with a fixed set of ${context.settings.perfQueries} dataset queries (limit ${QUALITY_LIMIT}) after a warm-up. Each engine at each size runs in its own Node process (\`--expose-gc\`), one after the other, with a limit of ${context.settings.timeoutS} s for build, searches and serialisation. _build_: from the tools in the engine's own shape (toolscout: descriptors, catalog included; Mastra: \`createTool\` objects) to a searchable index (Mastra: \`new ToolSearchProcessor\` and the first \`processInputStep\`). _heap_: heap growth over the build, after full GCs. _index_ / _load_: toolscout's \`JSON.stringify(index.toJSON())\` and \`ToolIndex.fromJSON\` of it. Ratios: mastra's figure divided by toolscout's (above 1: toolscout is faster or smaller).
+
+![Search latency against catalog size](${context.charts.latency})
+
+${perfTable(results.perf)}
+
+## Tokens per step
+
+o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model at a step, as OpenAI function tools (name, description, JSON Schema). _meta-tools_: the first step, before anything is loaded (in \`catalog\` mode the discovery tool lists every tool). _with 5 loaded_: the step after loading the 5 top hits of a query (\`auto-load\`: the search loads them; \`proxy\`: nothing is ever loaded, tools run through \`call_tool\`). _search result_: the JSON of one \`search_tools\` result, as the model reads it back. Medians over ${context.settings.tokenQueries} queries per dataset, spread evenly.
+
+${tokensTables(results.tokens)}
+`;
+}
+
+/** Options of {@link writeReport}. */
+export interface WriteReportOptions extends Omit<ReportContext, 'charts'> {
+  /** The folder to write to (created when missing). */
+  outDir: string;
+}
+
+/** Writes `benchmarks.md`, `benchmarks-quality.svg` and `benchmarks-latency.svg` into `outDir`; returns their paths. */
+export async function writeReport(results: BenchResults, options: WriteReportOptions): Promise<string[]> {
+  const outDir = resolve(options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const charts = { quality: 'benchmarks-quality.svg', latency: 'benchmarks-latency.svg' };
+  const files = [join(outDir, 'benchmarks.md'), join(outDir, charts.quality), join(outDir, charts.latency)];
+  writeFileSync(files[1]!, await qualityChart(results.quality));
+  writeFileSync(files[2]!, await latencyChart(results.perf));
+  writeFileSync(files[0]!, renderReport(results, { ...options, charts }));
+  const root = projectRoot();
+  return files.map((file) => (file.startsWith(`${root}/`) ? relative(root, file) : file));
+}

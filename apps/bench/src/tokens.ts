@@ -1,0 +1,126 @@
+// Tokens: offering every tool definition directly, against what toolscout offers per step in each mode.
+import {
+  countTokens,
+  TOOL_SEARCH_MODES,
+  ToolCatalog,
+  ToolIndex,
+  type ToolSearchMode,
+  ToolSearchSession,
+} from '@toolscout/core';
+import type { Dataset } from './datasets.js';
+import { median } from './stats.js';
+
+/** Queries sampled (evenly spaced) per dataset by default. */
+export const DEFAULT_TOKEN_QUERIES = 50;
+/** How many tools the "with five loaded" figure loads. */
+const LOADED = 5;
+
+/** One mode's figures (o200k tokens, medians over the sampled queries). */
+export interface TokenModeFigures {
+  /** The meta-tools' definitions alone, as offered at the first step. */
+  metaTools: number;
+  /** Everything offered at the step after five tools were loaded (in `proxy` nothing is ever loaded). */
+  withFiveLoaded: number;
+  /** The JSON result of one `search_tools` call; null in `catalog` mode, which has no search tool. */
+  searchResult: number | null;
+}
+
+/** The token figures of one dataset. */
+export interface TokenResult {
+  /** The dataset folder's name. */
+  dataset: string;
+  /** Tools in its catalog. */
+  tools: number;
+  /** Every tool definition offered directly (name, description, input schema, as a provider gets them). */
+  direct: number;
+  /** By mode. */
+  modes: Record<ToolSearchMode, TokenModeFigures>;
+  /** Queries the medians are over. */
+  sampledQueries: number;
+}
+
+/** Options of {@link runTokens}. */
+export interface TokenOptions {
+  /** Queries sampled per dataset. Default {@link DEFAULT_TOKEN_QUERIES}. */
+  queries?: number;
+  /** Receives progress lines. */
+  onProgress?: (line: string) => void;
+}
+
+/** `count` items spread evenly over `items`, first included. */
+function evenly<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]!);
+}
+
+function outputOf(outcome: { ok: boolean; output?: unknown; error?: { message: string } }, what: string): unknown {
+  if (!outcome.ok) throw new Error(`${what} failed: ${outcome.error?.message ?? 'unknown error'}`);
+  return outcome.output;
+}
+
+/** One mode on one query: a search (where the mode has one), five tools loaded, the next step measured. */
+async function measureQuery(
+  session: ToolSearchSession,
+  mode: ToolSearchMode,
+  query: string,
+  threadId: string,
+): Promise<{ searchResult: number | null; withFiveLoaded: number } | undefined> {
+  const step = await session.prepareStep({ threadId });
+  const search = session.metaToolName('search');
+  let searchResult: number | null = null;
+  const top = (await session.search(query, { threadId }, LOADED)).map((hit) => hit.tool.toolName);
+  if (top.length < LOADED) return undefined;
+  if (search !== undefined) {
+    const output = outputOf(await step.execute(search, { query }), `${mode} ${search}`);
+    searchResult = await countTokens(JSON.stringify(output));
+  }
+  if (mode === 'search-load') {
+    outputOf(await step.execute(session.metaToolName('load')!, { toolNames: top }), 'load_tool');
+  } else if (mode === 'catalog') {
+    outputOf(await step.execute(session.metaToolName('discover')!, { toolNames: top }), 'discover_tools');
+  }
+  // auto-load: the search loaded its hits (limit 5); proxy: nothing is loaded, tools run through call_tool.
+  const next = await session.prepareStep({ threadId });
+  const expectedLoaded = mode === 'proxy' ? 0 : LOADED;
+  if (next.loadedIds.length !== expectedLoaded) {
+    throw new Error(`${mode}: expected ${expectedLoaded} loaded tools after the step, got ${next.loadedIds.length}.`);
+  }
+  return { searchResult, withFiveLoaded: (await session.measureStep(next)).offered.tokens };
+}
+
+/** Token figures for each dataset, each of toolscout's modes. */
+export async function runTokens(datasets: readonly Dataset[], options: TokenOptions = {}): Promise<TokenResult[]> {
+  const { queries: queryCount = DEFAULT_TOKEN_QUERIES, onProgress = () => {} } = options;
+  const results: TokenResult[] = [];
+  for (const dataset of datasets) {
+    const catalog = new ToolCatalog(dataset.tools);
+    const index = new ToolIndex(catalog);
+    const sample = evenly(dataset.queries, queryCount);
+    let direct = 0;
+    const modes = {} as Record<ToolSearchMode, TokenModeFigures>;
+    for (const mode of TOOL_SEARCH_MODES) {
+      onProgress(`tokens: ${dataset.name}, ${mode} mode...`);
+      const session = new ToolSearchSession({ catalog, index, mode });
+      const first = await session.measureStep(await session.prepareStep({ threadId: 'meta' }));
+      direct = first.catalog.tokens;
+      const searchResults: number[] = [];
+      const loaded: number[] = [];
+      for (const [i, query] of sample.entries()) {
+        const figures = await measureQuery(session, mode, query.query, `q${i}`);
+        if (!figures) continue;
+        if (figures.searchResult !== null) searchResults.push(figures.searchResult);
+        loaded.push(figures.withFiveLoaded);
+      }
+      session.dispose();
+      modes[mode] = {
+        metaTools: first.offered.tokens,
+        withFiveLoaded: loaded.length > 0 ? median(loaded) : first.offered.tokens,
+        searchResult: searchResults.length > 0 ? median(searchResults) : null,
+      };
+    }
+    index.dispose();
+    results.push({ dataset: dataset.name, tools: catalog.size, direct, modes, sampledQueries: sample.length });
+    onProgress(`tokens: ${dataset.name}: direct ${direct}, search-load meta-tools ${modes['search-load'].metaTools}`);
+  }
+  return results;
+}
