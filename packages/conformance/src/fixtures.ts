@@ -113,7 +113,12 @@ export function createFixtureCatalog(options: { pinned?: boolean } = {}): {
       description: tool.description,
       tags: tool.tags,
       pinned: tool.pinned,
-      inputSchema: { type: 'object', properties: tool.properties, required: tool.required, additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: tool.properties,
+        required: tool.required,
+        additionalProperties: false,
+      },
       execute: async (input) => {
         executions.push({ toolId: tool.id, input });
         return { tool: tool.id, ok: true, input };

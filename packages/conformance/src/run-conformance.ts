@@ -69,7 +69,8 @@ function offered(transcript: Transcript, step: number): string[] {
 
 function resultOf(transcript: Transcript, index: number): { toolName: string; output: unknown; isError: boolean } {
   const result = transcript.results[index];
-  if (!result) throw new Error(`The transcript has ${transcript.results.length} results; result ${index} was expected.`);
+  if (!result)
+    throw new Error(`The transcript has ${transcript.results.length} results; result ${index} was expected.`);
   return result;
 }
 
@@ -170,7 +171,11 @@ export function runConformance(options: ConformanceOptions): void {
       const transcript = await agent.run({
         prompt: 'Convert 10 EUR to USD',
         threadId: 'thread-auto',
-        script: [search('convert currency exchange rate'), call('convert_currency', { amount: 10, from: 'EUR', to: 'USD' }), answer()],
+        script: [
+          search('convert currency exchange rate'),
+          call('convert_currency', { amount: 10, from: 'EUR', to: 'USD' }),
+          answer(),
+        ],
       });
       expect(offered(transcript, 0)).toEqual(['search_tools']);
       const output = resultOf(transcript, 0).output as { loaded: string[] };
@@ -189,10 +194,7 @@ export function runConformance(options: ConformanceOptions): void {
         script: [
           call('discover_tools', { toolNames: ['translate_text'] }),
           call('translate_text', { text: 'hello', language: 'French' }),
-          call(
-            'discover_tools',
-            { toolNames: tools.map((tool) => tool.id).filter((id) => id !== 'translate_text') },
-          ),
+          call('discover_tools', { toolNames: tools.map((tool) => tool.id).filter((id) => id !== 'translate_text') }),
           answer(),
         ],
       });
@@ -200,7 +202,10 @@ export function runConformance(options: ConformanceOptions): void {
       const listing = transcript.steps[0]!.descriptions.discover_tools ?? '';
       for (const tool of tools) expect(listing).toContain(tool.id);
       const discovered = resultOf(transcript, 0).output as { tools: { name: string; inputSchema: unknown }[] };
-      expect(discovered.tools[0]).toMatchObject({ name: 'translate_text', inputSchema: { required: ['text', 'language'] } });
+      expect(discovered.tools[0]).toMatchObject({
+        name: 'translate_text',
+        inputSchema: { required: ['text', 'language'] },
+      });
       expect(offered(transcript, 1)).toEqual(['discover_tools', 'translate_text']);
       expect(executions).toEqual([{ toolId: 'translate_text', input: { text: 'hello', language: 'French' } }]);
       // Every tool discovered: the discovery tool is gone.
@@ -226,7 +231,10 @@ export function runConformance(options: ConformanceOptions): void {
         script: [
           search('send an email'),
           call('describe_tool', { toolName: 'send_email' }),
-          call('call_tool', { toolName: 'send_email', arguments: { to: 'bob@example.com', subject: 'Hi', body: 'Hello' } }),
+          call('call_tool', {
+            toolName: 'send_email',
+            arguments: { to: 'bob@example.com', subject: 'Hi', body: 'Hello' },
+          }),
           call('call_tool', { toolName: 'send_email', arguments: { to: 'bob@example.com' } }),
           answer(),
         ],
@@ -234,11 +242,16 @@ export function runConformance(options: ConformanceOptions): void {
       const meta = ['search_tools', 'describe_tool', 'call_tool'];
       for (const step of transcript.steps) expect(step.offered).toEqual(meta);
       expect(resultNames(resultOf(transcript, 0).output)).toContain('send_email');
-      expect(resultOf(transcript, 1).output).toMatchObject({ name: 'send_email', inputSchema: { required: ['to', 'subject', 'body'] } });
+      expect(resultOf(transcript, 1).output).toMatchObject({
+        name: 'send_email',
+        inputSchema: { required: ['to', 'subject', 'body'] },
+      });
       expect(resultOf(transcript, 2)).toMatchObject({ isError: false });
       expect(resultOf(transcript, 3).isError).toBe(true);
       expect(text(resultOf(transcript, 3).output)).toContain('subject');
-      expect(executions).toEqual([{ toolId: 'send_email', input: { to: 'bob@example.com', subject: 'Hi', body: 'Hello' } }]);
+      expect(executions).toEqual([
+        { toolId: 'send_email', input: { to: 'bob@example.com', subject: 'Hi', body: 'Hello' } },
+      ]);
     });
 
     scenario('loading several, some not found', true, async () => {
@@ -253,7 +266,11 @@ export function runConformance(options: ConformanceOptions): void {
         loaded: ['get_weather', 'send_email'],
         notFound: ['no_such_tool'],
       });
-      expect(resultOf(transcript, 1).output).toMatchObject({ success: true, loaded: [], alreadyLoaded: ['get_weather'] });
+      expect(resultOf(transcript, 1).output).toMatchObject({
+        success: true,
+        loaded: [],
+        alreadyLoaded: ['get_weather'],
+      });
       expect(offered(transcript, 2)).toEqual([...META, 'get_weather', 'send_email']);
     });
 
@@ -262,7 +279,12 @@ export function runConformance(options: ConformanceOptions): void {
       const transcript = await agent.run({
         prompt: 'Weather in Oslo',
         threadId: 'thread-undiscovered',
-        script: [call('get_weather', { city: 'Oslo' }), load('get_weather'), call('get_weather', { city: 'Oslo' }), answer()],
+        script: [
+          call('get_weather', { city: 'Oslo' }),
+          load('get_weather'),
+          call('get_weather', { city: 'Oslo' }),
+          answer(),
+        ],
       });
       const first = resultOf(transcript, 0);
       expect(first.isError).toBe(true);
@@ -313,7 +335,11 @@ export function runConformance(options: ConformanceOptions): void {
         threadId: 'thread-policy-load',
         script: [load('delete_repository'), call('delete_repository', { repo: 'a/b' }), answer()],
       });
-      expect(resultOf(transcript, 0).output).toMatchObject({ success: false, loaded: [], notFound: ['delete_repository'] });
+      expect(resultOf(transcript, 0).output).toMatchObject({
+        success: false,
+        loaded: [],
+        notFound: ['delete_repository'],
+      });
       expect(offered(transcript, 1)).toEqual(META);
       // Blocked reads like unknown: "not available", never "not loaded", and never suggests itself.
       const blocked = resultOf(transcript, 1);
@@ -390,7 +416,11 @@ export function runConformance(options: ConformanceOptions): void {
     scenario('conversation strategy across a restart', capabilities.history === true, async () => {
       const setup = { options: { state: 'conversation' as const } };
       const first = await agentWith(setup);
-      const turn1 = await first.agent.run({ prompt: 'Weather', threadId: 'thread-restart', script: [load('get_weather'), answer()] });
+      const turn1 = await first.agent.run({
+        prompt: 'Weather',
+        threadId: 'thread-restart',
+        script: [load('get_weather'), answer()],
+      });
       const second = await agentWith(setup); // a new agent and session: nothing in memory
       const turn2 = await second.agent.run({
         prompt: 'And in Rome?',
@@ -409,9 +439,18 @@ export function runConformance(options: ConformanceOptions): void {
       async () => {
         const setup = { options: { state: 'conversation' as const } };
         const first = await agentWith(setup);
-        const turn1 = await first.agent.run({ prompt: 'Weather', threadId: 'thread-trim', script: [load('get_weather'), answer()] });
+        const turn1 = await first.agent.run({
+          prompt: 'Weather',
+          threadId: 'thread-trim',
+          script: [load('get_weather'), answer()],
+        });
         const trimmed = harness.trimHistory!(turn1.history, ['load_tool']);
-        const turn2 = await first.agent.run({ prompt: 'Again', threadId: 'thread-trim', history: trimmed, script: [answer()] });
+        const turn2 = await first.agent.run({
+          prompt: 'Again',
+          threadId: 'thread-trim',
+          history: trimmed,
+          script: [answer()],
+        });
         expect(offered(turn2, 0)).toEqual(META);
       },
     );
@@ -437,7 +476,10 @@ export function runConformance(options: ConformanceOptions): void {
         script: [
           load('translate_text'),
           load('convert_currency'),
-          parallel({ toolName: 'load_tool', input: { toolName: 'get_weather' } }, { toolName: 'load_tool', input: { toolName: 'translate_text' } }),
+          parallel(
+            { toolName: 'load_tool', input: { toolName: 'get_weather' } },
+            { toolName: 'load_tool', input: { toolName: 'translate_text' } },
+          ),
           answer(),
         ],
       });
@@ -468,7 +510,9 @@ export function runConformance(options: ConformanceOptions): void {
     scenario('duplicate ids rejected', true, async () => {
       const fixture = createFixtureCatalog();
       const duplicate = { ...fixture.tools[0]!, source: 'second-server' };
-      const attempt = Promise.resolve().then(() => harness.createAgent({ tools: [...fixture.tools, duplicate], options: {} }));
+      const attempt = Promise.resolve().then(() =>
+        harness.createAgent({ tools: [...fixture.tools, duplicate], options: {} }),
+      );
       await expect(attempt).rejects.toSatisfy(
         (error: unknown) => DuplicateToolError.isInstance(error) && (error as Error).message.includes('get_weather'),
       );

@@ -10,14 +10,21 @@ describe('resolveMetaTools', () => {
   });
 
   it('takes configured names and descriptions, and cross-references renamed tools', () => {
-    const tools = resolveMetaTools('search-load', { search: { name: 'find' }, load: { name: 'enable', description: 'Enable.' } });
+    const tools = resolveMetaTools('search-load', {
+      search: { name: 'find' },
+      load: { name: 'enable', description: 'Enable.' },
+    });
     expect(tools.map((tool) => tool.name)).toEqual(['find', 'enable']);
     expect(tools[0]!.description).toContain('enable');
     expect(tools[1]!.description).toBe('Enable.');
   });
 
   it('rejects names providers would refuse, and two meta-tools with one name', () => {
-    expect(() => resolveMetaTools('search-load', { search: { name: 'search tools' } })).toThrow(/metaTools\.search\.name/);
-    expect(() => resolveMetaTools('search-load', { search: { name: 'x' }, load: { name: 'x' } })).toThrow(/both named "x"/);
+    expect(() => resolveMetaTools('search-load', { search: { name: 'search tools' } })).toThrow(
+      /metaTools\.search\.name/,
+    );
+    expect(() => resolveMetaTools('search-load', { search: { name: 'x' }, load: { name: 'x' } })).toThrow(
+      /both named "x"/,
+    );
   });
 });

@@ -72,7 +72,9 @@ function defaultDescription(role: MetaToolRole, mode: ToolSearchMode, names: Rec
 const SCHEMAS: Record<MetaToolRole, JsonSchema> = {
   search: {
     type: 'object',
-    properties: { query: { type: 'string', description: 'Keywords for the capability you need, e.g. "weather forecast"' } },
+    properties: {
+      query: { type: 'string', description: 'Keywords for the capability you need, e.g. "weather forecast"' },
+    },
     required: ['query'],
     additionalProperties: false,
   },

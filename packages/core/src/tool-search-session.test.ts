@@ -49,7 +49,11 @@ describe('ToolSearchSession', () => {
     const search = events.find((event) => event.type === 'search');
     expect(search).toMatchObject({ query: 'weather', threadId: 't1', hits: [{ id: 'get_weather' }] });
     expect(search?.type === 'search' && search.latencyMs >= 0).toBe(true);
-    expect(events.find((event) => event.type === 'blocked')).toMatchObject({ toolId: 'send_email', phase: 'call', reason: 'denied' });
+    expect(events.find((event) => event.type === 'blocked')).toMatchObject({
+      toolId: 'send_email',
+      phase: 'call',
+      reason: 'denied',
+    });
     expect(events[3]).toMatchObject({ kind: 'not-loaded', toolName: 'get_weather' });
   });
 
@@ -77,8 +81,14 @@ describe('ToolSearchSession', () => {
     const step = await session.prepareStep({});
     const loaded = await step.execute('load_tool', { toolName: 'get_weather' });
     expect((await session.prepareStep({})).toolNames).toEqual(['search_tools', 'load_tool']);
-    const conversation = [{ type: 'tool-result' as const, toolName: 'load_tool', output: loaded.ok ? loaded.output : null }];
-    expect((await session.prepareStep({ conversation })).toolNames).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    const conversation = [
+      { type: 'tool-result' as const, toolName: 'load_tool', output: loaded.ok ? loaded.output : null },
+    ];
+    expect((await session.prepareStep({ conversation })).toolNames).toEqual([
+      'search_tools',
+      'load_tool',
+      'get_weather',
+    ]);
     expect(session.memoryStore?.stats().threads).toBe(0);
   });
 
@@ -86,7 +96,9 @@ describe('ToolSearchSession', () => {
     const store = new InMemoryLoadedToolStore();
     const first = new ToolSearchSession({ catalog: tools(), state: store });
     const second = new ToolSearchSession({ catalog: tools(), state: store });
-    await (await first.prepareStep({ threadId: 't', resourceId: 'u' })).execute('load_tool', { toolName: 'get_weather' });
+    await (await first.prepareStep({ threadId: 't', resourceId: 'u' })).execute('load_tool', {
+      toolName: 'get_weather',
+    });
     expect((await second.prepareStep({ threadId: 't', resourceId: 'u' })).toolNames).toContain('get_weather');
     expect((await second.prepareStep({ threadId: 't', resourceId: 'other' })).toolNames).not.toContain('get_weather');
     await second.clearState('t', 'u');
@@ -96,14 +108,21 @@ describe('ToolSearchSession', () => {
   it('follows the catalog: a removed tool is no longer offered, a replaced one is offered anew', async () => {
     const catalog = new ToolCatalog(tools());
     const session = new ToolSearchSession({ catalog });
-    await (await session.prepareStep({ threadId: 't' })).execute('load_tool', { toolNames: ['get_weather', 'send_email'] });
+    await (await session.prepareStep({ threadId: 't' })).execute('load_tool', {
+      toolNames: ['get_weather', 'send_email'],
+    });
     catalog.replace({ id: 'get_weather', description: 'Weather v2.' });
     catalog.remove('send_email');
     const step = await session.prepareStep({ threadId: 't' });
     expect(step.toolNames).toEqual(['search_tools', 'load_tool', 'get_weather']);
     expect(step.tools[2]?.description).toBe('Weather v2.');
     catalog.add({ id: 'pinned_tool', description: 'Always there.', pinned: true });
-    expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(['search_tools', 'load_tool', 'pinned_tool', 'get_weather']);
+    expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual([
+      'search_tools',
+      'load_tool',
+      'pinned_tool',
+      'get_weather',
+    ]);
   });
 
   it('tells the model when the per-thread limit of loaded tools is reached, and loads nothing', async () => {
@@ -146,7 +165,9 @@ describe('ToolSearchSession', () => {
     expect(() => new ToolSearchSession({ catalog: tools(), search: { limit: 0 } })).toThrow(/search.limit/);
     expect(() => new ToolSearchSession({ catalog: tools(), state: 'redis' as never })).toThrow(/state must be/);
     expect(() => new ToolSearchSession({ catalog: [{ id: 'search_tools' }] })).toThrow(/like a meta-tool/);
-    expect(() => new ToolSearchSession({ catalog: tools(), tools: [{ id: 'get_weather' }] })).toThrow(/both a direct tool/);
+    expect(() => new ToolSearchSession({ catalog: tools(), tools: [{ id: 'get_weather' }] })).toThrow(
+      /both a direct tool/,
+    );
   });
 
   it('answers malformed meta-tool calls with a tool error that names the field', async () => {
@@ -154,15 +175,22 @@ describe('ToolSearchSession', () => {
     expect(await step.execute('search_tools', {})).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
     expect(await step.execute('search_tools', 'weather')).toMatchObject({ ok: false });
     expect(await step.execute('load_tool', {})).toMatchObject({ ok: false, error: { message: /toolName/ } });
-    expect(await step.execute('load_tool', { toolNames: [1, 2] })).toMatchObject({ ok: false, error: { issues: [{ path: 'toolNames' }] } });
+    expect(await step.execute('load_tool', { toolNames: [1, 2] })).toMatchObject({
+      ok: false,
+      error: { issues: [{ path: 'toolNames' }] },
+    });
   });
 
   it('cuts long descriptions in search results at a word boundary', async () => {
     const long = `Get the weather. ${'Very detailed explanation of the weather tool output. '.repeat(20)}`;
-    const session = new ToolSearchSession({ catalog: [{ id: 'get_weather', description: long }], descriptionBudget: 60 });
+    const session = new ToolSearchSession({
+      catalog: [{ id: 'get_weather', description: long }],
+      descriptionBudget: 60,
+    });
     const step = await session.prepareStep({ threadId: 't' });
     const outcome = await step.execute('search_tools', { query: 'weather' });
-    const description = (outcome.ok && (outcome.output as { results: { description: string }[] }).results[0]?.description) || '';
+    const description =
+      (outcome.ok && (outcome.output as { results: { description: string }[] }).results[0]?.description) || '';
     expect(description.length).toBeLessThanOrEqual(60);
     expect(description.endsWith('…')).toBe(true);
   });
@@ -171,7 +199,7 @@ describe('ToolSearchSession', () => {
 const toolbench = fileURLToPath(new URL('../../../../shared/datasets/toolbench/tools.jsonl', import.meta.url));
 
 describe.skipIf(!existsSync(toolbench))('tokens on the toolbench catalog', () => {
-  it('offers under 1% of the whole catalog\'s tokens per step in search-load mode', async () => {
+  it("offers under 1% of the whole catalog's tokens per step in search-load mode", async () => {
     const catalog = new ToolCatalog(parseToolsJsonl(readFileSync(toolbench, 'utf8'), { file: toolbench }));
     const session = new ToolSearchSession({ catalog });
     const request = { threadId: 'tokens' };

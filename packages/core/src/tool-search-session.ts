@@ -11,12 +11,12 @@ import {
   type ToolSearchMode,
 } from './meta-tools.js';
 import { askPolicy, type PolicyFilter, type PolicyPhase } from './policy.js';
-import { type InMemoryLoadedToolStoreOptions, InMemoryLoadedToolStore } from './stores/in-memory-store.js';
+import { validateInput } from './schema.js';
+import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from './stores/in-memory-store.js';
 import type { LoadedToolStore } from './stores/loaded-tool-store.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { countToolDefinitionTokens } from './token-count.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
-import { validateInput } from './schema.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
 
 /** Where loaded tools are remembered between steps. */
@@ -252,7 +252,8 @@ export class ToolSearchSession<TTool = unknown> {
     this.unsubscribe = this.catalog.subscribe((change) => {
       this.catalogVersion++;
       if (change.type !== 'add') this.pinned.delete(change.type === 'replace' ? change.previous.id : change.tool.id);
-      if (change.type !== 'remove' && change.tool.pinned && !this.metaNames.has(change.tool.toolName)) this.pinned.set(change.tool.id, change.tool);
+      if (change.type !== 'remove' && change.tool.pinned && !this.metaNames.has(change.tool.toolName))
+        this.pinned.set(change.tool.id, change.tool);
     });
     if (options.onEvent) this.telemetry.subscribe(options.onEvent);
   }
@@ -361,33 +362,57 @@ export class ToolSearchSession<TTool = unknown> {
       if (meta.role === 'discover') {
         const listing = await this.discoveryListing(request, offeredIds);
         if (listing === undefined) continue;
-        offered.push({ kind: 'meta', role: meta.role, name: meta.name, description: `${meta.description}\n\n${listing}`, inputSchema: meta.inputSchema });
+        offered.push({
+          kind: 'meta',
+          role: meta.role,
+          name: meta.name,
+          description: `${meta.description}\n\n${listing}`,
+          inputSchema: meta.inputSchema,
+        });
         continue;
       }
-      offered.push({ kind: 'meta', role: meta.role, name: meta.name, description: meta.description, inputSchema: meta.inputSchema });
+      offered.push({
+        kind: 'meta',
+        role: meta.role,
+        name: meta.name,
+        description: meta.description,
+        inputSchema: meta.inputSchema,
+      });
     }
     offered.push(...catalogOffers);
-    if (!options.quiet) this.telemetry.emit({
-      type: 'step',
-      threadId: request.threadId,
-      resourceId: request.resourceId,
-      offered: offered.map((tool) => tool.name),
-      loaded: loaded.map((tool) => tool.id),
-    });
-    return new ToolSearchStep(this, request, offered, loaded.map((tool) => tool.id));
+    if (!options.quiet)
+      this.telemetry.emit({
+        type: 'step',
+        threadId: request.threadId,
+        resourceId: request.resourceId,
+        offered: offered.map((tool) => tool.name),
+        loaded: loaded.map((tool) => tool.id),
+      });
+    return new ToolSearchStep(
+      this,
+      request,
+      offered,
+      loaded.map((tool) => tool.id),
+    );
   }
 
   /**
    * Searches the catalog as `search_tools` does, under the policy's `search` phase.
    */
-  async search(query: string, request: StepRequest = {}, limit?: number): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+  async search(
+    query: string,
+    request: StepRequest = {},
+    limit?: number,
+  ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
     const started = performance.now();
     const hits = await this.index.search(query, {
       limit: limit ?? this.options.search?.limit ?? DEFAULT_LIMIT,
       minScore: this.options.search?.minScore,
       filter: async (id) => {
         const tool = this.catalog.get(id);
-        return tool !== undefined && !this.metaNames.has(tool.toolName) && (await this.allowed(tool, 'search', request));
+        return (
+          tool !== undefined && !this.metaNames.has(tool.toolName) && (await this.allowed(tool, 'search', request))
+        );
       },
     });
     const results = hits.flatMap((hit) => {
@@ -644,7 +669,14 @@ export class ToolSearchStep<TTool = unknown> {
         abortSignal: options.abortSignal,
         host: options.host,
       });
-      session.emit({ type: 'call', threadId: request.threadId, resourceId: request.resourceId, toolId: tool.id, ok: true, latencyMs: performance.now() - started });
+      session.emit({
+        type: 'call',
+        threadId: request.threadId,
+        resourceId: request.resourceId,
+        toolId: tool.id,
+        ok: true,
+        latencyMs: performance.now() - started,
+      });
       return { ok: true, output, toolId: tool.id };
     } catch (cause) {
       session.emit({
@@ -659,7 +691,12 @@ export class ToolSearchStep<TTool = unknown> {
       const reason = cause instanceof Error ? cause.message : String(cause);
       return {
         ok: false,
-        error: { code: 'execution-failed', toolName: tool.toolName, message: `Tool "${tool.toolName}" failed: ${reason}`, cause },
+        error: {
+          code: 'execution-failed',
+          toolName: tool.toolName,
+          message: `Tool "${tool.toolName}" failed: ${reason}`,
+          cause,
+        },
       };
     }
   }
@@ -674,7 +711,14 @@ export class ToolSearchStep<TTool = unknown> {
         : search
           ? ` Use ${search} to find available tools.`
           : '';
-    session.emit({ type: 'self-correction', threadId: request.threadId, resourceId: request.resourceId, kind: 'unknown-tool', toolName: name, suggestions });
+    session.emit({
+      type: 'self-correction',
+      threadId: request.threadId,
+      resourceId: request.resourceId,
+      kind: 'unknown-tool',
+      toolName: name,
+      suggestions,
+    });
     return {
       ok: false,
       error: { code: 'unknown-tool', toolName: name, suggestions, message: `Tool "${name}" is not available.${hint}` },
@@ -699,10 +743,22 @@ export class ToolSearchStep<TTool = unknown> {
       default:
         fix = `Call ${meta('load')} with {"toolName":${quoted}} first, then call it again.`;
     }
-    session.emit({ type: 'self-correction', threadId: request.threadId, resourceId: request.resourceId, kind: 'not-loaded', toolName: name, suggestions: [tool.toolName] });
+    session.emit({
+      type: 'self-correction',
+      threadId: request.threadId,
+      resourceId: request.resourceId,
+      kind: 'not-loaded',
+      toolName: name,
+      suggestions: [tool.toolName],
+    });
     return {
       ok: false,
-      error: { code: 'not-loaded', toolName: name, suggestions: [tool.toolName], message: `Tool "${tool.toolName}" is not loaded. ${fix}` },
+      error: {
+        code: 'not-loaded',
+        toolName: name,
+        suggestions: [tool.toolName],
+        message: `Tool "${tool.toolName}" is not loaded. ${fix}`,
+      },
     };
   }
 
@@ -746,7 +802,13 @@ export class ToolSearchStep<TTool = unknown> {
       score: Math.round(hit.score * 100) / 100,
     }));
     if (results.length === 0) {
-      return { ok: true, output: { results: [], message: `No tools found matching "${compactText(query, 100)}". Try different keywords.` } };
+      return {
+        ok: true,
+        output: {
+          results: [],
+          message: `No tools found matching "${compactText(query, 100)}". Try different keywords.`,
+        },
+      };
     }
     if (session.mode !== 'auto-load') {
       const next =
@@ -755,7 +817,10 @@ export class ToolSearchStep<TTool = unknown> {
           : `Use ${session.metaToolName('load')} with an exact toolName or a toolNames array to make them available.`;
       return { ok: true, output: { results, message: `Found ${results.length} tool(s). ${next}` } };
     }
-    const outcome = await this.load(hits.map((hit) => hit.tool.toolName), 'load');
+    const outcome = await this.load(
+      hits.map((hit) => hit.tool.toolName),
+      'load',
+    );
     const loadedNames = [...outcome.loaded, ...outcome.alreadyLoaded];
     const message =
       loadedNames.length > 0
@@ -827,17 +892,25 @@ export class ToolSearchStep<TTool = unknown> {
     return { loaded, alreadyLoaded, notFound, tools };
   }
 
-  private readNames(name: string, args: Record<string, unknown>, allowSingle: boolean): string[] | { ok: false; error: ToolCallError } {
+  private readNames(
+    name: string,
+    args: Record<string, unknown>,
+    allowSingle: boolean,
+  ): string[] | { ok: false; error: ToolCallError } {
     const names: string[] = [];
     if (args.toolNames !== undefined) {
       if (!Array.isArray(args.toolNames) || args.toolNames.some((item) => typeof item !== 'string')) {
-        return validationFailure(name, `"toolNames" must be an array of tool names.`, [{ path: 'toolNames', message: 'expected an array of strings' }]);
+        return validationFailure(name, `"toolNames" must be an array of tool names.`, [
+          { path: 'toolNames', message: 'expected an array of strings' },
+        ]);
       }
       names.push(...(args.toolNames as string[]));
     }
     if (allowSingle && args.toolName !== undefined) {
       if (typeof args.toolName !== 'string') {
-        return validationFailure(name, `"toolName" must be a string.`, [{ path: 'toolName', message: 'expected a string' }]);
+        return validationFailure(name, `"toolName" must be a string.`, [
+          { path: 'toolName', message: 'expected a string' },
+        ]);
       }
       names.push(args.toolName);
     }
@@ -908,7 +981,9 @@ export class ToolSearchStep<TTool = unknown> {
   private async describeTool(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
     const { session, request } = this;
     if (typeof args.toolName !== 'string' || args.toolName === '') {
-      return validationFailure(name, `"${name}" needs a "toolName" string.`, [{ path: 'toolName', message: 'expected a string' }]);
+      return validationFailure(name, `"${name}" needs a "toolName" string.`, [
+        { path: 'toolName', message: 'expected a string' },
+      ]);
     }
     const tool = session.resolve(args.toolName);
     if (!tool || !(await session.allowed(tool, 'load', request))) return this.unknownTool(args.toolName);
@@ -918,7 +993,11 @@ export class ToolSearchStep<TTool = unknown> {
     };
   }
 
-  private async callTool(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolCallOutcome> {
+  private async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: ExecuteOptions,
+  ): Promise<ToolCallOutcome> {
     const { session, request } = this;
     if (typeof args.toolName !== 'string' || args.toolName === '') {
       return validationFailure(name, `"${name}" needs a "toolName" string and an "arguments" object.`, [
@@ -927,7 +1006,9 @@ export class ToolSearchStep<TTool = unknown> {
     }
     const toolArgs = args.arguments ?? {};
     if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) {
-      return validationFailure(name, `"arguments" must be an object.`, [{ path: 'arguments', message: 'expected an object' }]);
+      return validationFailure(name, `"arguments" must be an object.`, [
+        { path: 'arguments', message: 'expected an object' },
+      ]);
     }
     const tool = session.resolve(args.toolName);
     if (
