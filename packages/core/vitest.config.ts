@@ -4,5 +4,7 @@ export default defineProject({
   test: {
     name: 'core',
     include: ['src/**/*.test.ts'],
+    // Generous: turbo runs several packages' suites at once on small machines.
+    testTimeout: 30_000,
   },
 });

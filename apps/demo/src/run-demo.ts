@@ -18,7 +18,7 @@ export const SERVER_REQUESTS: readonly string[] = [
   'What is the sum of 2 and 3?',
   'Echo back the message "hello from toolscout"',
   'Save "Alice" as a new "person" entity in memory, noting she "works at Acme"',
-  'List the files in the demo folder',
+  'List the contents of the demo directory',
 ];
 
 /** The requests run against a catalog file (whose tools only dry-run). */

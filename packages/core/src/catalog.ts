@@ -35,37 +35,57 @@ function invalid(toolLabel: string, field: string, problem: string): InvalidTool
 
 /**
  * Deep-copies JSON data (plain objects, arrays, strings, finite numbers, booleans, null) and freezes
- * the copy. Anything else (functions, class instances, cycles, NaN) is an error naming its path.
+ * the copy. Anything else (functions, class instances, cycles, NaN) is an error naming its path
+ * (`root`, then `.key` and `[index]` steps; built only for the error).
  */
-function freezeJson(value: unknown, path: string, toolLabel: string, field: string, seen: Set<object>): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw invalid(toolLabel, field, `is not JSON data: ${path} is ${value}`);
-    return value;
-  }
-  if (typeof value !== 'object') {
-    throw invalid(toolLabel, field, `is not JSON data: ${path} is ${describeValue(value)}`);
-  }
-  if (seen.has(value)) throw invalid(toolLabel, field, `is not JSON data: ${path} refers back to itself (a cycle)`);
-  seen.add(value);
-  let copy: unknown;
-  if (Array.isArray(value)) {
-    copy = value.map((item, index) => freezeJson(item, `${path}[${index}]`, toolLabel, field, seen));
-  } else {
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) {
-      const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance';
-      throw invalid(toolLabel, field, `is not JSON data: ${path} is a ${kind}`);
+function freezeJson(value: unknown, root: string, toolLabel: string, field: string, seen: Set<object>): unknown {
+  const steps: (string | number)[] = [];
+  const path = () => root + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
+  const visit = (value: unknown): unknown => {
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw invalid(toolLabel, field, `is not JSON data: ${path()} is ${value}`);
+      return value;
     }
-    const entries: [string, unknown][] = [];
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) continue;
-      entries.push([key, freezeJson(item, `${path}.${key}`, toolLabel, field, seen)]);
+    if (typeof value !== 'object') {
+      throw invalid(toolLabel, field, `is not JSON data: ${path()} is ${describeValue(value)}`);
     }
-    copy = Object.fromEntries(entries);
-  }
-  seen.delete(value);
-  return Object.freeze(copy);
+    if (seen.has(value)) throw invalid(toolLabel, field, `is not JSON data: ${path()} refers back to itself (a cycle)`);
+    seen.add(value);
+    let copy: unknown;
+    if (Array.isArray(value)) {
+      copy = value.map((item, index) => {
+        steps.push(index);
+        const result = visit(item);
+        steps.pop();
+        return result;
+      });
+    } else {
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) {
+        const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance';
+        throw invalid(toolLabel, field, `is not JSON data: ${path()} is a ${kind}`);
+      }
+      const object: Record<string, unknown> = {};
+      const source = value as Record<string, unknown>;
+      for (const key of Object.keys(source)) {
+        const item = source[key];
+        if (item === undefined) continue;
+        steps.push(key);
+        const result = visit(item);
+        steps.pop();
+        if (key === '__proto__') {
+          Object.defineProperty(object, key, { value: result, enumerable: true, writable: true, configurable: true });
+        } else {
+          object[key] = result;
+        }
+      }
+      copy = object;
+    }
+    seen.delete(value);
+    return Object.freeze(copy);
+  };
+  return visit(value);
 }
 
 function optionalString(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {

@@ -49,6 +49,21 @@ describe('splitWords', () => {
   });
 });
 
+describe('splitWords on ASCII text', () => {
+  it('splits ASCII text exactly as the general path does', () => {
+    const samples = [
+      "Messi's stats, don't stop: rock'n'roll O'Brien's getUserV2 HTMLParser Base64Encode 3D 2FA",
+      'snake_case kebab-case dotted.name slashed/path a1b2 27f145d2 YouTube mp3 v2',
+      "it's IT'S We'LL 'quoted' trailing' 'leading",
+      '',
+    ];
+    for (const text of samples) {
+      // A non-ASCII word at the end sends the text down the general (Unicode) path.
+      expect([...splitWords(text), 'é'], text).toEqual(splitWords(`${text} é`));
+    }
+  });
+});
+
 describe('normalizeWord', () => {
   it('lower-cases with Unicode rules and strips accents', () => {
     expect(normalizeWord('Café')).toBe('cafe');

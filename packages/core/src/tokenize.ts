@@ -37,6 +37,16 @@ const CONTRACTION = /(\p{L})['’](?:s|d|ll|re|ve|m|t)(?![\p{L}\p{N}])/giu;
 /** Any other apostrophe inside a word joins its parts: `rock'n'roll` → `rocknroll`. */
 const INNER_APOSTROPHE = /(\p{L})['’](?=\p{L})/gu;
 
+/** {@link WORD_RUN}, {@link CONTRACTION} and {@link INNER_APOSTROPHE} for ASCII text. */
+const ASCII_WORD_RUN = /[A-Za-z0-9]+/g;
+const ASCII_CONTRACTION = /([A-Za-z])'(?:s|d|ll|re|ve|m|t)(?![A-Za-z0-9])/gi;
+const ASCII_INNER_APOSTROPHE = /([A-Za-z])'(?=[A-Za-z])/g;
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 let segmenter: Intl.Segmenter | null | undefined;
 function wordSegmenter(): Intl.Segmenter | null {
   if (segmenter === undefined) {
@@ -188,6 +198,17 @@ function splitRun(run: string, out: string[]): void {
  */
 export function splitWords(text: string): string[] {
   const out: string[] = [];
+  if (isAscii(text)) {
+    // The same steps restricted to ASCII (NFKC changes nothing there, no CJK or segmented script).
+    const cleaned = text.includes("'")
+      ? text.replace(ASCII_CONTRACTION, '$1').replace(ASCII_INNER_APOSTROPHE, '$1')
+      : text;
+    ASCII_WORD_RUN.lastIndex = 0;
+    for (let match = ASCII_WORD_RUN.exec(cleaned); match !== null; match = ASCII_WORD_RUN.exec(cleaned)) {
+      splitIdentifier(match[0], out);
+    }
+    return out;
+  }
   const cleaned = text.normalize('NFKC').replace(CONTRACTION, '$1').replace(INNER_APOSTROPHE, '$1');
   for (const match of cleaned.matchAll(WORD_RUN)) splitRun(match[0], out);
   return out;
@@ -199,13 +220,32 @@ function isContentWord(word: string, stopWords: ReadonlySet<string>): boolean {
   return !stopWords.has(word);
 }
 
-function toTerms(text: string, stopWords: ReadonlySet<string>, query?: ReadonlySet<string>): string[] {
+/** A word as written → its normal form and term, or `null` when it is not a content word. */
+type WordEntry = readonly [normal: string, term: string] | null;
+
+/** Memo of {@link wordEntry} (most words of a catalog repeat); starts over when it grows too big. */
+const wordEntries = new Map<string, WordEntry>();
+const MAX_WORD_ENTRIES = 200_000;
+
+/** Normalises, filters (function words, lone letters) and stems one word as written, memoised. */
+function wordEntry(word: string): WordEntry {
+  let entry = wordEntries.get(word);
+  if (entry === undefined) {
+    const normal = normalizeWord(word);
+    entry = normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : [normal, stem(normal)];
+    if (wordEntries.size >= MAX_WORD_ENTRIES) wordEntries.clear();
+    wordEntries.set(word, entry);
+  }
+  return entry;
+}
+
+function toTerms(text: string, query?: ReadonlySet<string>): string[] {
   const terms: string[] = [];
   for (const word of splitWords(text)) {
-    const normal = normalizeWord(word);
-    if (normal === '' || !isContentWord(normal, stopWords)) continue;
-    if (query?.has(normal)) continue;
-    terms.push(stem(normal));
+    const entry = wordEntry(word);
+    if (entry === null) continue;
+    if (query?.has(entry[0])) continue;
+    terms.push(entry[1]);
   }
   return terms;
 }
@@ -219,7 +259,7 @@ function toTerms(text: string, stopWords: ReadonlySet<string>, query?: ReadonlyS
  * @example tokenize('Crème brûlée recipes') // ['creme', 'brulee', 'recip']
  */
 export function tokenize(text: string): string[] {
-  return toTerms(text, FUNCTION_WORDS);
+  return toTerms(text);
 }
 
 /**
@@ -228,5 +268,5 @@ export function tokenize(text: string): string[] {
  * A request of only such words gives no terms.
  */
 export function tokenizeQuery(query: string): string[] {
-  return toTerms(query, FUNCTION_WORDS, REQUEST_WORDS);
+  return toTerms(query, REQUEST_WORDS);
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { HashEmbedder } from './test-utils/hash-embedder.js';
-import { DEFAULT_MIN_SCORE, type SerializedToolIndex, ToolIndex, toolText } from './tool-index.js';
+import {
+  DEFAULT_MIN_SCORE,
+  type SerializedToolIndex,
+  TOOL_INDEX_FORMAT_VERSION,
+  ToolIndex,
+  toolText,
+} from './tool-index.js';
 import type { Embedder, SearchHit, ToolDescriptor } from './types.js';
 
 const TOOLS: ToolDescriptor[] = [
@@ -346,7 +352,7 @@ describe('ToolIndex serialisation', () => {
     catalog.add({ id: 'lang__translate', name: 'translate', description: 'Translate text.' });
     const json = JSON.stringify(original.toJSON());
     expect(JSON.parse(json).format).toBe('toolscout-tool-index');
-    expect(JSON.parse(json).version).toBe(1);
+    expect(JSON.parse(json).version).toBe(TOOL_INDEX_FORMAT_VERSION);
 
     const fromString = ToolIndex.fromJSON(catalog, json);
     const fromObject = ToolIndex.fromJSON(catalog, JSON.parse(json) as SerializedToolIndex);
@@ -442,5 +448,24 @@ describe('ToolIndex hybrid search', () => {
     const restored = ToolIndex.fromJSON(catalog, JSON.stringify(index.toJSON()), options);
     expect(await restored.search('weather forecast')).toEqual(await index.search('weather forecast'));
     expect(embedder.embedded.length - before).toBe(2); // the two queries
+  });
+});
+
+describe('exact names', () => {
+  it('ranks the tool a query names exactly first, even against a text full of the query words', async () => {
+    const catalog = new ToolCatalog([
+      { id: 'get_weather', description: 'Get the current weather for a city.' },
+      {
+        id: 'get_weather_forecast',
+        description: 'Get the weather forecast: weather for the next days, weather alerts, get weather trends.',
+      },
+    ]);
+    const index = new ToolIndex(catalog);
+    expect((await index.search('get_weather', { limit: 1 }))[0]?.id).toBe('get_weather');
+    expect((await index.search('GET_WEATHER_FORECAST', { limit: 1 }))[0]?.id).toBe('get_weather_forecast');
+    expect((await index.search('get_weather', { limit: 2 })).map((hit) => hit.id)).toEqual([
+      'get_weather',
+      'get_weather_forecast',
+    ]);
   });
 });

@@ -1,8 +1,8 @@
-import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import type { CatalogChange, ToolCatalog } from './catalog.js';
 import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
+import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
 import { splitWords, tokenize, tokenizeQuery } from './tokenize.js';
 import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
@@ -14,6 +14,9 @@ const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'sou
 
 /** The fields single query terms are looked up in (pairs go to `phrases`). */
 const TERM_FIELDS: string[] = ['name', 'description', 'tags', 'source', 'parameters'];
+
+/** The fields whose terms are looked up by prefix and with typos (by number; `phrases` never is). */
+const LOOKUP_FIELDS: readonly number[] = TERM_FIELDS.map((field) => INDEX_FIELDS.indexOf(field as IndexField));
 
 const REPORTED_FIELD: Readonly<Record<IndexField, SearchField>> = {
   name: 'name',
@@ -109,10 +112,10 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
  * weak (a word most tools share, a lone typo-level or prefix match). On the two benchmark sets every
  * relevant tool that reaches a top 10 scores above 0.42; nonsense such as "xyzzy quux" scores 0.
  */
-export const DEFAULT_MIN_SCORE = 0.3;
+export const DEFAULT_MIN_SCORE = 0.1;
 
 /** The format version written by {@link ToolIndex.toJSON}; {@link ToolIndex.fromJSON} reads only this. */
-export const TOOL_INDEX_FORMAT_VERSION = 1;
+export const TOOL_INDEX_FORMAT_VERSION = 2;
 
 /** Options for a {@link ToolIndex}. */
 export interface ToolIndexOptions {
@@ -153,8 +156,8 @@ export interface SerializedToolIndex {
   version: number;
   /** A fingerprint of every indexed tool's text, by id: tells whether a catalog still matches. */
   tools: Record<string, string>;
-  /** The keyword index (MiniSearch's own serialisation). */
-  keyword: AsPlainObject;
+  /** The keyword index (see `KeywordIndex`): per-term postings by field, field lengths, vocabulary. */
+  keyword: SerializedKeywordIndex;
   /** The embedded tools, when the index was hybrid (see `VectorIndex.toJSON`). */
   vector?: SerializedVectorIndex;
 }
@@ -214,10 +217,10 @@ function toDocument(tool: CatalogTool<unknown>): IndexDocument {
   // The id adds what the display name lacks (e.g. a namespace such as `github__`); only its words
   // that the name does not already have are added, so nothing counts twice. The provider tool name
   // is derived from the id (plus, at times, a hash), so it adds nothing.
-  const known = new Set(tokenize(tool.name));
+  const known = new Set(textTerms(tool.name));
   const extra: string[] = [];
   for (const word of splitWords(tool.id)) {
-    const terms = tokenize(word);
+    const terms = lineTerms(word);
     if (terms.length > 0 && terms.every((term) => !known.has(term))) {
       extra.push(word);
       for (const term of terms) known.add(term);
@@ -256,39 +259,82 @@ function fingerprint(document: IndexDocument): string {
   return (hash >>> 0).toString(36);
 }
 
-function identity(term: string): string {
-  return term;
+/**
+ * Memo of the terms of short lines of tool text (catalogs repeat them: parameter names and their
+ * descriptions, tool names, tags); longer lines are rarely repeated and not kept.
+ */
+const lineTermsCache = new Map<string, readonly string[]>();
+const MAX_CACHED_LINES = 100_000;
+const MAX_CACHED_LINE_LENGTH = 160;
+
+/** {@link tokenize} of one line, memoised if short; the array may be shared: never change it. */
+function lineTerms(line: string): readonly string[] {
+  if (line.length > MAX_CACHED_LINE_LENGTH) return tokenize(line);
+  let terms = lineTermsCache.get(line);
+  if (terms === undefined) {
+    terms = tokenize(line);
+    if (lineTermsCache.size >= MAX_CACHED_LINES) lineTermsCache.clear();
+    lineTermsCache.set(line, terms);
+  }
+  return terms;
 }
 
-function miniSearchOptions() {
-  return {
-    fields: [...INDEX_FIELDS],
-    tokenize: (text: string, field?: string) =>
-      field === 'phrases' ? text.split('\n').flatMap((line) => termPairs(tokenize(line))) : tokenize(text),
-    processTerm: identity,
-    searchOptions: { tokenize: (text: string) => [text], processTerm: identity },
-    autoVacuum: true,
-  };
+function concatTerms(lines: readonly (readonly string[])[]): string[] {
+  if (lines.length === 1) return [...lines[0]!];
+  const terms: string[] = [];
+  for (const line of lines) for (const term of line) terms.push(term);
+  return terms;
+}
+
+/**
+ * {@link tokenize} of a text, line by line (the same terms: no word crosses a line break). A new
+ * array.
+ */
+function textTerms(text: string): string[] {
+  return concatTerms(text.split('\n').map(lineTerms));
+}
+
+/** The terms of each indexed field of a document, in {@link INDEX_FIELDS} order. */
+function documentTerms(document: IndexDocument): string[][] {
+  // `phrases` is the name's lines then the description's: tokenised once, they serve both fields.
+  // Descriptions seldom repeat from tool to tool: their lines skip the memo.
+  const lines = document.phrases.split('\n');
+  const nameLineCount = lines.length - document.description.split('\n').length;
+  const phraseLines = lines.map((line, i) => (i < nameLineCount ? lineTerms(line) : tokenize(line)));
+  const descriptionLines = phraseLines.slice(nameLineCount);
+  return INDEX_FIELDS.map((field) => {
+    if (field === 'phrases') return phraseLines.flatMap(termPairs);
+    if (field === 'description') return concatTerms(descriptionLines);
+    return textTerms(document[field]);
+  });
 }
 
 /** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */
 let loading:
-  | { search: MiniSearch<IndexDocument>; fingerprints: Record<string, string>; vector: VectorIndex | undefined }
+  | { keyword: KeywordIndex; fingerprints: Record<string, string>; vector: VectorIndex | undefined }
   | undefined;
 
-/** How many results matched `term` itself (not a longer word it starts), counting up to `max + 1`. */
-function countExact(results: readonly SearchResult[], term: string, max: number): number {
-  let count = 0;
-  for (const result of results) {
-    if (result.terms.includes(term) && ++count > max) break;
-  }
-  return count;
+/** One index term a query term matched (itself, a longer word it starts, a near spelling), weighted. */
+interface TermSource {
+  term: string;
+  entry: TermEntry;
+  weight: number;
+}
+
+/** How many query terms' vocabulary lookups a {@link ToolIndex} keeps (the cache then starts over). */
+const MAX_CACHED_LOOKUPS = 20_000;
+
+/** A field a term is scored in: its name, number (position in {@link INDEX_FIELDS}) and boost. */
+interface FieldSpec {
+  name: string;
+  id: number;
+  boost: number;
 }
 
 /**
  * A keyword index over a {@link ToolCatalog} (optionally hybrid with embeddings), kept in step with
  * the catalog: every tool is indexed on construction, and each later add, remove or replace updates
- * the index incrementally (MiniSearch `add` / `discard` / `replace`, never a rebuild).
+ * the index incrementally (never a rebuild).
  *
  * **Indexing.** A tool's name (plus the words of its id that the name lacks, such as a `server__`
  * namespace), description, tags, source, and parameter names and descriptions (nested object
@@ -332,7 +378,7 @@ export class ToolIndex<TTool = unknown> {
   /** Each tool's source, and how many tools each source has (for the source evidence). */
   readonly #sources = new Map<string, string>();
   readonly #sourceSizes = new Map<string, number>();
-  readonly #search: MiniSearch<IndexDocument>;
+  readonly #keyword: KeywordIndex;
   readonly #vector: VectorIndex | undefined;
   readonly #fusion: Omit<FuseOptions, 'limit'>;
   readonly #vectorCandidates: number;
@@ -355,18 +401,16 @@ export class ToolIndex<TTool = unknown> {
     loading = undefined;
     if (loaded) {
       // ToolIndex.fromJSON: the indexes come from the saved document (already checked).
-      this.#search = loaded.search;
+      this.#keyword = loaded.keyword;
       for (const [id, print] of Object.entries(loaded.fingerprints)) this.#fingerprints.set(id, print);
       this.#vector = loaded.vector;
     } else {
-      this.#search = new MiniSearch<IndexDocument>(miniSearchOptions());
-      const documents: IndexDocument[] = [];
+      this.#keyword = new KeywordIndex(INDEX_FIELDS.length, LOOKUP_FIELDS);
       for (const tool of catalog) {
         const document = toDocument(tool);
-        documents.push(document);
+        this.#keyword.add(tool.id, documentTerms(document));
         this.#fingerprints.set(tool.id, fingerprint(document));
       }
-      this.#search.addAll(documents);
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }
@@ -376,7 +420,7 @@ export class ToolIndex<TTool = unknown> {
 
   /** How many tools are indexed. */
   get size(): number {
-    return this.#search.documentCount;
+    return this.#keyword.size;
   }
 
   /**
@@ -401,22 +445,36 @@ export class ToolIndex<TTool = unknown> {
 
     // Ranked hits: the keyword ranking, or that fused with the nearest tools by meaning.
     let ranked: SearchHit[];
-    const slots = Array.from({ length: ranking.count }, (_, slot) => slot);
+    const slotOfId = new Map<string, number>();
+    const toHit = (slot: number): SearchHit => {
+      slotOfId.set(ids[slot]!, slot);
+      return { id: ids[slot]!, score: scoreOf(slot), matches: {} };
+    };
     if (this.#vector === undefined) {
-      ranked = slots
-        .filter((slot) => scoreOf(slot) >= minScore)
-        .sort(order)
-        .map((slot) => ({ id: ids[slot]!, score: scoreOf(slot), matches: {} }));
+      // Without a filter only the first `limit` hits can be returned: select them, sort no more.
+      const wanted = options.filter === undefined && Number.isFinite(limit) ? Math.ceil(limit) : ranking.count;
+      ranked = bestSlots(ranking.count, wanted, (slot) => scoreOf(slot) >= minScore, order).map(toHit);
     } else {
       const wanted = Math.max(this.#vectorCandidates, 3 * Math.ceil(limit));
       const nearest = query.trim() === '' ? [] : await this.#vector.search(query, wanted);
       const near = new Set(nearest.map((hit) => hit.id));
       // Keyword hits that can still place: the best ones, and any the vectors found too.
-      const keyword = slots
+      const keyword = Array.from({ length: ranking.count }, (_, slot) => slot)
         .sort(order)
         .filter((slot, i) => i < Math.max(wanted, 100) || near.has(ids[slot]!))
-        .map((slot) => ({ id: ids[slot]!, score: scoreOf(slot), matches: {} }));
+        .map(toHit);
       ranked = fuseRankings(keyword, nearest, this.#fusion);
+    }
+
+    // A query that is exactly a tool's id or name (what a model sends after seeing the name in a
+    // listing or a suggestion) ranks that tool first, whatever its text's statistics say.
+    const named = this.#namedBy(query);
+    if (named !== undefined && ranked[0]?.id !== named) {
+      const at = ranked.findIndex((hit) => hit.id === named);
+      // Not among the selected hits: find it among every tool the query matched.
+      const slot = at >= 0 ? -1 : ids.slice(0, ranking.count).indexOf(named);
+      const hit = at >= 0 ? ranked.splice(at, 1)[0] : slot >= 0 ? toHit(slot) : undefined;
+      if (hit) ranked.unshift({ ...hit, score: Math.max(hit.score, ranked[0]?.score ?? 0) });
     }
 
     const hits: SearchHit[] = [];
@@ -443,10 +501,21 @@ export class ToolIndex<TTool = unknown> {
       }
     }
     for (const hit of hits) {
-      const slot = ranking.slotOf.get(hit.id);
+      const slot = slotOfId.get(hit.id);
       if (slot !== undefined) hit.matches = ranking.matchesOf(slot);
     }
     return hits;
+  }
+
+  /** The id of the tool a query names exactly: its id or provider-safe name, as given or in lower case. */
+  #namedBy(query: string): string | undefined {
+    const text = query.trim();
+    if (text === '') return undefined;
+    for (const candidate of text === text.toLowerCase() ? [text] : [text, text.toLowerCase()]) {
+      const tool = this.#catalog.get(candidate) ?? this.#catalog.getByToolName(candidate);
+      if (tool) return tool.id;
+    }
+    return undefined;
   }
 
   /** The index as plain JSON (it includes a format version); load it with {@link ToolIndex.fromJSON}. */
@@ -455,7 +524,7 @@ export class ToolIndex<TTool = unknown> {
       format: 'toolscout-tool-index',
       version: TOOL_INDEX_FORMAT_VERSION,
       tools: Object.fromEntries(this.#fingerprints),
-      keyword: this.#search.toJSON(),
+      keyword: this.#keyword.toJSON(),
       ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
     };
   }
@@ -473,14 +542,14 @@ export class ToolIndex<TTool = unknown> {
   ): ToolIndex<T> {
     const document = parseSerialized(json);
     checkCatalogMatches(catalog, document.tools);
-    let search: MiniSearch<IndexDocument>;
+    let keyword: KeywordIndex;
     try {
-      search = MiniSearch.loadJS<IndexDocument>(document.keyword, miniSearchOptions());
+      keyword = KeywordIndex.fromJSON(document.keyword, INDEX_FIELDS.length, LOOKUP_FIELDS);
     } catch (error) {
       throw new ToolscoutError('invalid-index', `The saved tool index is damaged: ${String(error)}`, { cause: error });
     }
     const ids = Object.keys(document.tools);
-    if (search.documentCount !== ids.length || !ids.every((id) => search.has(id))) {
+    if (keyword.size !== ids.length || !ids.every((id) => keyword.has(id))) {
       throw new ToolscoutError(
         'invalid-index',
         'The saved tool index is damaged: its keyword section does not hold the tools it lists.',
@@ -498,7 +567,7 @@ export class ToolIndex<TTool = unknown> {
         });
       }
     }
-    loading = { search, fingerprints: document.tools, vector };
+    loading = { keyword, fingerprints: document.tools, vector };
     try {
       return new ToolIndex(catalog, options);
     } finally {
@@ -530,6 +599,7 @@ export class ToolIndex<TTool = unknown> {
   }
 
   #apply(change: CatalogChange<TTool>): void {
+    this.#lookups.clear();
     if (change.type === 'remove' || (change.type === 'replace' && change.previous.id !== change.tool.id)) {
       const gone = change.type === 'remove' ? change.tool.id : change.previous.id;
       this.#untrackSource(gone);
@@ -539,24 +609,18 @@ export class ToolIndex<TTool = unknown> {
       this.#trackSource(change.tool);
       this.#vector?.set(change.tool.id, toolText(change.tool));
     }
-    if (change.type === 'add') {
-      const document = toDocument(change.tool);
-      if (this.#search.has(document.id)) this.#search.replace(document);
-      else this.#search.add(document);
-      this.#fingerprints.set(document.id, fingerprint(document));
-    } else if (change.type === 'remove') {
-      if (this.#search.has(change.tool.id)) this.#search.discard(change.tool.id);
+    if (change.type === 'remove') {
+      this.#keyword.remove(change.tool.id);
       this.#fingerprints.delete(change.tool.id);
-    } else {
-      if (change.previous.id !== change.tool.id && this.#search.has(change.previous.id)) {
-        this.#search.discard(change.previous.id);
-        this.#fingerprints.delete(change.previous.id);
-      }
-      const document = toDocument(change.tool);
-      if (this.#search.has(document.id)) this.#search.replace(document);
-      else this.#search.add(document);
-      this.#fingerprints.set(document.id, fingerprint(document));
+      return;
     }
+    if (change.type === 'replace' && change.previous.id !== change.tool.id) {
+      this.#keyword.remove(change.previous.id);
+      this.#fingerprints.delete(change.previous.id);
+    }
+    const document = toDocument(change.tool);
+    this.#keyword.add(document.id, documentTerms(document)); // (replaces a tool of the same id)
+    this.#fingerprints.set(document.id, fingerprint(document));
   }
 
   /**
@@ -564,28 +628,125 @@ export class ToolIndex<TTool = unknown> {
    * of average length (BM25+ with `tf = 1`: `idf · (delta + 1)`, times the name weight).
    */
   #unit(): number {
-    const n = Math.max(this.#search.documentCount, 1);
+    const n = Math.max(this.#keyword.size, 1);
     const idfOfUnique = Math.log(1 + (n - 1 + 0.5) / 1.5);
     return this.#ranking.fieldWeights.name * Math.max(idfOfUnique, Math.log(2)) * (this.#ranking.delta + 1);
   }
 
-  /** The tools matching one query term: exactly or as a prefix, and with typos if the term is rare. */
-  #termResults(term: string): SearchResult[] {
+  /** Per-document accumulators for one query term, reused across searches (by document number). */
+  #termScore = new Float64Array(0);
+  /** The query term (stamp) that last touched each document, so accumulators need no clearing. */
+  #termMark = new Int32Array(0);
+  #stamp = 0;
+  /** Each document's candidate slot in the running search (-1: none); reset after every search. */
+  #slotOfDoc = new Int32Array(0);
+  /**
+   * The index terms each recent query term matched (exact, prefix and typo lookups over the
+   * vocabulary), valid until the index changes.
+   */
+  readonly #lookups = new Map<string, TermSource[]>();
+
+  #fieldSpecs(fields: readonly string[], boosts: Readonly<Record<string, number>>): FieldSpec[] {
+    // As MiniSearch did: a boost of 0 (or none) counts as 1.
+    return fields.map((name) => ({ name, id: INDEX_FIELDS.indexOf(name as IndexField), boost: boosts[name] || 1 }));
+  }
+
+  #ensureCapacity(size: number): void {
+    if (this.#termScore.length >= size) return;
+    const length = Math.max(size, 2 * this.#termScore.length, 256);
+    this.#termScore = new Float64Array(length);
+    this.#termMark = new Int32Array(length);
+    this.#slotOfDoc = new Int32Array(length).fill(-1);
+    this.#stamp = 0;
+  }
+
+  /**
+   * BM25 (MiniSearch's formula and statistics, so that scores are those MiniSearch gave): adds the
+   * score of `source` in each field to the documents' accumulators, pushing each document first
+   * seen for this query term to `touched`.
+   */
+  #accumulate(source: TermSource, fields: readonly FieldSpec[], touched: number[]): void {
+    const keyword = this.#keyword;
+    const { k1: k, b, delta: d } = this.#ranking;
+    const total = keyword.size;
+    const scores = this.#termScore;
+    const marks = this.#termMark;
+    const stamp = this.#stamp;
+    for (const field of fields) {
+      const postings = source.entry.fields[field.id];
+      if (postings === undefined) continue;
+      const { docs, freqs } = postings;
+      const matching = docs.length;
+      const average = keyword.averageLength(field.id);
+      const scale = source.weight * field.boost;
+      const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        const termFreq = freqs[i]!;
+        const fieldLength = keyword.fieldLength(doc, field.id);
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
+        const weighted = scale * raw;
+        if (marks[doc] !== stamp) {
+          marks[doc] = stamp;
+          scores[doc] = weighted;
+          touched.push(doc);
+        } else {
+          scores[doc]! += weighted;
+        }
+      }
+    }
+  }
+
+  /**
+   * Scores one query term into the accumulators: exactly and as a prefix, and with typos if the term
+   * is rare. Returns the index terms scored (for the match report).
+   */
+  #scoreTerm(term: string, fields: readonly FieldSpec[], touched: number[]): TermSource[] {
+    this.#stamp += 1;
+    touched.length = 0;
+    const cached = this.#lookups.get(term);
+    if (cached !== undefined) {
+      // The index terms this query term matched last time (the index has not changed since).
+      for (const source of cached) this.#accumulate(source, fields, touched);
+      return cached;
+    }
     const ranking = this.#ranking;
-    const options = {
-      fields: TERM_FIELDS,
-      boost: ranking.fieldWeights,
-      bm25: { k: ranking.k1, b: ranking.b, d: ranking.delta },
-      weights: { prefix: ranking.prefixWeight, fuzzy: ranking.fuzzyWeight },
-      prefix: term.length >= ranking.prefixMinLength,
-    };
-    const results = this.#search.search(term, options);
+    const keyword = this.#keyword;
+    const sources: TermSource[] = [];
+    const exactEntry = keyword.get(term);
+    if (exactEntry !== undefined) {
+      const source = { term, entry: exactEntry, weight: 1 };
+      sources.push(source);
+      this.#accumulate(source, fields, touched);
+    }
+    const exact = touched.length;
+    const prefixTerms = new Set<string>();
+    if (term.length >= ranking.prefixMinLength) {
+      for (const [found, entry] of keyword.atPrefix(term)) {
+        const distance = found.length - term.length;
+        if (!distance) continue;
+        prefixTerms.add(found);
+        if (!fields.some((field) => entry.fields[field.id] !== undefined)) continue; // (e.g. a phrase pair)
+        const weight = (ranking.prefixWeight * found.length) / (found.length + 0.3 * distance);
+        const source = { term: found, entry, weight };
+        sources.push(source);
+        this.#accumulate(source, fields, touched);
+      }
+    }
     // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
     const fuzzy = term.length >= ranking.fuzzyTwoEditLength ? 2 : term.length >= ranking.fuzzyMinLength ? 1 : 0;
-    if (fuzzy > 0 && countExact(results, term, ranking.fuzzyMaxTools) <= ranking.fuzzyMaxTools) {
-      return this.#search.search(term, { ...options, fuzzy });
+    if (fuzzy > 0 && exact <= ranking.fuzzyMaxTools) {
+      for (const [found, [entry, distance]] of keyword.fuzzyGet(term, fuzzy)) {
+        if (!distance || prefixTerms.has(found)) continue;
+        const weight = (ranking.fuzzyWeight * found.length) / (found.length + distance);
+        const source = { term: found, entry, weight };
+        sources.push(source);
+        this.#accumulate(source, fields, touched);
+      }
     }
-    return results;
+    if (this.#lookups.size >= MAX_CACHED_LOOKUPS) this.#lookups.clear();
+    this.#lookups.set(term, sources);
+    return sources;
   }
 
   /** Every tool matching the query, with its evidence (see the class comment), in no order. */
@@ -606,71 +767,87 @@ export class ToolIndex<TTool = unknown> {
     });
     const terms = [...clausesOf.keys()];
     const state = new RankingState(terms, clauses.length > 1 ? clauses.length : 0);
-    if (terms.length === 0 || this.#search.documentCount === 0) return state;
+    if (terms.length === 0 || this.#keyword.size === 0) return state;
     const useSources = ranking.sourceWeight > 0 && this.#sourceSizes.size > 1;
+    const keyword = this.#keyword;
+    this.#ensureCapacity(keyword.nextDoc);
+    const slotOfDoc = this.#slotOfDoc;
+    const scores = this.#termScore;
+    const termFields = this.#fieldSpecs(TERM_FIELDS, ranking.fieldWeights);
 
-    const sourceTotal = new Map<string, number>();
-    const bestInSource = new Map<string, number>();
-    terms.forEach((term, t) => {
-      const inClauses = clausesOf.get(term)!;
-      bestInSource.clear();
-      for (const result of this.#termResults(term)) {
-        const id = result.id as string;
-        let slot = state.slotOf.get(id);
-        if (slot === undefined) slot = state.addCandidate(id, useSources ? this.#sources.get(id) : undefined);
-        const score = result.score;
-        state.record(slot, t, inClauses, score, result.match);
+    try {
+      const sourceTotal = new Map<string, number>();
+      const bestInSource = new Map<string, number>();
+      const touched: number[] = [];
+      terms.forEach((term, t) => {
+        const inClauses = clausesOf.get(term)!;
+        bestInSource.clear();
+        state.termSources[t] = this.#scoreTerm(term, termFields, touched);
+        for (const doc of touched) {
+          let slot = slotOfDoc[doc]!;
+          if (slot < 0) {
+            const id = keyword.idOf(doc)!;
+            slot = state.addCandidate(id, doc, useSources ? this.#sources.get(id) : undefined);
+            slotOfDoc[doc] = slot;
+          }
+          const score = scores[doc]!;
+          state.record(slot, inClauses, score);
+          const source = state.sources[slot];
+          if (source !== undefined && score > (bestInSource.get(source) ?? 0)) bestInSource.set(source, score);
+        }
+        for (const [source, best] of bestInSource) sourceTotal.set(source, (sourceTotal.get(source) ?? 0) + best);
+      });
+
+      // Phrases: neighbouring query terms side by side in a tool's name.
+      const phraseWeight = ranking.fieldWeights.phrases;
+      const phrase = new Float64Array(state.count);
+      if (phraseWeight > 0) {
+        const phraseFields = this.#fieldSpecs(['phrases'], { phrases: phraseWeight });
+        for (const pair of new Set(clauseTerms.flatMap(termPairs))) {
+          const entry = keyword.get(pair);
+          if (entry === undefined) continue;
+          this.#stamp += 1;
+          touched.length = 0;
+          this.#accumulate({ term: pair, entry, weight: 1 }, phraseFields, touched);
+          for (const doc of touched) {
+            const slot = slotOfDoc[doc]!;
+            if (slot >= 0) phrase[slot]! += scores[doc]!;
+          }
+        }
+      }
+
+      const n = keyword.size;
+      const sourceFactors = new Map<string, number>();
+      for (const source of sourceTotal.keys()) {
+        const size = this.#sourceSizes.get(source) ?? n;
+        sourceFactors.set(source, (ranking.sourceWeight * Math.log(n / size)) / Math.log(n));
+      }
+      const { coordination, clauseWeight } = ranking;
+      const width = state.width;
+      for (let slot = 0; slot < state.count; slot++) {
+        const sum = state.sum[slot]!;
+        const whole = sum * state.matched[slot]! ** coordination;
+        let evidence = whole;
+        if (width > 0) {
+          let best = 0;
+          const base = slot * width;
+          for (let c = 0; c < width; c++) {
+            const matched = state.clauseMatched[base + c]!;
+            if (matched > 0) best = Math.max(best, state.clauseSum[base + c]! * matched ** coordination);
+          }
+          evidence = (1 - clauseWeight) * whole + clauseWeight * best;
+        }
         const source = state.sources[slot];
-        if (source !== undefined && score > (bestInSource.get(source) ?? 0)) bestInSource.set(source, score);
-      }
-      for (const [source, best] of bestInSource) sourceTotal.set(source, (sourceTotal.get(source) ?? 0) + best);
-    });
-
-    // Phrases: neighbouring query terms side by side in a tool's name.
-    const phraseWeight = ranking.fieldWeights.phrases;
-    const phrase = new Float64Array(state.count);
-    if (phraseWeight > 0) {
-      for (const pair of new Set(clauseTerms.flatMap(termPairs))) {
-        const results = this.#search.search(pair, {
-          fields: ['phrases'],
-          boost: { phrases: phraseWeight },
-          bm25: { k: ranking.k1, b: ranking.b, d: ranking.delta },
-        });
-        for (const result of results) {
-          const slot = state.slotOf.get(result.id as string);
-          if (slot !== undefined) phrase[slot]! += result.score;
+        if (source !== undefined) {
+          // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
+          evidence += (sourceFactors.get(source) ?? 0) * Math.max(0, (sourceTotal.get(source) ?? 0) - sum);
         }
+        state.evidence[slot] = evidence + phrase[slot]!;
       }
+    } finally {
+      for (let slot = 0; slot < state.count; slot++) slotOfDoc[state.docs[slot]!] = -1;
     }
-
-    const n = this.#search.documentCount;
-    const sourceFactors = new Map<string, number>();
-    for (const source of sourceTotal.keys()) {
-      const size = this.#sourceSizes.get(source) ?? n;
-      sourceFactors.set(source, (ranking.sourceWeight * Math.log(n / size)) / Math.log(n));
-    }
-    const { coordination, clauseWeight } = ranking;
-    const width = state.width;
-    for (let slot = 0; slot < state.count; slot++) {
-      const sum = state.sum[slot]!;
-      const whole = sum * state.matched[slot]! ** coordination;
-      let evidence = whole;
-      if (width > 0) {
-        let best = 0;
-        const base = slot * width;
-        for (let c = 0; c < width; c++) {
-          const matched = state.clauseMatched[base + c]!;
-          if (matched > 0) best = Math.max(best, state.clauseSum[base + c]! * matched ** coordination);
-        }
-        evidence = (1 - clauseWeight) * whole + clauseWeight * best;
-      }
-      const source = state.sources[slot];
-      if (source !== undefined) {
-        // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
-        evidence += (sourceFactors.get(source) ?? 0) * Math.max(0, (sourceTotal.get(source) ?? 0) - sum);
-      }
-      state.evidence[slot] = evidence + phrase[slot]!;
-    }
+    state.fields = termFields;
     return state;
   }
 }
@@ -680,20 +857,20 @@ export class ToolIndex<TTool = unknown> {
  * what went into it, in typed arrays that grow as candidates come (one search can touch most tools).
  */
 class RankingState {
-  readonly slotOf = new Map<string, number>();
   readonly ids: string[] = [];
+  /** The keyword index's document number of each slot. */
+  readonly docs: number[] = [];
   readonly sources: (string | undefined)[] = [];
+  /** Per query term, the index terms it was scored with (for the match report). */
+  readonly termSources: TermSource[][] = [];
+  /** The fields query terms were scored in. */
+  fields: readonly FieldSpec[] = [];
   count = 0;
   sum = new Float64Array(256);
   matched = new Uint16Array(256);
   evidence = new Float64Array(256);
   clauseSum: Float64Array;
   clauseMatched: Uint16Array;
-  /** Matches as linked lists: `head[slot]` is its latest, `next[match]` the one before (-1: none). */
-  head = new Int32Array(256).fill(-1);
-  next: number[] = [];
-  matchTerm: number[] = [];
-  matchInfo: SearchResult['match'][] = [];
 
   constructor(
     /** The distinct query terms. */
@@ -705,16 +882,16 @@ class RankingState {
     this.clauseMatched = new Uint16Array(256 * width);
   }
 
-  addCandidate(id: string, source: string | undefined): number {
+  addCandidate(id: string, doc: number, source: string | undefined): number {
     const slot = this.count++;
     if (slot >= this.sum.length) this.#grow();
-    this.slotOf.set(id, slot);
     this.ids.push(id);
+    this.docs.push(doc);
     this.sources.push(source);
     return slot;
   }
 
-  record(slot: number, term: number, clauses: readonly number[], score: number, match: SearchResult['match']): void {
+  record(slot: number, clauses: readonly number[], score: number): void {
     this.sum[slot]! += score;
     this.matched[slot]! += 1;
     const width = this.width;
@@ -724,23 +901,35 @@ class RankingState {
         this.clauseMatched[slot * width + c]! += 1;
       }
     }
-    this.next.push(this.head[slot]!);
-    this.head[slot] = this.matchTerm.length;
-    this.matchTerm.push(term);
-    this.matchInfo.push(match);
   }
 
-  /** Which query terms the tool matched, and in which of the reported fields. */
+  /**
+   * Which query terms the tool matched, and in which of the reported fields (looked up again in the
+   * postings of the index terms each query term was scored with: only hits need it).
+   */
   matchesOf(slot: number): Record<string, SearchField[]> {
+    const doc = this.docs[slot]!;
     const found: [string, SearchField[]][] = [];
-    for (let m = this.head[slot]!; m >= 0; m = this.next[m]!) {
+    for (let t = 0; t < this.terms.length; t++) {
+      // The index terms and fields the tool matched, in the order of the original MiniSearch report
+      // (its match object's key order included: integer-like terms first).
+      const match: Record<string, string[]> = Object.create(null);
+      for (const source of this.termSources[t] ?? []) {
+        for (const field of this.fields) {
+          const postings = source.entry.fields[field.id];
+          if (postings === undefined || findDoc(postings.docs, doc) < 0) continue;
+          const list = match[source.term];
+          if (list === undefined) match[source.term] = [field.name];
+          else list.push(field.name);
+        }
+      }
       const fields = new Set<SearchField>();
-      for (const matched of Object.values(this.matchInfo[m]!)) {
+      for (const matched of Object.values(match)) {
         for (const field of matched) fields.add(REPORTED_FIELD[field as IndexField] ?? 'description');
       }
-      found.push([this.terms[this.matchTerm[m]!]!, [...fields]]);
+      if (fields.size > 0) found.push([this.terms[t]!, [...fields]]);
     }
-    return Object.fromEntries(found.reverse());
+    return Object.fromEntries(found);
   }
 
   #grow(): void {
@@ -753,10 +942,42 @@ class RankingState {
     this.sum = grow(this.sum, (n) => new Float64Array(n));
     this.matched = grow(this.matched, (n) => new Uint16Array(n));
     this.evidence = grow(this.evidence, (n) => new Float64Array(n));
-    this.head = grow(this.head, (n) => new Int32Array(n).fill(-1));
     this.clauseSum = grow(this.clauseSum, (n) => new Float64Array(n), this.width);
     this.clauseMatched = grow(this.clauseMatched, (n) => new Uint16Array(n), this.width);
   }
+}
+
+/**
+ * The slots `0..count-1` that pass `keep`, sorted by `order`, at most `wanted` of them (the first
+ * ones in that order): a sorted buffer that a candidate enters only when it beats the last one.
+ */
+function bestSlots(
+  count: number,
+  wanted: number,
+  keep: (slot: number) => boolean,
+  order: (a: number, b: number) => number,
+): number[] {
+  if (wanted >= count) {
+    const all: number[] = [];
+    for (let slot = 0; slot < count; slot++) if (keep(slot)) all.push(slot);
+    return all.sort(order);
+  }
+  const best: number[] = [];
+  if (wanted <= 0) return best;
+  for (let slot = 0; slot < count; slot++) {
+    if (best.length === wanted && order(slot, best[wanted - 1]!) >= 0) continue;
+    if (!keep(slot)) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (order(best[middle]!, slot) < 0) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, slot);
+    if (best.length > wanted) best.pop();
+  }
+  return best;
 }
 
 /** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */

@@ -98,6 +98,7 @@ describe('the ai-sdk engine', () => {
         ),
       ).toBeGreaterThan(100);
     },
+    60_000, // 20 generations over 2,479 tools: seconds on a loaded 2-core machine
   );
 
   it('maps every provider-safe tool name back to its dataset id', () => {

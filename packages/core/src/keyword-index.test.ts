@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { KeywordIndex } from './keyword-index.js';
+
+/** Two fields: 0 looked up by prefix and typo, 1 only matched exactly (like word pairs). */
+function indexOf(documents: [string, string[], string[]][]): KeywordIndex {
+  const index = new KeywordIndex(2, [0]);
+  for (const [id, words, pairs] of documents) index.add(id, [words, pairs]);
+  return index;
+}
+
+const DOCS: [string, string[], string[]][] = [
+  ['a', ['weather', 'forecast', 'weather'], ['forecast+weather']],
+  ['b', ['forecast', 'city'], ['city+forecast']],
+  ['c', ['stock', 'quote', 'stocks'], []],
+];
+
+const terms = (entries: Iterable<[string, unknown]>) => [...entries].map(([term]) => term);
+
+describe('KeywordIndex', () => {
+  it('keeps postings in document order with term frequencies, and field lengths as distinct terms', () => {
+    const index = indexOf(DOCS);
+    expect(index.size).toBe(3);
+    const weather = index.get('weather')!;
+    expect(weather.fields[0]).toEqual({ docs: [0], freqs: [2] });
+    expect(index.get('forecast')!.fields[0]).toEqual({ docs: [0, 1], freqs: [1, 1] });
+    expect(index.fieldLength(0, 0)).toBe(2);
+    expect(index.averageLength(0)).toBeCloseTo((2 + 2 + 3) / 3, 12);
+    expect(index.averageLength(1)).toBeCloseTo(2 / 3, 12);
+    expect(index.idOf(2)).toBe('c');
+  });
+
+  it('looks up prefixes and typos among the looked-up fields only', () => {
+    const index = indexOf(DOCS);
+    expect(terms(index.atPrefix('stock')).sort()).toEqual(['stock', 'stocks']);
+    expect(terms(index.atPrefix('forecast'))).toEqual(['forecast']); // not the pair `forecast+weather`
+    expect([...index.fuzzyGet('wether', 1).keys()]).toEqual(['weather']);
+    expect(index.get('city+forecast')!.fields[1]).toEqual({ docs: [1], freqs: [1] });
+  });
+
+  it('removes a document from every posting and the vocabulary at once, as if never added', () => {
+    const index = indexOf(DOCS);
+    expect(terms(index.atPrefix('sto')).sort()).toEqual(['stock', 'stocks']); // the tree is built now
+    expect(index.remove('c')).toBe(true);
+    expect(index.remove('c')).toBe(false);
+    expect(index.has('c')).toBe(false);
+    expect(index.get('stock')).toBeUndefined();
+    expect(terms(index.atPrefix('sto'))).toEqual([]);
+    index.remove('a');
+    expect(index.get('forecast')!.fields[0]).toEqual({ docs: [1], freqs: [1] });
+    expect(index.get('forecast+weather')).toBeUndefined();
+    const fresh = indexOf([DOCS[1]!]);
+    expect(index.size).toBe(1);
+    expect(index.averageLength(0)).toBeCloseTo(fresh.averageLength(0), 12);
+    expect(index.averageLength(1)).toBeCloseTo(fresh.averageLength(1), 12);
+  });
+
+  it('replaces a document added again under the same id', () => {
+    const index = indexOf(DOCS);
+    index.add('b', [['translate'], []]);
+    expect(index.size).toBe(3);
+    expect(index.get('city')).toBeUndefined();
+    expect(index.get('translate')!.fields[0]).toEqual({ docs: [3], freqs: [1] });
+    expect(() => index.add('x', [['one']])).toThrow(/expected 2 fields/);
+  });
+
+  it('round-trips through JSON to an index with the same statistics and lookup order', () => {
+    const index = indexOf(DOCS);
+    index.remove('b');
+    index.add('d', [['stockholm', 'city'], []]);
+    const json = JSON.parse(JSON.stringify(index.toJSON()));
+    const loaded = KeywordIndex.fromJSON(json, 2, [0]);
+    expect(loaded.toJSON()).toEqual(index.toJSON());
+    expect(terms(loaded.atPrefix('stock'))).toEqual(terms(index.atPrefix('stock')));
+    expect(loaded.averageLength(0)).toBe(index.averageLength(0));
+    loaded.remove('d');
+    expect(loaded.get('stockholm')).toBeUndefined();
+  });
+
+  it('rejects a malformed serialisation with a specific error', () => {
+    const json = indexOf(DOCS).toJSON();
+    const attempt = (value: unknown) => () => KeywordIndex.fromJSON(value, 2, [0]);
+    expect(attempt(null)).toThrow(/not an object/);
+    expect(attempt({ ...json, fields: 3 })).toThrow(/expected 2 fields/);
+    expect(attempt({ ...json, averages: [1] })).toThrow(/averages/);
+    expect(attempt({ ...json, documents: [[0, 'a', [1]]] })).toThrow(/field lengths/);
+    expect(attempt({ ...json, terms: [['weather', [[0, [7], [1]]]]] })).toThrow(/postings of "weather"/);
+    expect(attempt({ ...json, terms: [['weather', [[0, [1, 0], [1, 1]]]]] })).toThrow(/postings of "weather"/);
+  });
+});

@@ -1,0 +1,323 @@
+import SearchableMap from 'minisearch/SearchableMap';
+
+/** The documents holding a term in one field: document numbers, ascending, and term frequencies. */
+export interface Postings {
+  readonly docs: number[];
+  readonly freqs: number[];
+}
+
+/** An indexed term: its postings per field (by field number), absent where no document has it. */
+export interface TermEntry {
+  readonly term: string;
+  readonly fields: (Postings | undefined)[];
+  /** How many (field, document) postings the term has; the term leaves the index at 0. */
+  refs: number;
+  /** How many of those are in looked-up fields; the term leaves the vocabulary tree at 0. */
+  lookupRefs: number;
+}
+
+/** A {@link KeywordIndex} as plain JSON (see {@link KeywordIndex.toJSON}). */
+export interface SerializedKeywordIndex {
+  /** Number of fields. */
+  fields: number;
+  /** The next document number to assign. */
+  nextDoc: number;
+  /** Average field lengths (as kept incrementally, so that a loaded index scores alike). */
+  averages: number[];
+  /** `[document number, id, length of each field]`, in document-number order. */
+  documents: [number, string, number[]][];
+  /** `[term, [field, document numbers, frequencies][]]`, in vocabulary order. */
+  terms: [string, [number, number[], number[]][]][];
+}
+
+function isNumberArray(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'number' && Number.isFinite(item));
+}
+
+/** Position of `doc` in ascending `docs`, or -1. */
+export function findDoc(docs: readonly number[], doc: number): number {
+  let low = 0;
+  let high = docs.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = docs[middle]!;
+    if (value === doc) return middle;
+    if (value < doc) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * A purpose-built inverted index for BM25 scoring: term → per-field postings in plain arrays
+ * (ascending document numbers, so a document's posting is found by binary search and appended in
+ * order), each document's field lengths (distinct terms per field) and the running average of each
+ * field's length. The terms of the looked-up fields (not those of fields only ever matched exactly,
+ * such as word pairs) are also kept in a radix tree (MiniSearch's `SearchableMap`) for prefix and
+ * typo lookups, built when first needed. Documents are added and removed incrementally; removal
+ * takes the document out of every posting at once (no lazy clean-up), so the statistics are always
+ * exact.
+ *
+ * It keeps the statistics as MiniSearch 7 (which toolscout used before) keeps them: document numbers
+ * in order of addition, field length = distinct terms, the same running averages, prefix-tree terms
+ * inserted in the order they were first seen. On a freshly built index, scores computed from it are
+ * to the last bit those of a MiniSearch index of the same documents (after removals they can differ
+ * in the last bits: MiniSearch's `discard` cleans up lazily).
+ */
+export class KeywordIndex {
+  readonly #fieldCount: number;
+  /** Whether a field's terms go into the vocabulary tree, by field number. */
+  readonly #lookedUp: boolean[];
+  readonly #vocabulary = new Map<string, TermEntry>();
+  /**
+   * The looked-up terms as a radix tree, built on the first prefix or typo lookup (inserting the
+   * terms in vocabulary order), then kept in step.
+   */
+  #tree: SearchableMap<TermEntry> | undefined;
+  readonly #docOf = new Map<string, number>();
+  readonly #ids: (string | undefined)[] = [];
+  readonly #lengths: (number[] | undefined)[] = [];
+  /** Each document's distinct terms, field after field (the field lengths tell where each ends). */
+  readonly #docTerms: (TermEntry[] | undefined)[] = [];
+  #averages: number[];
+  #count = 0;
+  #nextDoc = 0;
+
+  /**
+   * @param fieldCount - the number of fields of every document.
+   * @param lookupFields - the fields whose terms {@link KeywordIndex.atPrefix} and
+   *   {@link KeywordIndex.fuzzyGet} find (all of them unless given).
+   */
+  constructor(fieldCount: number, lookupFields?: readonly number[]) {
+    this.#fieldCount = fieldCount;
+    this.#lookedUp = Array.from({ length: fieldCount }, (_, f) => lookupFields?.includes(f) ?? true);
+    this.#averages = new Array<number>(fieldCount).fill(0);
+  }
+
+  /** How many documents are indexed. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** One more than the highest document number ever assigned (for arrays by document number). */
+  get nextDoc(): number {
+    return this.#nextDoc;
+  }
+
+  has(id: string): boolean {
+    return this.#docOf.has(id);
+  }
+
+  /** The id of a document number (undefined when removed). */
+  idOf(doc: number): string | undefined {
+    return this.#ids[doc];
+  }
+
+  /** A field's length (distinct terms) in a document. */
+  fieldLength(doc: number, field: number): number {
+    return this.#lengths[doc]![field]!;
+  }
+
+  /** The average length of a field. */
+  averageLength(field: number): number {
+    return this.#averages[field]!;
+  }
+
+  /** The term's entry, if any document has it. */
+  get(term: string): TermEntry | undefined {
+    return this.#vocabulary.get(term);
+  }
+
+  /** The looked-up fields' terms that start with `prefix` (itself included), in vocabulary-tree order. */
+  atPrefix(prefix: string): Iterable<[string, TermEntry]> {
+    return this.#lookupTree().atPrefix(prefix);
+  }
+
+  /** The looked-up fields' terms within `maxDistance` edits of `term`, with their distance. */
+  fuzzyGet(term: string, maxDistance: number): Map<string, [TermEntry, number]> {
+    return this.#lookupTree().fuzzyGet(term, maxDistance);
+  }
+
+  #lookupTree(): SearchableMap<TermEntry> {
+    if (this.#tree === undefined) {
+      const tree = new SearchableMap<TermEntry>();
+      for (const entry of this.#vocabulary.values()) if (entry.lookupRefs > 0) tree.set(entry.term, entry);
+      this.#tree = tree;
+    }
+    return this.#tree;
+  }
+
+  /**
+   * Adds a document: `fields[f]` are its terms in field `f`, in order, repeats included. An id
+   * already present is replaced (removed, then added under a new number).
+   */
+  add(id: string, fields: readonly (readonly string[])[]): void {
+    if (fields.length !== this.#fieldCount) {
+      throw new Error(`KeywordIndex: expected ${this.#fieldCount} fields, got ${fields.length}`);
+    }
+    if (this.#docOf.has(id)) this.remove(id);
+    const doc = this.#nextDoc++;
+    this.#count += 1;
+    this.#docOf.set(id, doc);
+    this.#ids[doc] = id;
+    const lengths: number[] = [];
+    const own: TermEntry[] = [];
+    const previous = this.#count - 1;
+    for (let f = 0; f < this.#fieldCount; f++) {
+      const tokens = fields[f]!;
+      const start = own.length;
+      const lookedUp = this.#lookedUp[f]!;
+      for (const token of tokens) {
+        let entry = this.#vocabulary.get(token);
+        if (entry === undefined) {
+          entry = { term: token, fields: new Array(this.#fieldCount).fill(undefined), refs: 0, lookupRefs: 0 };
+          this.#vocabulary.set(token, entry);
+        }
+        let postings = entry.fields[f];
+        if (postings === undefined) {
+          postings = { docs: [], freqs: [] };
+          entry.fields[f] = postings;
+        }
+        const last = postings.docs.length - 1;
+        if (last >= 0 && postings.docs[last] === doc) {
+          postings.freqs[last]! += 1;
+        } else {
+          postings.docs.push(doc);
+          postings.freqs.push(1);
+          entry.refs += 1;
+          if (lookedUp && entry.lookupRefs++ === 0) this.#tree?.set(token, entry);
+          own.push(entry);
+        }
+      }
+      const length = own.length - start;
+      lengths.push(length);
+      // MiniSearch's running average (kept alike so that scores match to the last bit).
+      this.#averages[f] = (this.#averages[f]! * previous + length) / (previous + 1);
+    }
+    this.#lengths[doc] = lengths;
+    this.#docTerms[doc] = own;
+  }
+
+  /** Removes a document; returns whether it was there. */
+  remove(id: string): boolean {
+    const doc = this.#docOf.get(id);
+    if (doc === undefined) return false;
+    const lengths = this.#lengths[doc]!;
+    const docTerms = this.#docTerms[doc]!;
+    const count = this.#count;
+    let next = 0;
+    for (let f = 0; f < this.#fieldCount; f++) {
+      if (count === 1) this.#averages[f] = 0;
+      else this.#averages[f] = (this.#averages[f]! * count - lengths[f]!) / (count - 1);
+      const end = next + lengths[f]!;
+      for (; next < end; next++) {
+        const entry = docTerms[next]!;
+        const postings = entry.fields[f]!;
+        const at = findDoc(postings.docs, doc);
+        postings.docs.splice(at, 1);
+        postings.freqs.splice(at, 1);
+        if (postings.docs.length === 0) entry.fields[f] = undefined;
+        entry.refs -= 1;
+        if (this.#lookedUp[f] && --entry.lookupRefs === 0) this.#tree?.delete(entry.term);
+        if (entry.refs === 0) this.#vocabulary.delete(entry.term);
+      }
+    }
+    this.#docOf.delete(id);
+    this.#ids[doc] = undefined;
+    this.#lengths[doc] = undefined;
+    this.#docTerms[doc] = undefined;
+    this.#count -= 1;
+    return true;
+  }
+
+  /** The index as plain JSON; {@link KeywordIndex.fromJSON} rebuilds it to score identically. */
+  toJSON(): SerializedKeywordIndex {
+    const documents: [number, string, number[]][] = [];
+    for (let doc = 0; doc < this.#nextDoc; doc++) {
+      const id = this.#ids[doc];
+      if (id !== undefined) documents.push([doc, id, this.#lengths[doc]!]);
+    }
+    // In vocabulary order; once the tree is built, its terms in its order (inserted in that order,
+    // they give the same tree) and then the rest.
+    const terms: [string, [number, number[], number[]][]][] = [];
+    const add = (entry: TermEntry) => {
+      const fields: [number, number[], number[]][] = [];
+      entry.fields.forEach((postings, f) => {
+        if (postings !== undefined) fields.push([f, postings.docs, postings.freqs]);
+      });
+      terms.push([entry.term, fields]);
+    };
+    if (this.#tree === undefined) {
+      for (const entry of this.#vocabulary.values()) add(entry);
+    } else {
+      for (const [, entry] of this.#tree) add(entry);
+      for (const entry of this.#vocabulary.values()) if (entry.lookupRefs === 0) add(entry);
+    }
+    return { fields: this.#fieldCount, nextDoc: this.#nextDoc, averages: [...this.#averages], documents, terms };
+  }
+
+  /** Rebuilds an index from {@link KeywordIndex.toJSON}; throws an `Error` naming what is malformed. */
+  static fromJSON(value: unknown, fieldCount: number, lookupFields?: readonly number[]): KeywordIndex {
+    const fail = (what: string): never => {
+      throw new Error(`malformed keyword section: ${what}`);
+    };
+    if (typeof value !== 'object' || value === null) return fail('not an object');
+    const json = value as Partial<SerializedKeywordIndex>;
+    if (json.fields !== fieldCount) fail(`expected ${fieldCount} fields`);
+    if (typeof json.nextDoc !== 'number' || !Number.isInteger(json.nextDoc) || json.nextDoc < 0) fail('nextDoc');
+    if (!isNumberArray(json.averages) || json.averages.length !== fieldCount) fail('averages');
+    if (!Array.isArray(json.documents) || !Array.isArray(json.terms)) fail('documents or terms missing');
+    const index = new KeywordIndex(fieldCount, lookupFields);
+    const nextDoc = json.nextDoc!;
+    const docTerms: TermEntry[][][] = [];
+    for (const item of json.documents!) {
+      if (!Array.isArray(item) || item.length !== 3) return fail('document entry');
+      const [doc, id, lengths] = item as unknown[];
+      if (typeof doc !== 'number' || !Number.isInteger(doc) || doc < 0 || doc >= nextDoc)
+        return fail('document number');
+      if (typeof id !== 'string' || index.#docOf.has(id) || index.#ids[doc] !== undefined) return fail('document id');
+      if (!isNumberArray(lengths) || lengths.length !== fieldCount) return fail(`field lengths of "${id}"`);
+      index.#docOf.set(id, doc);
+      index.#ids[doc] = id;
+      index.#lengths[doc] = lengths;
+      docTerms[doc] = Array.from({ length: fieldCount }, () => []);
+    }
+    for (const item of json.terms!) {
+      if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !Array.isArray(item[1])) {
+        return fail('term entry');
+      }
+      const [term, fields] = item as [string, unknown[]];
+      if (index.#vocabulary.has(term)) return fail(`term "${term}" twice`);
+      const entry: TermEntry = { term, fields: new Array(fieldCount).fill(undefined), refs: 0, lookupRefs: 0 };
+      for (const field of fields) {
+        if (!Array.isArray(field) || field.length !== 3) return fail(`postings of "${term}"`);
+        const [f, docs, freqs] = field as unknown[];
+        if (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f >= fieldCount || entry.fields[f]) {
+          return fail(`field of "${term}"`);
+        }
+        if (!isNumberArray(docs) || !isNumberArray(freqs) || docs.length !== freqs.length || docs.length === 0) {
+          return fail(`postings of "${term}"`);
+        }
+        for (let i = 0; i < docs.length; i++) {
+          const doc = docs[i]!;
+          if (docTerms[doc] === undefined || (i > 0 && docs[i - 1]! >= doc)) return fail(`postings of "${term}"`);
+          docTerms[doc]![f]!.push(entry);
+        }
+        entry.fields[f] = { docs: [...docs], freqs: [...freqs] };
+        entry.refs += docs.length;
+        if (index.#lookedUp[f]) entry.lookupRefs += docs.length;
+      }
+      if (entry.refs === 0) return fail(`term "${term}" without postings`);
+      index.#vocabulary.set(term, entry);
+    }
+    docTerms.forEach((terms, doc) => {
+      if (!terms.every((own, f) => own.length === index.#lengths[doc]![f]))
+        fail(`field lengths of "${index.#ids[doc]}"`);
+      index.#docTerms[doc] = terms.flat();
+    });
+    index.#averages = [...json.averages!];
+    index.#count = json.documents!.length;
+    index.#nextDoc = nextDoc;
+    return index;
+  }
+}
