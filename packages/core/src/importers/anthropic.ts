@@ -2,6 +2,7 @@ import type { ToolDescriptor } from '../types.js';
 import {
   assertUniqueIds,
   compact,
+  definitionList,
   describeValue,
   fieldError,
   type ImporterOptions,
@@ -30,15 +31,7 @@ export function fromAnthropicTools(
   options: AnthropicImportOptions = {},
 ): ToolDescriptor[] {
   const file = options.file;
-  const wrapped = isRecord(defs);
-  const list = wrapped ? (defs as { tools: unknown }).tools : defs;
-  if (!Array.isArray(list)) {
-    throw fieldError(
-      { file, prefix: '' },
-      wrapped ? 'tools' : undefined,
-      `expected an array of Anthropic tool definitions, got ${describeValue(list)}`,
-    );
-  }
+  const { list, wrapped } = definitionList(defs, file, 'Anthropic tool definitions');
   const idPrefix = options.idPrefix ?? '';
   const locations: RecordLocation[] = [];
   const tools = list.map((raw, index): ToolDescriptor => {

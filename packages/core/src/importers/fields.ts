@@ -46,6 +46,27 @@ export function fieldError(at: RecordLocation, field: string | undefined, proble
 }
 
 /** A required, non-empty string field. */
+/**
+ * The array of tool definitions an importer was given: the array itself, or a request body holding it
+ * as `tools`. Anything else fails naming what was expected.
+ */
+export function definitionList(
+  defs: unknown,
+  file: string | undefined,
+  expected: string,
+): { list: unknown[]; wrapped: boolean } {
+  const wrapped = isRecord(defs);
+  const list = wrapped ? (defs as { tools: unknown }).tools : defs;
+  if (!Array.isArray(list)) {
+    throw fieldError(
+      { file, prefix: '' },
+      wrapped ? 'tools' : undefined,
+      `expected an array of ${expected}, got ${describeValue(list)}`,
+    );
+  }
+  return { list, wrapped };
+}
+
 export function requiredString(record: Record<string, unknown>, field: string, at: RecordLocation): string {
   const value = record[field];
   if (typeof value !== 'string') {

@@ -2,6 +2,7 @@ import type { ToolDescriptor } from '../types.js';
 import {
   assertUniqueIds,
   compact,
+  definitionList,
   describeValue,
   fieldError,
   type ImporterOptions,
@@ -35,15 +36,7 @@ export function fromOpenAITools(
   options: OpenAIImportOptions = {},
 ): ToolDescriptor[] {
   const file = options.file;
-  const wrapped = isRecord(defs);
-  const list = wrapped ? (defs as { tools: unknown }).tools : defs;
-  if (!Array.isArray(list)) {
-    throw fieldError(
-      { file, prefix: '' },
-      wrapped ? 'tools' : undefined,
-      `expected an array of OpenAI function tools, got ${describeValue(list)}`,
-    );
-  }
+  const { list, wrapped } = definitionList(defs, file, 'OpenAI function tools');
   const idPrefix = options.idPrefix ?? '';
   const locations: RecordLocation[] = [];
   const tools = list.map((raw, index): ToolDescriptor => {
