@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { type RankingOverrides, ToolCatalog, ToolIndex } from '@toolscout/core';
 import { type Dataset, type DatasetQuery, listDatasets, loadDataset } from './datasets.js';
+import { createBm25Ranker } from './engines/bm25.js';
 import { evaluate, METRIC_COLUMNS, type MetricValues } from './metrics.js';
 
 /** How deep each system ranks (MRR looks at the whole ranking; the other metrics at the top 10). */
@@ -40,62 +41,8 @@ function parseArgs(argv: readonly string[]) {
  * no stemming and no stop words.
  */
 export function baselineRankings(dataset: Dataset): string[][] {
-  const k1 = 1.2;
-  const b = 0.75;
-  const split = (text: string) =>
-    text
-      .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
-      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => word !== '')
-      .map((word) => word.toLowerCase());
-  const parameterText = (schema: unknown): string => {
-    const properties = (schema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties;
-    if (typeof properties !== 'object' || properties === null) return '';
-    return Object.entries(properties)
-      .map(([name, property]) => `${name} ${typeof property?.description === 'string' ? property.description : ''}`)
-      .join(' ');
-  };
-  const postings = new Map<string, Map<number, number>>();
-  const lengths: number[] = [];
-  dataset.tools.forEach((tool, doc) => {
-    const words = split(
-      [
-        tool.name ?? tool.id,
-        tool.description ?? '',
-        ...(tool.tags ?? []),
-        tool.source ?? '',
-        parameterText(tool.inputSchema),
-      ].join(' '),
-    );
-    lengths.push(words.length);
-    for (const word of words) {
-      let posting = postings.get(word);
-      if (!posting) {
-        posting = new Map();
-        postings.set(word, posting);
-      }
-      posting.set(doc, (posting.get(doc) ?? 0) + 1);
-    }
-  });
-  const n = lengths.length;
-  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(n, 1);
-  return dataset.queries.map((query) => {
-    const scores = new Map<number, number>();
-    for (const word of split(query.query)) {
-      const posting = postings.get(word);
-      if (!posting) continue;
-      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
-      for (const [doc, tf] of posting) {
-        const norm = tf + k1 * (1 - b + (b * lengths[doc]!) / averageLength);
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (k1 + 1)) / norm);
-      }
-    }
-    return [...scores]
-      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
-      .slice(0, DEPTH)
-      .map(([doc]) => dataset.tools[doc]!.id);
-  });
+  const rank = createBm25Ranker(dataset.tools);
+  return dataset.queries.map((query) => rank(query.query, DEPTH));
 }
 
 async function toolscoutRankings(
