@@ -443,7 +443,7 @@ export class ToolSearchSession<TTool = unknown> {
         description: tool.description ?? '',
         inputSchema: tool.jsonSchema,
       }));
-      this.catalogTokens = { version: this.catalogVersion, value: Promise.resolve(countToolDefinitionTokens(all)) };
+      this.catalogTokens = { version: this.catalogVersion, value: countToolDefinitionTokens(all) };
     }
     const catalog = await this.catalogTokens.value;
     return {
@@ -817,10 +817,7 @@ export class ToolSearchStep<TTool = unknown> {
           : `Use ${session.metaToolName('load')} with an exact toolName or a toolNames array to make them available.`;
       return { ok: true, output: { results, message: `Found ${results.length} tool(s). ${next}` } };
     }
-    const outcome = await this.load(
-      hits.map((hit) => hit.tool.toolName),
-      'load',
-    );
+    const outcome = await this.load(hits.map((hit) => hit.tool.toolName));
     const loadedNames = [...outcome.loaded, ...outcome.alreadyLoaded];
     const message =
       loadedNames.length > 0
@@ -833,10 +830,7 @@ export class ToolSearchStep<TTool = unknown> {
   }
 
   /** Resolves, checks and remembers loads; shared by load_tool, auto-load search and discovery. */
-  private async load(
-    names: readonly string[],
-    phase: 'load',
-  ): Promise<{
+  private async load(names: readonly string[]): Promise<{
     loaded: string[];
     alreadyLoaded: string[];
     notFound: string[];
@@ -851,7 +845,7 @@ export class ToolSearchStep<TTool = unknown> {
     const newIds: string[] = [];
     for (const name of uniqueStrings(names)) {
       const tool = session.resolve(name);
-      if (!tool || session.isDirect(tool) || !(await session.allowed(tool, phase, request))) {
+      if (!tool || session.isDirect(tool) || !(await session.allowed(tool, 'load', request))) {
         notFound.push(name);
         continue;
       }
@@ -932,7 +926,7 @@ export class ToolSearchStep<TTool = unknown> {
   private async loadTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
     const names = this.readNames(name, args, true);
     if (!Array.isArray(names)) return names;
-    const { loaded, alreadyLoaded, notFound, limitReached } = await this.load(names, 'load');
+    const { loaded, alreadyLoaded, notFound, limitReached } = await this.load(names);
     const parts: string[] = [];
     if (limitReached) parts.push(limitReached);
     if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}: available from your next step`);
@@ -959,7 +953,7 @@ export class ToolSearchStep<TTool = unknown> {
   private async discoverTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
     const names = this.readNames(name, args, false);
     if (!Array.isArray(names)) return names;
-    const { loaded, alreadyLoaded, notFound, tools } = await this.load(names, 'load');
+    const { loaded, alreadyLoaded, notFound, tools } = await this.load(names);
     const parts = [`Discovered ${tools.length} tool(s); call them from your next step.`];
     if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}.`);
     return {
