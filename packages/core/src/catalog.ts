@@ -39,32 +39,31 @@ function invalid(toolLabel: string, field: string, problem: string): InvalidTool
  * (`root`, then `.key` and `[index]` steps; built only for the error).
  */
 function freezeJson(value: unknown, root: string, toolLabel: string, field: string, seen: Set<object>): unknown {
+  // The path to the current value, as steps; only turned into text for an error.
   const steps: (string | number)[] = [];
-  const path = () => root + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
+  const fail = (problem: string): never => {
+    const path = root + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
+    throw invalid(toolLabel, field, `is not JSON data: ${path} ${problem}`);
+  };
   const visit = (value: unknown): unknown => {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw invalid(toolLabel, field, `is not JSON data: ${path()} is ${value}`);
-      return value;
-    }
-    if (typeof value !== 'object') {
-      throw invalid(toolLabel, field, `is not JSON data: ${path()} is ${describeValue(value)}`);
-    }
-    if (seen.has(value)) throw invalid(toolLabel, field, `is not JSON data: ${path()} refers back to itself (a cycle)`);
+    if (typeof value === 'number') return Number.isFinite(value) ? value : fail(`is ${value}`);
+    if (typeof value !== 'object') return fail(`is ${describeValue(value)}`);
+    if (seen.has(value)) return fail('refers back to itself (a cycle)');
     seen.add(value);
-    let copy: unknown;
+    let copy: unknown[] | Record<string, unknown>;
     if (Array.isArray(value)) {
-      copy = value.map((item, index) => {
+      const array: unknown[] = new Array(value.length);
+      for (let index = 0; index < value.length; index++) {
         steps.push(index);
-        const result = visit(item);
+        array[index] = visit(value[index]);
         steps.pop();
-        return result;
-      });
+      }
+      copy = array;
     } else {
       const prototype = Object.getPrototypeOf(value);
       if (prototype !== Object.prototype && prototype !== null) {
-        const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance';
-        throw invalid(toolLabel, field, `is not JSON data: ${path()} is a ${kind}`);
+        fail(`is a ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance'}`);
       }
       const object: Record<string, unknown> = {};
       const source = value as Record<string, unknown>;
@@ -169,17 +168,15 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
     throw new InvalidToolError(`Tool ${label}: ${error.message}`, error.field ?? 'inputSchema', { cause: error });
   }
   const standard = isStandardSchema(input.inputSchema);
-  const jsonSchema = freezeJson(
-    objectSchema(resolved, label),
-    'inputSchema',
-    label,
-    'inputSchema',
-    new Set(),
-  ) as JsonSchema;
+  const objectResolved = objectSchema(resolved, label);
+  const jsonSchema = freezeJson(objectResolved, 'inputSchema', label, 'inputSchema', new Set()) as JsonSchema;
+  // A JSON Schema given as it is needed is copied once and serves as both.
   const inputSchema =
     input.inputSchema === undefined || standard
       ? input.inputSchema
-      : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema', new Set()) as JsonSchema);
+      : objectResolved === input.inputSchema
+        ? jsonSchema
+        : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema', new Set()) as JsonSchema);
 
   const tool: CatalogTool<TTool> = {
     ...input,

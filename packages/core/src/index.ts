@@ -97,17 +97,16 @@ export {
   type ToolDefinitionSize,
 } from './token-count.js';
 export { normalizeWord, splitWords, tokenize, tokenizeQuery } from './tokenize.js';
+export { type IndexField, toolText } from './tool-document.js';
 export {
   DEFAULT_MIN_SCORE,
   DEFAULT_RANKING,
-  type IndexField,
   type RankingOverrides,
   type RankingParams,
   type SerializedToolIndex,
   TOOL_INDEX_FORMAT_VERSION,
   ToolIndex,
   type ToolIndexOptions,
-  toolText,
 } from './tool-index.js';
 // Provider-safe tool names
 export { isValidToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash, toToolName } from './tool-name.js';

@@ -37,8 +37,7 @@ const CONTRACTION = /(\p{L})['’](?:s|d|ll|re|ve|m|t)(?![\p{L}\p{N}])/giu;
 /** Any other apostrophe inside a word joins its parts: `rock'n'roll` → `rocknroll`. */
 const INNER_APOSTROPHE = /(\p{L})['’](?=\p{L})/gu;
 
-/** {@link WORD_RUN}, {@link CONTRACTION} and {@link INNER_APOSTROPHE} for ASCII text. */
-const ASCII_WORD_RUN = /[A-Za-z0-9]+/g;
+/** {@link CONTRACTION} and {@link INNER_APOSTROPHE} for ASCII text. */
 const ASCII_CONTRACTION = /([A-Za-z])'(?:s|d|ll|re|ve|m|t)(?![A-Za-z0-9])/gi;
 const ASCII_INNER_APOSTROPHE = /([A-Za-z])'(?=[A-Za-z])/g;
 
@@ -191,6 +190,56 @@ function splitRun(run: string, out: string[]): void {
 }
 
 /**
+ * The ASCII path of {@link splitWords}, in one pass over the character codes: a run of letters and
+ * digits of one plain shape (`weather`, `Weather`, `API`, `2024`) is a word as it is; any other run
+ * goes through {@link splitIdentifier}. Apostrophes are dealt with beforehand.
+ */
+function splitAsciiWords(text: string, out: string[]): void {
+  // The shape of the current run: only digits, only capitals, a word in lower case (capital first
+  // or not), or anything else (to split).
+  const DIGITS = 1;
+  const CAPITALS = 2;
+  const LOWER = 3;
+  const MIXED = 4;
+  let start = -1;
+  let shape = 0;
+  const length = text.length;
+  for (let i = 0; i <= length; i++) {
+    const code = i < length ? text.charCodeAt(i) : 0;
+    const kind =
+      code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
+    if (kind === 0) {
+      if (start >= 0) {
+        const run = text.slice(start, i);
+        if (shape === MIXED) splitIdentifier(run, out);
+        else out.push(run);
+        start = -1;
+      }
+    } else if (start < 0) {
+      start = i;
+      shape = kind;
+    } else if (shape !== kind && shape !== MIXED) {
+      // A capital followed by lower case (`Weather`) is still one plain word.
+      shape = shape === CAPITALS && kind === LOWER && i === start + 1 ? LOWER : MIXED;
+    }
+  }
+}
+
+/** {@link splitWords} into `out`. */
+function collectWords(text: string, out: string[]): void {
+  if (isAscii(text)) {
+    // The same steps restricted to ASCII (NFKC changes nothing there, no CJK or segmented script).
+    const cleaned = text.includes("'")
+      ? text.replace(ASCII_CONTRACTION, '$1').replace(ASCII_INNER_APOSTROPHE, '$1')
+      : text;
+    splitAsciiWords(cleaned, out);
+    return;
+  }
+  const cleaned = text.normalize('NFKC').replace(CONTRACTION, '$1').replace(INNER_APOSTROPHE, '$1');
+  for (const match of cleaned.matchAll(WORD_RUN)) splitRun(match[0], out);
+}
+
+/**
  * Splits text into words as written: at spaces and punctuation (`_`, `-`, `.`, `/`, ...), at case
  * changes (`getUserV2` → `get User V2 V 2`), between letters and digits, and CJK text into single
  * characters and character pairs. Contractions and possessives lose their ending. No lower-casing,
@@ -198,19 +247,7 @@ function splitRun(run: string, out: string[]): void {
  */
 export function splitWords(text: string): string[] {
   const out: string[] = [];
-  if (isAscii(text)) {
-    // The same steps restricted to ASCII (NFKC changes nothing there, no CJK or segmented script).
-    const cleaned = text.includes("'")
-      ? text.replace(ASCII_CONTRACTION, '$1').replace(ASCII_INNER_APOSTROPHE, '$1')
-      : text;
-    ASCII_WORD_RUN.lastIndex = 0;
-    for (let match = ASCII_WORD_RUN.exec(cleaned); match !== null; match = ASCII_WORD_RUN.exec(cleaned)) {
-      splitIdentifier(match[0], out);
-    }
-    return out;
-  }
-  const cleaned = text.normalize('NFKC').replace(CONTRACTION, '$1').replace(INNER_APOSTROPHE, '$1');
-  for (const match of cleaned.matchAll(WORD_RUN)) splitRun(match[0], out);
+  collectWords(text, out);
   return out;
 }
 
@@ -239,13 +276,22 @@ function wordEntry(word: string): WordEntry {
   return entry;
 }
 
+/** The words of the text being turned into terms (reused: {@link toTerms} never re-enters). */
+const scratchWords: string[] = [];
+
 function toTerms(text: string, query?: ReadonlySet<string>): string[] {
   const terms: string[] = [];
-  for (const word of splitWords(text)) {
-    const entry = wordEntry(word);
-    if (entry === null) continue;
-    if (query?.has(entry[0])) continue;
-    terms.push(entry[1]);
+  const words = scratchWords;
+  try {
+    collectWords(text, words);
+    for (let i = 0; i < words.length; i++) {
+      const entry = wordEntry(words[i]!);
+      if (entry === null) continue;
+      if (query?.has(entry[0])) continue;
+      terms.push(entry[1]);
+    }
+  } finally {
+    words.length = 0;
   }
   return terms;
 }

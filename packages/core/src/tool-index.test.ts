@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { HashEmbedder } from './test-utils/hash-embedder.js';
-import {
-  DEFAULT_MIN_SCORE,
-  type SerializedToolIndex,
-  TOOL_INDEX_FORMAT_VERSION,
-  ToolIndex,
-  toolText,
-} from './tool-index.js';
+import { toolText } from './tool-document.js';
+import { DEFAULT_MIN_SCORE, type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION, ToolIndex } from './tool-index.js';
 import type { Embedder, SearchHit, ToolDescriptor } from './types.js';
 
 const TOOLS: ToolDescriptor[] = [

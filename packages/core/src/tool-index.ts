@@ -3,14 +3,10 @@ import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
-import { splitWords, tokenize, tokenizeQuery } from './tokenize.js';
+import { tokenizeQuery } from './tokenize.js';
+import { INDEX_FIELDS, type IndexField, pushPairs, toolFingerprint, toolTerms, toolText } from './tool-document.js';
 import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
-
-/** The fields a tool is indexed under; `source` and `tags` are reported as `tags`. */
-export type IndexField = 'name' | 'description' | 'tags' | 'source' | 'parameters' | 'phrases';
-
-const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'source', 'parameters', 'phrases'];
 
 /** The fields single query terms are looked up in (pairs go to `phrases`). */
 const TERM_FIELDS: string[] = ['name', 'description', 'tags', 'source', 'parameters'];
@@ -26,17 +22,6 @@ const REPORTED_FIELD: Readonly<Record<IndexField, SearchField>> = {
   parameters: 'parameters',
   phrases: 'name', // (phrase matches add evidence but are not reported as term matches)
 };
-
-/** Pairs of neighbouring terms, order-free (`blood count` and `count of blood` give one pair). */
-function termPairs(terms: readonly string[]): string[] {
-  const pairs: string[] = [];
-  for (let i = 0; i + 1 < terms.length; i++) {
-    const a = terms[i]!;
-    const b = terms[i + 1]!;
-    if (a !== b) pairs.push(a < b ? `${a}+${b}` : `${b}+${a}`);
-  }
-  return pairs;
-}
 
 /** Ranking settings; one configuration serves every catalog (see {@link DEFAULT_RANKING}). */
 export interface RankingParams {
@@ -162,151 +147,8 @@ export interface SerializedToolIndex {
   vector?: SerializedVectorIndex;
 }
 
-/** The text a tool is indexed with, per field. */
-interface IndexDocument {
-  id: string;
-  name: string;
-  description: string;
-  tags: string;
-  source: string;
-  parameters: string;
-  phrases: string;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** How deep nested object parameters are followed (`address.city` is depth 2). */
-const MAX_PARAMETER_DEPTH = 3;
-/** At most this many parameter names are indexed per tool (huge schemas would drown the rest). */
-const MAX_PARAMETERS = 64;
-
-/**
- * Collects parameter names and descriptions from a JSON Schema's `properties`, following nested
- * object properties (and array items' properties) up to {@link MAX_PARAMETER_DEPTH} levels.
- */
-function parameterText(schema: unknown): string {
-  const parts: string[] = [];
-  let count = 0;
-  const visit = (node: unknown, depth: number) => {
-    if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
-    const properties = node.properties;
-    if (isRecord(properties)) {
-      for (const [name, property] of Object.entries(properties)) {
-        if (count++ >= MAX_PARAMETERS) return;
-        parts.push(name);
-        if (isRecord(property)) {
-          if (typeof property.title === 'string') parts.push(property.title);
-          if (typeof property.description === 'string') parts.push(property.description);
-          visit(property, depth + 1);
-          if (isRecord(property.items)) visit(property.items, depth + 1);
-        }
-      }
-    }
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-      const variants = node[key];
-      if (Array.isArray(variants)) for (const variant of variants) visit(variant, depth);
-    }
-  };
-  visit(schema, 1);
-  return parts.join('\n');
-}
-
-function toDocument(tool: CatalogTool<unknown>): IndexDocument {
-  // The id adds what the display name lacks (e.g. a namespace such as `github__`); only its words
-  // that the name does not already have are added, so nothing counts twice. The provider tool name
-  // is derived from the id (plus, at times, a hash), so it adds nothing.
-  const known = new Set(textTerms(tool.name));
-  const extra: string[] = [];
-  for (const word of splitWords(tool.id)) {
-    const terms = lineTerms(word);
-    if (terms.length > 0 && terms.every((term) => !known.has(term))) {
-      extra.push(word);
-      for (const term of terms) known.add(term);
-    }
-  }
-  const extraText = extra.join(' ');
-  return {
-    id: tool.id,
-    name: extraText ? `${tool.name}\n${extraText}` : tool.name,
-    description: tool.description ?? '',
-    tags: (tool.tags ?? []).filter((tag) => tag !== tool.source).join('\n'),
-    source: tool.source ?? '',
-    parameters: parameterText(tool.jsonSchema),
-    phrases: `${tool.name}\n${tool.description ?? ''}`,
-  };
-}
-
-/**
- * The text that stands for a tool when it is embedded (hybrid search): its name, description, tags
- * and source, one per line.
- */
-export function toolText(tool: Pick<CatalogTool<unknown>, 'name' | 'description' | 'tags' | 'source'>): string {
-  return [tool.name, tool.description, ...(tool.tags ?? []), tool.source]
-    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
-    .join('\n');
-}
-
-/** 32-bit FNV-1a of the indexed text, in base 36: detects a tool that changed since an index was saved. */
-function fingerprint(document: IndexDocument): string {
-  let hash = 0x811c9dc5;
-  const text = `${document.name}\u0000${document.description}\u0000${document.tags}\u0000${document.source}\u0000${document.parameters}`;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
-}
-
-/**
- * Memo of the terms of short lines of tool text (catalogs repeat them: parameter names and their
- * descriptions, tool names, tags); longer lines are rarely repeated and not kept.
- */
-const lineTermsCache = new Map<string, readonly string[]>();
-const MAX_CACHED_LINES = 100_000;
-const MAX_CACHED_LINE_LENGTH = 160;
-
-/** {@link tokenize} of one line, memoised if short; the array may be shared: never change it. */
-function lineTerms(line: string): readonly string[] {
-  if (line.length > MAX_CACHED_LINE_LENGTH) return tokenize(line);
-  let terms = lineTermsCache.get(line);
-  if (terms === undefined) {
-    terms = tokenize(line);
-    if (lineTermsCache.size >= MAX_CACHED_LINES) lineTermsCache.clear();
-    lineTermsCache.set(line, terms);
-  }
-  return terms;
-}
-
-function concatTerms(lines: readonly (readonly string[])[]): string[] {
-  if (lines.length === 1) return [...lines[0]!];
-  const terms: string[] = [];
-  for (const line of lines) for (const term of line) terms.push(term);
-  return terms;
-}
-
-/**
- * {@link tokenize} of a text, line by line (the same terms: no word crosses a line break). A new
- * array.
- */
-function textTerms(text: string): string[] {
-  return concatTerms(text.split('\n').map(lineTerms));
-}
-
-/** The terms of each indexed field of a document, in {@link INDEX_FIELDS} order. */
-function documentTerms(document: IndexDocument): string[][] {
-  // `phrases` is the name's lines then the description's: tokenised once, they serve both fields.
-  // Descriptions seldom repeat from tool to tool: their lines skip the memo.
-  const lines = document.phrases.split('\n');
-  const nameLineCount = lines.length - document.description.split('\n').length;
-  const phraseLines = lines.map((line, i) => (i < nameLineCount ? lineTerms(line) : tokenize(line)));
-  const descriptionLines = phraseLines.slice(nameLineCount);
-  return INDEX_FIELDS.map((field) => {
-    if (field === 'phrases') return phraseLines.flatMap(termPairs);
-    if (field === 'description') return concatTerms(descriptionLines);
-    return textTerms(document[field]);
-  });
 }
 
 /** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */
@@ -407,9 +249,9 @@ export class ToolIndex<TTool = unknown> {
     } else {
       this.#keyword = new KeywordIndex(INDEX_FIELDS.length, LOOKUP_FIELDS);
       for (const tool of catalog) {
-        const document = toDocument(tool);
-        this.#keyword.add(tool.id, documentTerms(document));
-        this.#fingerprints.set(tool.id, fingerprint(document));
+        const terms = toolTerms(tool);
+        this.#keyword.add(tool.id, terms.fields);
+        this.#fingerprints.set(tool.id, terms.fingerprint);
       }
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
@@ -618,9 +460,9 @@ export class ToolIndex<TTool = unknown> {
       this.#keyword.remove(change.previous.id);
       this.#fingerprints.delete(change.previous.id);
     }
-    const document = toDocument(change.tool);
-    this.#keyword.add(document.id, documentTerms(document)); // (replaces a tool of the same id)
-    this.#fingerprints.set(document.id, fingerprint(document));
+    const terms = toolTerms(change.tool);
+    this.#keyword.add(change.tool.id, terms.fields); // (replaces a tool of the same id)
+    this.#fingerprints.set(change.tool.id, terms.fingerprint);
   }
 
   /**
@@ -803,7 +645,9 @@ export class ToolIndex<TTool = unknown> {
       const phrase = new Float64Array(state.count);
       if (phraseWeight > 0) {
         const phraseFields = this.#fieldSpecs(['phrases'], { phrases: phraseWeight });
-        for (const pair of new Set(clauseTerms.flatMap(termPairs))) {
+        const pairs: string[] = [];
+        for (const terms of clauseTerms) pushPairs(pairs, terms);
+        for (const pair of new Set(pairs)) {
           const entry = keyword.get(pair);
           if (entry === undefined) continue;
           this.#stamp += 1;
@@ -1053,7 +897,7 @@ function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, s
         `The saved tool index does not match the catalog: tool "${tool.id}" is not in it. Rebuild the index.`,
       );
     }
-    if (expected !== fingerprint(toDocument(tool))) {
+    if (expected !== toolFingerprint(tool)) {
       throw new ToolscoutError(
         'index-mismatch',
         `The saved tool index does not match the catalog: tool "${tool.id}" changed since it was indexed. Rebuild the index.`,

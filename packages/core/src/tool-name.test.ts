@@ -100,6 +100,22 @@ describe('toolNameHash', () => {
     expect(toolNameHash('a b')).not.toBe(toolNameHash('a.b'));
   });
 
+  it('equals a plain 64-bit (BigInt) FNV-1a over the UTF-8 bytes, for any text', () => {
+    const reference = (text: string) => {
+      let hash = 0xcbf29ce484222325n;
+      for (const byte of new TextEncoder().encode(text)) {
+        hash ^= BigInt(byte);
+        hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+      }
+      return (hash % 36n ** 10n).toString(36).padStart(10, '0');
+    };
+    const texts = ['', 'a', 'Vimeo API__Get video', 'café ☕ 天气预报 😀', '\u0000\uffff', 'x'.repeat(1000)];
+    // Bytes of every value, in many combinations: the carries between the two 32-bit halves.
+    for (let i = 0; i < 2000; i++)
+      texts.push(String.fromCharCode(...Array.from({ length: 1 + (i % 17) }, (_, j) => (i * 131 + j * 7919) % 0x2fff)));
+    for (const text of texts) expect(toolNameHash(text), JSON.stringify(text)).toBe(reference(text));
+  });
+
   it('has no collisions over the dataset-like ids of a large catalog', () => {
     const hashes = new Set<string>();
     for (let i = 0; i < 50_000; i++) hashes.add(toolNameHash(`api ${i % 97}__endpoint ${i}`));

@@ -33,9 +33,11 @@ const TRANSLITERATIONS: Readonly<Record<string, string>> = {
 
 const TRANSLITERATION_PATTERN = new RegExp(`[${Object.keys(TRANSLITERATIONS).join('')}]`, 'g');
 
-const FNV_OFFSET_64 = 0xcbf29ce484222325n;
-const FNV_PRIME_64 = 0x100000001b3n;
-const MASK_64 = 0xffffffffffffffffn;
+/** 64-bit FNV-1a's offset basis as two 32-bit halves (0xcbf29ce484222325). */
+const FNV_OFFSET_HIGH = 0xcbf29ce4;
+const FNV_OFFSET_LOW = 0x84222325;
+/** 64-bit FNV-1a's prime is 2^40 + 0x1b3. */
+const FNV_PRIME_LOW = 0x1b3;
 const HASH_MODULUS = 36n ** BigInt(HASH_LENGTH);
 const encoder = new TextEncoder();
 
@@ -44,11 +46,18 @@ const encoder = new TextEncoder();
  * (about 51.7 bits). The same in every process, platform and release.
  */
 export function toolNameHash(text: string): string {
-  let hash = FNV_OFFSET_64;
+  // 64-bit arithmetic on two 32-bit halves (every intermediate stays below 2^53):
+  // hash × (2^40 + 0x1b3) = (low × 0x1b3) + 2^32 × (high × 0x1b3 + carry + (low << 8)), mod 2^64.
+  let high = FNV_OFFSET_HIGH;
+  let low = FNV_OFFSET_LOW;
   for (const byte of encoder.encode(text)) {
-    hash ^= BigInt(byte);
-    hash = (hash * FNV_PRIME_64) & MASK_64;
+    low = (low ^ byte) >>> 0;
+    const product = low * FNV_PRIME_LOW;
+    const carry = Math.floor(product / 0x1_0000_0000);
+    high = (high * FNV_PRIME_LOW + carry + ((low << 8) >>> 0)) >>> 0;
+    low = product >>> 0;
   }
+  const hash = (BigInt(high) << 32n) | BigInt(low);
   return (hash % HASH_MODULUS).toString(36).padStart(HASH_LENGTH, '0');
 }
 
