@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeywordIndex } from './keyword-index.js';
+import { KeywordIndex, type KeywordIndexBuilder } from './keyword-index.js';
 
 /** Two fields: 0 looked up by prefix and typo, 1 only matched exactly (like word pairs). */
 function indexOf(documents: [string, string[], string[]][]): KeywordIndex {
@@ -74,6 +74,60 @@ describe('KeywordIndex', () => {
     expect(loaded.averageLength(0)).toBe(index.averageLength(0));
     loaded.remove('d');
     expect(loaded.get('stockholm')).toBeUndefined();
+  });
+
+  it('builds many documents at once exactly as adding them one by one', () => {
+    // Seeded pseudo-random documents: repeats within a field, terms shared across fields.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    const documents = Array.from({ length: 60 }, (_, d) => ({
+      id: `doc${d}`,
+      fields: [0, 1, 2].map(() =>
+        Array.from({ length: Math.floor(random() * 8) }, () => words[Math.floor(random() * 40)]!),
+      ),
+    }));
+    const oneByOne = new KeywordIndex(3, [0, 1]);
+    for (const { id, fields } of documents) oneByOne.add(id, fields);
+    const built = KeywordIndex.build(3, [0, 1], (builder) => {
+      for (const { id, fields } of documents)
+        builder.add(
+          id,
+          fields.map((terms) => terms.map((term) => builder.term(term))),
+        );
+    });
+    expect(built.toJSON()).toEqual(oneByOne.toJSON());
+    expect(terms(built.atPrefix('w1'))).toEqual(terms(oneByOne.atPrefix('w1')));
+    // and it is an ordinary index afterwards
+    built.remove('doc3');
+    oneByOne.remove('doc3');
+    built.add('late', [['w1', 'w1'], [], ['w39']]);
+    oneByOne.add('late', [['w1', 'w1'], [], ['w39']]);
+    expect(built.toJSON()).toEqual(oneByOne.toJSON());
+  });
+
+  it('refuses bad input to a build with a specific error', () => {
+    expect(() => KeywordIndex.build(2, undefined, (builder) => builder.add('a', [[0], []]))).toThrow(
+      /unknown term number 0/,
+    );
+    expect(() =>
+      KeywordIndex.build(2, undefined, (builder) => {
+        const term = builder.term('x');
+        builder.add('a', [[term], []]);
+        builder.add('a', [[term], []]);
+      }),
+    ).toThrow(/"a" added twice/);
+    expect(() => KeywordIndex.build(2, undefined, (builder) => builder.add('a', [[]]))).toThrow(
+      /expected 2 fields, got 1/,
+    );
+    let escaped: KeywordIndexBuilder | undefined;
+    KeywordIndex.build(1, undefined, (builder) => {
+      escaped = builder;
+    });
+    expect(() => escaped!.add('b', [[]])).toThrow(/after the build/);
   });
 
   it('rejects a malformed serialisation with a specific error', () => {

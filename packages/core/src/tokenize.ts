@@ -63,6 +63,8 @@ function wordSegmenter(): Intl.Segmenter | null {
  * voicing marks) are kept.
  */
 export function normalizeWord(word: string): string {
+  // ASCII: NFKC changes nothing and there is no accent.
+  if (isAscii(word)) return word.toLowerCase();
   const lower = word.normalize('NFKC').toLowerCase();
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII fast path
   if (/^[\u0000-\u007f]*$/.test(lower)) return lower;
@@ -257,8 +259,11 @@ function isContentWord(word: string, stopWords: ReadonlySet<string>): boolean {
   return !stopWords.has(word);
 }
 
-/** A word as written → its normal form and term, or `null` when it is not a content word. */
-type WordEntry = readonly [normal: string, term: string] | null;
+/**
+ * A word as written → its normal form and term (and the term's number, set when first asked), or
+ * `null` when it is not a content word.
+ */
+type WordEntry = { readonly normal: string; readonly term: string; number: number } | null;
 
 /** Memo of {@link wordEntry} (most words of a catalog repeat); starts over when it grows too big. */
 const wordEntries = new Map<string, WordEntry>();
@@ -269,14 +274,58 @@ function wordEntry(word: string): WordEntry {
   let entry = wordEntries.get(word);
   if (entry === undefined) {
     const normal = normalizeWord(word);
-    entry = normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : [normal, stem(normal)];
+    entry = normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : { normal, term: stem(normal), number: -1 };
     if (wordEntries.size >= MAX_WORD_ENTRIES) wordEntries.clear();
     wordEntries.set(word, entry);
   }
   return entry;
 }
 
-/** The words of the text being turned into terms (reused: {@link toTerms} never re-enters). */
+/**
+ * Every tool-text term seen in this process, numbered (see {@link termNumber}), so that an index
+ * build can look terms up in arrays. Numbers start over only at {@link trimTermNumbers}.
+ */
+const termNumbers = new Map<string, number>();
+const termTexts: string[] = [];
+let termGeneration = 0;
+const MAX_TERM_NUMBERS = 1_000_000;
+
+/** The process-wide number of a term (the same for the same term until {@link trimTermNumbers}). */
+export function termNumber(term: string): number {
+  let number = termNumbers.get(term);
+  if (number === undefined) {
+    number = termTexts.length;
+    termTexts.push(term);
+    termNumbers.set(term, number);
+  }
+  return number;
+}
+
+/** The term of a number from {@link termNumber}. */
+export function termText(number: number): string {
+  const text = termTexts[number];
+  if (text === undefined) throw new RangeError(`No term has number ${number}`);
+  return text;
+}
+
+/** Changes whenever term numbers start over: a memo of numbers must be dropped then. */
+export function termNumbersGeneration(): number {
+  return termGeneration;
+}
+
+/**
+ * Forgets every term number once there are too many (a process indexing ever new catalogs). Call
+ * only where no number is held (before a build): numbers given out before mean nothing after.
+ */
+export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
+  if (termTexts.length <= limit) return;
+  termNumbers.clear();
+  termTexts.length = 0;
+  for (const entry of wordEntries.values()) if (entry !== null) entry.number = -1;
+  termGeneration += 1;
+}
+
+/** The words of the text being turned into terms (reused: nothing here re-enters). */
 const scratchWords: string[] = [];
 
 function toTerms(text: string, query?: ReadonlySet<string>): string[] {
@@ -287,13 +336,31 @@ function toTerms(text: string, query?: ReadonlySet<string>): string[] {
     for (let i = 0; i < words.length; i++) {
       const entry = wordEntry(words[i]!);
       if (entry === null) continue;
-      if (query?.has(entry[0])) continue;
-      terms.push(entry[1]);
+      if (query?.has(entry.normal)) continue;
+      terms.push(entry.term);
     }
   } finally {
     words.length = 0;
   }
   return terms;
+}
+
+/** {@link tokenize}, as term numbers ({@link termNumber}). */
+export function tokenizeToNumbers(text: string): number[] {
+  const numbers: number[] = [];
+  const words = scratchWords;
+  try {
+    collectWords(text, words);
+    for (let i = 0; i < words.length; i++) {
+      const entry = wordEntry(words[i]!);
+      if (entry === null) continue;
+      if (entry.number < 0) entry.number = termNumber(entry.term);
+      numbers.push(entry.number);
+    }
+  } finally {
+    words.length = 0;
+  }
+  return numbers;
 }
 
 /**

@@ -1,8 +1,11 @@
-// How a catalog tool becomes index terms: the text of each field, tokenised, and a fingerprint of
-// that text. Built for speed at catalog scale (10,000+ tools): the strings of a tool are tokenised
-// where they are (never joined and split again), repeated strings (names, parameter names and
-// descriptions, tags) through a memo, and word pairs come from a memo of pair terms.
-import { splitWords, tokenize } from './tokenize.js';
+// How a catalog tool becomes index terms: the text of each field, tokenised into term numbers
+// (see `termNumber`), and a fingerprint of that text; and how a whole catalog's terms feed a
+// keyword index build. Built for speed at catalog scale (10,000+ tools): the strings of a tool are
+// tokenised where they are (never joined and split again), repeated strings (names, parameter
+// names and descriptions, tags) once through a memo, and a build looks terms and word pairs up by
+// number in arrays rather than by text in maps.
+import type { KeywordIndexBuilder } from './keyword-index.js';
+import { splitWords, termNumber, termNumbersGeneration, termText, tokenizeToNumbers } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
 /** The fields a tool is indexed under; `source` and `tags` are reported as `tags`. */
@@ -11,10 +14,21 @@ export type IndexField = 'name' | 'description' | 'tags' | 'source' | 'parameter
 /** The index's fields, in the order of the keyword index's field numbers. */
 export const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'source', 'parameters', 'phrases'];
 
-/** A tool as the keyword index takes it. */
+/** The number of the `phrases` field, the last one: the others hold terms, it holds word pairs. */
+const PHRASES = INDEX_FIELDS.indexOf('phrases');
+
+/** The term numbers of one string of a tool (a name line, a parameter description, a tag). */
+type Run = readonly number[];
+
+/**
+ * A tool's terms as runs of term numbers: those of each string the tool has, so that a string seen
+ * before brings the very same array.
+ */
 export interface ToolTerms {
-  /** The terms of each field, in {@link INDEX_FIELDS} order (`phrases`: word pairs, see {@link pairTerm}). */
-  fields: readonly (readonly string[])[];
+  /** The runs of each field but `phrases`, in {@link INDEX_FIELDS} order. */
+  fields: Run[][];
+  /** The lines of the name and of the description, whose neighbouring terms make the `phrases` field. */
+  phraseLines: Run[];
   /** A hash of the indexed text: tells whether a tool changed since an index was saved. */
   fingerprint: string;
 }
@@ -61,58 +75,36 @@ function parameterStrings(schema: unknown): string[] {
 }
 
 /**
- * Memo of the terms of short strings of tool text (catalogs repeat them: parameter names and their
- * descriptions, tool names, tags); longer strings are rarely repeated and not kept.
+ * Memo of the term numbers of short strings of tool text (catalogs repeat them: parameter names and
+ * their descriptions, tool names, tags); longer strings are rarely repeated and not kept.
  */
-const stringTermsCache = new Map<string, readonly string[]>();
+const stringRuns = new Map<string, Run>();
+let stringRunsGeneration = termNumbersGeneration();
 const MAX_CACHED_STRINGS = 100_000;
 const MAX_CACHED_STRING_LENGTH = 160;
 
-/** {@link tokenize}, memoised for short strings; the array may be shared: never change it. */
-function stringTerms(text: string): readonly string[] {
-  if (text.length > MAX_CACHED_STRING_LENGTH) return tokenize(text);
-  let terms = stringTermsCache.get(text);
-  if (terms === undefined) {
-    terms = tokenize(text);
-    if (stringTermsCache.size >= MAX_CACHED_STRINGS) stringTermsCache.clear();
-    stringTermsCache.set(text, terms);
+/** The term numbers of a string, memoised if short; the array may be shared: never change it. */
+function stringRun(text: string): Run {
+  if (text.length > MAX_CACHED_STRING_LENGTH) return tokenizeToNumbers(text);
+  if (stringRunsGeneration !== termNumbersGeneration()) {
+    stringRuns.clear();
+    stringRunsGeneration = termNumbersGeneration();
   }
-  return terms;
+  let run = stringRuns.get(text);
+  if (run === undefined) {
+    run = tokenizeToNumbers(text);
+    if (stringRuns.size >= MAX_CACHED_STRINGS) stringRuns.clear();
+    stringRuns.set(text, run);
+  }
+  return run;
 }
-
-function pushAll(out: string[], terms: readonly string[]): void {
-  for (let i = 0; i < terms.length; i++) out.push(terms[i]!);
-}
-
-/** The pair terms made so far, by their two terms (lesser first); starts over when it grows too big. */
-const pairTerms = new Map<string, Map<string, string>>();
-let pairTermCount = 0;
-const MAX_PAIR_TERMS = 200_000;
 
 /**
  * The term that stands for two neighbouring terms in either order (`blood count` and `count blood`
- * give `blood+count`). The same string object for the same pair, so that the index finds it
- * without hashing a new string each time.
+ * give `blood+count`).
  */
 export function pairTerm(a: string, b: string): string {
-  const first = a < b ? a : b;
-  const second = a < b ? b : a;
-  let seconds = pairTerms.get(first);
-  if (seconds === undefined) {
-    if (pairTermCount >= MAX_PAIR_TERMS) {
-      pairTerms.clear();
-      pairTermCount = 0;
-    }
-    seconds = new Map();
-    pairTerms.set(first, seconds);
-  }
-  let pair = seconds.get(second);
-  if (pair === undefined) {
-    pair = `${first}+${second}`;
-    seconds.set(second, pair);
-    pairTermCount += 1;
-  }
-  return pair;
+  return a < b ? `${a}+${b}` : `${b}+${a}`;
 }
 
 /** Adds the pairs of neighbouring terms of one line (no pair of a term with itself). */
@@ -162,14 +154,15 @@ function feedLines(hash: Fnv32, parts: readonly string[]): void {
  * only words none of whose terms the name already has, so nothing counts twice. (The provider tool
  * name is derived from the id, plus at times a hash, so it adds nothing.)
  */
-function idWordsBeyondName(id: string, nameTerms: readonly string[]): string {
-  const known = new Set(nameTerms);
+function idWordsBeyondName(id: string, nameLines: readonly Run[]): string {
   const extra: string[] = [];
+  const extraTerms: number[] = [];
+  const known = (term: number) => nameLines.some((line) => line.includes(term)) || extraTerms.includes(term);
   for (const word of splitWords(id)) {
-    const terms = stringTerms(word);
-    if (terms.length > 0 && terms.every((term) => !known.has(term))) {
+    const terms = stringRun(word);
+    if (terms.length > 0 && !terms.some(known)) {
       extra.push(word);
-      for (const term of terms) known.add(term);
+      extraTerms.push(...terms);
     }
   }
   return extra.join(' ');
@@ -178,9 +171,7 @@ function idWordsBeyondName(id: string, nameTerms: readonly string[]): string {
 /** The strings a tool is indexed with, per field, as the tool has them. */
 interface IndexedText {
   /** The display name, line by line, each line's terms. */
-  nameLines: (readonly string[])[];
-  /** The name's terms plus those of the id's words that the name lacks. */
-  nameTerms: string[];
+  nameLines: Run[];
   /** The words of the id that the name lacks, as one line (`''` when none). */
   idWords: string;
   description: string;
@@ -192,15 +183,10 @@ interface IndexedText {
 }
 
 function indexedText(tool: CatalogTool<unknown>): IndexedText {
-  const nameLines = tool.name.split('\n').map(stringTerms);
-  const nameTerms: string[] = [];
-  for (const line of nameLines) pushAll(nameTerms, line);
-  const idWords = idWordsBeyondName(tool.id, nameTerms);
-  if (idWords !== '') pushAll(nameTerms, stringTerms(idWords));
+  const nameLines = tool.name.split('\n').map(stringRun);
   return {
     nameLines,
-    nameTerms,
-    idWords,
+    idWords: idWordsBeyondName(tool.id, nameLines),
     description: tool.description ?? '',
     source: tool.source ?? '',
     tags: (tool.tags ?? []).filter((tag) => tag !== tool.source),
@@ -239,24 +225,87 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
  */
 export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   const text = indexedText(tool);
+  const name = text.idWords === '' ? text.nameLines : [...text.nameLines, stringRun(text.idWords)];
   // Descriptions seldom repeat from tool to tool: they skip the memo.
-  const descriptionLines = text.description.split('\n').map((line) => tokenize(line));
-  const descriptionTerms: string[] = [];
-  for (const line of descriptionLines) pushAll(descriptionTerms, line);
-
-  const phrases: string[] = [];
-  for (const line of text.nameLines) pushPairs(phrases, line);
-  for (const line of descriptionLines) pushPairs(phrases, line);
-
-  const tagTerms: string[] = [];
-  for (const tag of text.tags) pushAll(tagTerms, stringTerms(tag));
-  const parameterTerms: string[] = [];
-  for (const part of text.parameters) pushAll(parameterTerms, stringTerms(part));
-
+  const description = text.description.split('\n').map((line) => tokenizeToNumbers(line));
   return {
-    fields: [text.nameTerms, descriptionTerms, tagTerms, stringTerms(text.source), parameterTerms, phrases],
+    fields: [name, description, text.tags.map(stringRun), [stringRun(text.source)], text.parameters.map(stringRun)],
+    phraseLines: [...text.nameLines, ...description],
     fingerprint: fingerprintOf(text, tool.name),
   };
+}
+
+/** The terms of each index field as text, in {@link INDEX_FIELDS} order (`phrases` as {@link pairTerm}s). */
+export function toolTermTexts(terms: ToolTerms): string[][] {
+  const fields = terms.fields.map((runs) => runs.flatMap((run) => run.map(termText)));
+  const phrases: string[] = [];
+  for (const line of terms.phraseLines) pushPairs(phrases, line.map(termText));
+  fields.splice(PHRASES, 0, phrases);
+  return fields;
+}
+
+/**
+ * Feeds tools to a keyword index build ({@link KeywordIndex.build}): maps the process-wide term
+ * numbers of {@link toolTerms} to the build's own through an array, and makes the `phrases` field
+ * from the pairs of neighbouring terms, each pair looked up once in a table of number pairs.
+ */
+export class ToolIndexFeeder {
+  readonly #builder: KeywordIndexBuilder;
+  /** The build's number of each process-wide term number, plus one (0: not yet used). */
+  #local = new Int32Array(1024);
+  /** The text of each of the build's term numbers. */
+  readonly #texts: string[] = [];
+  readonly #pairs = new PairTable();
+
+  constructor(builder: KeywordIndexBuilder) {
+    this.#builder = builder;
+  }
+
+  add(id: string, terms: ToolTerms): void {
+    const fields: number[][] = [];
+    for (const runs of terms.fields) {
+      const numbers: number[] = [];
+      for (const run of runs) for (let i = 0; i < run.length; i++) numbers.push(this.#term(run[i]!));
+      fields.push(numbers);
+    }
+    const phrases: number[] = [];
+    for (const line of terms.phraseLines) {
+      for (let i = 0; i + 1 < line.length; i++) {
+        const a = line[i]!;
+        const b = line[i + 1]!;
+        if (a !== b) phrases.push(this.#pair(this.#term(a), this.#term(b)));
+      }
+    }
+    fields.splice(PHRASES, 0, phrases);
+    this.#builder.add(id, fields);
+  }
+
+  #term(global: number): number {
+    if (global >= this.#local.length) {
+      const bigger = new Int32Array(Math.max(global + 1, this.#local.length * 2));
+      bigger.set(this.#local);
+      this.#local = bigger;
+    }
+    const known = this.#local[global]!;
+    if (known > 0) return known - 1;
+    const local = this.#newTerm(termText(global));
+    this.#local[global] = local + 1;
+    return local;
+  }
+
+  #newTerm(text: string): number {
+    const local = this.#builder.term(text);
+    this.#texts[local] = text;
+    return local;
+  }
+
+  #pair(a: number, b: number): number {
+    const known = this.#pairs.get(a, b);
+    if (known >= 0) return known;
+    const pair = this.#newTerm(pairTerm(this.#texts[a]!, this.#texts[b]!));
+    this.#pairs.set(a, b, pair);
+    return pair;
+  }
 }
 
 /**
@@ -267,4 +316,61 @@ export function toolText(tool: Pick<CatalogTool<unknown>, 'name' | 'description'
   return [tool.name, tool.description, ...(tool.tags ?? []), tool.source]
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .join('\n');
+}
+
+/** A hash table from pairs of non-negative numbers to non-negative numbers (open addressing). */
+class PairTable {
+  /** Per slot: the first number plus one (0: empty), the second, the value. */
+  #firsts = new Int32Array(1 << 12);
+  #seconds = new Int32Array(1 << 12);
+  #values = new Int32Array(1 << 12);
+  #size = 0;
+
+  /** The value of `(a, b)`, or -1. */
+  get(a: number, b: number): number {
+    const mask = this.#firsts.length - 1;
+    for (let slot = hashPair(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const first = this.#firsts[slot]!;
+      if (first === 0) return -1;
+      if (first === a + 1 && this.#seconds[slot] === b) return this.#values[slot]!;
+    }
+  }
+
+  /** Sets the value of a pair not in the table. */
+  set(a: number, b: number, value: number): void {
+    if ((this.#size + 1) * 2 > this.#firsts.length) this.#grow();
+    this.#place(a, b, value);
+    this.#size += 1;
+  }
+
+  #place(a: number, b: number, value: number): void {
+    const mask = this.#firsts.length - 1;
+    let slot = hashPair(a, b) & mask;
+    while (this.#firsts[slot] !== 0) slot = (slot + 1) & mask;
+    this.#firsts[slot] = a + 1;
+    this.#seconds[slot] = b;
+    this.#values[slot] = value;
+  }
+
+  #grow(): void {
+    const firsts = this.#firsts;
+    const seconds = this.#seconds;
+    const values = this.#values;
+    this.#firsts = new Int32Array(firsts.length * 2);
+    this.#seconds = new Int32Array(firsts.length * 2);
+    this.#values = new Int32Array(firsts.length * 2);
+    for (let slot = 0; slot < firsts.length; slot++) {
+      if (firsts[slot] !== 0) this.#place(firsts[slot]! - 1, seconds[slot]!, values[slot]!);
+    }
+  }
+}
+
+/** Mixes two numbers into 32 bits (murmur3's finaliser over the first, times a constant, xor the second). */
+function hashPair(a: number, b: number): number {
+  let hash = Math.imul(a, 0x9e3779b1) ^ b;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
 }

@@ -326,6 +326,35 @@ describe('ToolIndex incremental updates', () => {
     }
   });
 
+  it('builds at construction exactly the index that adding the tools one by one gives', () => {
+    const tools: ToolDescriptor[] = [
+      ...TOOLS,
+      // a name over two lines, a tag equal to the source, a repeated word, ids adding words
+      {
+        id: 'ops__deploy_app',
+        name: 'Deploy app\nto production',
+        description: 'Deploy deploy the app.',
+        tags: ['ops', 'ci'],
+        source: 'ops',
+      },
+      { id: 'x', name: 'YouTube getUserV2', description: "It's the user's video.\nSecond line here." },
+      {
+        id: 'ns__same',
+        name: 'same same',
+        description: '',
+        inputSchema: {
+          type: 'object',
+          properties: { a_b: { type: 'string', title: 'Alpha beta', description: 'alpha\nbeta' } },
+        },
+      },
+    ];
+    const built = new ToolIndex(new ToolCatalog(tools));
+    const catalog = new ToolCatalog();
+    const incremental = new ToolIndex(catalog);
+    for (const tool of tools) catalog.add(tool);
+    expect(incremental.toJSON()).toEqual(built.toJSON());
+  });
+
   it('stops following the catalog once disposed', async () => {
     const catalog = catalogOf();
     const index = new ToolIndex(catalog);

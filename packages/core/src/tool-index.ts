@@ -3,8 +3,17 @@ import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
-import { tokenizeQuery } from './tokenize.js';
-import { INDEX_FIELDS, type IndexField, pushPairs, toolFingerprint, toolTerms, toolText } from './tool-document.js';
+import { tokenizeQuery, trimTermNumbers } from './tokenize.js';
+import {
+  INDEX_FIELDS,
+  type IndexField,
+  pushPairs,
+  ToolIndexFeeder,
+  toolFingerprint,
+  toolTerms,
+  toolTermTexts,
+  toolText,
+} from './tool-document.js';
 import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
 
@@ -247,12 +256,15 @@ export class ToolIndex<TTool = unknown> {
       for (const [id, print] of Object.entries(loaded.fingerprints)) this.#fingerprints.set(id, print);
       this.#vector = loaded.vector;
     } else {
-      this.#keyword = new KeywordIndex(INDEX_FIELDS.length, LOOKUP_FIELDS);
-      for (const tool of catalog) {
-        const terms = toolTerms(tool);
-        this.#keyword.add(tool.id, terms.fields);
-        this.#fingerprints.set(tool.id, terms.fingerprint);
-      }
+      trimTermNumbers();
+      this.#keyword = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
+        const feeder = new ToolIndexFeeder(builder);
+        for (const tool of catalog) {
+          const terms = toolTerms(tool);
+          feeder.add(tool.id, terms);
+          this.#fingerprints.set(tool.id, terms.fingerprint);
+        }
+      });
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }
@@ -460,8 +472,9 @@ export class ToolIndex<TTool = unknown> {
       this.#keyword.remove(change.previous.id);
       this.#fingerprints.delete(change.previous.id);
     }
+    trimTermNumbers();
     const terms = toolTerms(change.tool);
-    this.#keyword.add(change.tool.id, terms.fields); // (replaces a tool of the same id)
+    this.#keyword.add(change.tool.id, toolTermTexts(terms)); // (replaces a tool of the same id)
     this.#fingerprints.set(change.tool.id, terms.fingerprint);
   }
 
