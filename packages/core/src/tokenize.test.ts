@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stem } from './stemmer.js';
-import {
-  normalizeWord,
-  splitWords,
-  termNumber,
-  termNumbersGeneration,
-  termText,
-  tokenize,
-  tokenizeQuery,
-  tokenizeToNumbers,
-  trimTermNumbers,
-} from './tokenize.js';
+import { normalizeWord, splitWords, tokenize, tokenizeQuery } from './tokenize.js';
 
 describe('splitWords', () => {
   it('splits camelCase and PascalCase, keeping acronyms together', () => {
@@ -131,27 +121,5 @@ describe('tokenizeQuery', () => {
   it('keeps filler words in tool texts (only queries lose them)', () => {
     expect(tokenize('Tell a joke')).toEqual(['tell', 'joke']);
     expect(tokenizeQuery('tell me a joke')).toEqual(['joke']);
-  });
-});
-
-describe('term numbers', () => {
-  it('number the terms of tokenize, the same number for the same term', () => {
-    const text = "getUserV2 fetches the user's profiles; Café crème, 天气预报";
-    const numbers = tokenizeToNumbers(text);
-    expect(numbers.map(termText)).toEqual(tokenize(text));
-    expect(tokenizeToNumbers('user profile')).toEqual([termNumber('user'), termNumber('profil')]);
-    expect(() => termText(-1)).toThrow(RangeError);
-  });
-
-  it('start over only when there are too many, telling memos by a new generation', () => {
-    const before = termNumbersGeneration();
-    trimTermNumbers(Number.MAX_SAFE_INTEGER);
-    expect(termNumbersGeneration()).toBe(before);
-    termNumber('weather');
-    trimTermNumbers(0);
-    expect(termNumbersGeneration()).toBe(before + 1);
-    // Numbering starts again from 0, and tokenising still gives the right terms.
-    expect(tokenizeToNumbers('weather forecast')).toEqual([0, 1]);
-    expect(tokenizeToNumbers('weather forecast').map(termText)).toEqual(['weather', 'forecast']);
   });
 });

@@ -41,7 +41,8 @@ const INNER_APOSTROPHE = /(\p{L})['’](?=\p{L})/gu;
 const ASCII_CONTRACTION = /([A-Za-z])'(?:s|d|ll|re|ve|m|t)(?![A-Za-z0-9])/gi;
 const ASCII_INNER_APOSTROPHE = /([A-Za-z])'(?=[A-Za-z])/g;
 
-function isAscii(text: string): boolean {
+/** Whether a text is all ASCII. */
+export function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 }
@@ -227,14 +228,20 @@ function splitAsciiWords(text: string, out: string[]): void {
   }
 }
 
+/**
+ * ASCII text without its contraction and possessive endings (`Messi's` → `Messi`) and with the
+ * other apostrophes inside words dropped (`rock'n'roll` → `rocknroll`): what {@link splitWords}
+ * does first. Then words are the runs of letters and digits.
+ */
+export function withoutAsciiApostrophes(text: string): string {
+  return text.includes("'") ? text.replace(ASCII_CONTRACTION, '$1').replace(ASCII_INNER_APOSTROPHE, '$1') : text;
+}
+
 /** {@link splitWords} into `out`. */
 function collectWords(text: string, out: string[]): void {
   if (isAscii(text)) {
     // The same steps restricted to ASCII (NFKC changes nothing there, no CJK or segmented script).
-    const cleaned = text.includes("'")
-      ? text.replace(ASCII_CONTRACTION, '$1').replace(ASCII_INNER_APOSTROPHE, '$1')
-      : text;
-    splitAsciiWords(cleaned, out);
+    splitAsciiWords(withoutAsciiApostrophes(text), out);
     return;
   }
   const cleaned = text.normalize('NFKC').replace(CONTRACTION, '$1').replace(INNER_APOSTROPHE, '$1');
@@ -259,11 +266,8 @@ function isContentWord(word: string, stopWords: ReadonlySet<string>): boolean {
   return !stopWords.has(word);
 }
 
-/**
- * A word as written → its normal form and term (and the term's number, set when first asked), or
- * `null` when it is not a content word.
- */
-type WordEntry = { readonly normal: string; readonly term: string; number: number } | null;
+/** A word as written → its normal form and term, or `null` when it is not a content word. */
+type WordEntry = { readonly normal: string; readonly term: string } | null;
 
 /** Memo of {@link wordEntry} (most words of a catalog repeat); starts over when it grows too big. */
 const wordEntries = new Map<string, WordEntry>();
@@ -274,55 +278,16 @@ function wordEntry(word: string): WordEntry {
   let entry = wordEntries.get(word);
   if (entry === undefined) {
     const normal = normalizeWord(word);
-    entry = normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : { normal, term: stem(normal), number: -1 };
+    entry = normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : { normal, term: stem(normal) };
     if (wordEntries.size >= MAX_WORD_ENTRIES) wordEntries.clear();
     wordEntries.set(word, entry);
   }
   return entry;
 }
 
-/**
- * Every tool-text term seen in this process, numbered (see {@link termNumber}), so that an index
- * build can look terms up in arrays. Numbers start over only at {@link trimTermNumbers}.
- */
-const termNumbers = new Map<string, number>();
-const termTexts: string[] = [];
-let termGeneration = 0;
-const MAX_TERM_NUMBERS = 1_000_000;
-
-/** The process-wide number of a term (the same for the same term until {@link trimTermNumbers}). */
-export function termNumber(term: string): number {
-  let number = termNumbers.get(term);
-  if (number === undefined) {
-    number = termTexts.length;
-    termTexts.push(term);
-    termNumbers.set(term, number);
-  }
-  return number;
-}
-
-/** The term of a number from {@link termNumber}. */
-export function termText(number: number): string {
-  const text = termTexts[number];
-  if (text === undefined) throw new RangeError(`No term has number ${number}`);
-  return text;
-}
-
-/** Changes whenever term numbers start over: a memo of numbers must be dropped then. */
-export function termNumbersGeneration(): number {
-  return termGeneration;
-}
-
-/**
- * Forgets every term number once there are too many (a process indexing ever new catalogs). Call
- * only where no number is held (before a build): numbers given out before mean nothing after.
- */
-export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
-  if (termTexts.length <= limit) return;
-  termNumbers.clear();
-  termTexts.length = 0;
-  for (const entry of wordEntries.values()) if (entry !== null) entry.number = -1;
-  termGeneration += 1;
+/** The term of one word as written (a word of {@link splitWords}), or `null` when it is none. */
+export function wordTerm(word: string): string | null {
+  return wordEntry(word)?.term ?? null;
 }
 
 /** The words of the text being turned into terms (reused: nothing here re-enters). */
@@ -343,24 +308,6 @@ function toTerms(text: string, query?: ReadonlySet<string>): string[] {
     words.length = 0;
   }
   return terms;
-}
-
-/** {@link tokenize}, as term numbers ({@link termNumber}). */
-export function tokenizeToNumbers(text: string): number[] {
-  const numbers: number[] = [];
-  const words = scratchWords;
-  try {
-    collectWords(text, words);
-    for (let i = 0; i < words.length; i++) {
-      const entry = wordEntry(words[i]!);
-      if (entry === null) continue;
-      if (entry.number < 0) entry.number = termNumber(entry.term);
-      numbers.push(entry.number);
-    }
-  } finally {
-    words.length = 0;
-  }
-  return numbers;
 }
 
 /**

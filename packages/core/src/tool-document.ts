@@ -5,7 +5,8 @@
 // names and descriptions, tags) once through a memo, and a build looks terms and word pairs up by
 // number in arrays rather than by text in maps.
 import type { KeywordIndexBuilder } from './keyword-index.js';
-import { splitWords, termNumber, termNumbersGeneration, termText, tokenizeToNumbers } from './tokenize.js';
+import { type TermRun, termNumbersGeneration, termText, tokenizeToNumbers } from './term-numbers.js';
+import { splitWords } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
 /** The fields a tool is indexed under; `source` and `tags` are reported as `tags`. */
@@ -17,18 +18,15 @@ export const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags
 /** The number of the `phrases` field, the last one: the others hold terms, it holds word pairs. */
 const PHRASES = INDEX_FIELDS.indexOf('phrases');
 
-/** The term numbers of one string of a tool (a name line, a parameter description, a tag). */
-type Run = readonly number[];
-
 /**
  * A tool's terms as runs of term numbers: those of each string the tool has, so that a string seen
  * before brings the very same array.
  */
 export interface ToolTerms {
   /** The runs of each field but `phrases`, in {@link INDEX_FIELDS} order. */
-  fields: Run[][];
+  fields: TermRun[][];
   /** The lines of the name and of the description, whose neighbouring terms make the `phrases` field. */
-  phraseLines: Run[];
+  phraseLines: TermRun[];
   /** A hash of the indexed text: tells whether a tool changed since an index was saved. */
   fingerprint: string;
 }
@@ -78,13 +76,13 @@ function parameterStrings(schema: unknown): string[] {
  * Memo of the term numbers of short strings of tool text (catalogs repeat them: parameter names and
  * their descriptions, tool names, tags); longer strings are rarely repeated and not kept.
  */
-const stringRuns = new Map<string, Run>();
+const stringRuns = new Map<string, TermRun>();
 let stringRunsGeneration = termNumbersGeneration();
 const MAX_CACHED_STRINGS = 100_000;
 const MAX_CACHED_STRING_LENGTH = 160;
 
 /** The term numbers of a string, memoised if short; the array may be shared: never change it. */
-function stringRun(text: string): Run {
+function stringRun(text: string): TermRun {
   if (text.length > MAX_CACHED_STRING_LENGTH) return tokenizeToNumbers(text);
   if (stringRunsGeneration !== termNumbersGeneration()) {
     stringRuns.clear();
@@ -154,7 +152,7 @@ function feedLines(hash: Fnv32, parts: readonly string[]): void {
  * only words none of whose terms the name already has, so nothing counts twice. (The provider tool
  * name is derived from the id, plus at times a hash, so it adds nothing.)
  */
-function idWordsBeyondName(id: string, nameLines: readonly Run[]): string {
+function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): string {
   const extra: string[] = [];
   const extraTerms: number[] = [];
   const known = (term: number) => nameLines.some((line) => line.includes(term)) || extraTerms.includes(term);
@@ -171,7 +169,7 @@ function idWordsBeyondName(id: string, nameLines: readonly Run[]): string {
 /** The strings a tool is indexed with, per field, as the tool has them. */
 interface IndexedText {
   /** The display name, line by line, each line's terms. */
-  nameLines: Run[];
+  nameLines: TermRun[];
   /** The words of the id that the name lacks, as one line (`''` when none). */
   idWords: string;
   description: string;

@@ -3,7 +3,8 @@ import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
-import { tokenizeQuery, trimTermNumbers } from './tokenize.js';
+import { trimTermNumbers } from './term-numbers.js';
+import { tokenizeQuery } from './tokenize.js';
 import {
   INDEX_FIELDS,
   type IndexField,

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { termNumber, termNumbersGeneration, termText, tokenizeToNumbers, trimTermNumbers } from './term-numbers.js';
+import { tokenize } from './tokenize.js';
+
+describe('term numbers', () => {
+  it('number the terms of tokenize, the same number for the same term', () => {
+    const text = "getUserV2 fetches the user's profiles; Café crème, 天气预报";
+    const numbers = tokenizeToNumbers(text);
+    expect(numbers.map(termText)).toEqual(tokenize(text));
+    const texts = [
+      "Messi's stats, don't stop: rock'n'roll O'Brien's getUserV2 HTMLParser Base64Encode 3D 2FA",
+      'snake_case kebab-case dotted.name slashed/path a1b2 27f145d2 YouTube mp3 v2 /v1/users/{userId}/posts',
+      "it's IT'S We'LL 'quoted' trailing' 'leading",
+      'Get the weather forecast for a city. The weather, the WEATHER and the Weather again.',
+      '',
+      '   ',
+      'x',
+    ];
+    // twice: the second time every word comes from the table of known words
+    for (const round of [1, 2]) {
+      for (const sample of texts)
+        expect(tokenizeToNumbers(sample).map(termText), `${round}: ${sample}`).toEqual(tokenize(sample));
+    }
+  });
+
+  it('stay right past the first table of known words (it grows)', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => `word${i.toString(36)}x getItem${i}`).join(' ');
+    expect(tokenizeToNumbers(many).map(termText)).toEqual(tokenize(many));
+    expect(tokenizeToNumbers(many).map(termText)).toEqual(tokenize(many));
+    expect(tokenizeToNumbers('user profile')).toEqual([termNumber('user'), termNumber('profil')]);
+    expect(() => termText(-1)).toThrow(RangeError);
+  });
+
+  it('start over only when there are too many, telling memos by a new generation', () => {
+    const before = termNumbersGeneration();
+    trimTermNumbers(Number.MAX_SAFE_INTEGER);
+    expect(termNumbersGeneration()).toBe(before);
+    termNumber('weather');
+    trimTermNumbers(0);
+    expect(termNumbersGeneration()).toBe(before + 1);
+    // Numbering starts again from 0, and tokenising still gives the right terms.
+    expect(tokenizeToNumbers('weather forecast')).toEqual([0, 1]);
+    expect(tokenizeToNumbers('weather forecast').map(termText)).toEqual(['weather', 'forecast']);
+  });
+});

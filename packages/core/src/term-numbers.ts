@@ -1,0 +1,160 @@
+// Terms as numbers, for index builds: every term of tool text gets a process-wide number, and
+// `tokenizeToNumbers` turns text straight into those numbers. It gives exactly `tokenize`'s terms,
+// but ASCII text (nearly all tool text) never becomes word strings: each run of letters and digits
+// is hashed as it is scanned and found in a table of the words seen before, compared character by
+// character, so that a known word costs neither a new string nor a map lookup.
+import { isAscii, splitWords, withoutAsciiApostrophes, wordTerm } from './tokenize.js';
+
+/** The term numbers of a text, in order, repeats included. */
+export type TermRun = readonly number[];
+
+const termNumbers = new Map<string, number>();
+const termTexts: string[] = [];
+let generation = 0;
+/** Above this many terms, {@link trimTermNumbers} starts over. */
+const MAX_TERM_NUMBERS = 1_000_000;
+
+/** The process-wide number of a term (the same for the same term until {@link trimTermNumbers}). */
+export function termNumber(term: string): number {
+  let number = termNumbers.get(term);
+  if (number === undefined) {
+    number = termTexts.length;
+    termTexts.push(term);
+    termNumbers.set(term, number);
+  }
+  return number;
+}
+
+/** The term of a number from {@link termNumber}. */
+export function termText(number: number): string {
+  const text = termTexts[number];
+  if (text === undefined) throw new RangeError(`No term has number ${number}`);
+  return text;
+}
+
+/** Changes whenever term numbers start over: a memo of numbers must be dropped then. */
+export function termNumbersGeneration(): number {
+  return generation;
+}
+
+/**
+ * Forgets every term number once there are more than `limit` (a process indexing ever new
+ * catalogs). Call only where no number is held (before a build): numbers given out before mean
+ * nothing after.
+ */
+export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
+  if (termTexts.length <= limit) return;
+  termNumbers.clear();
+  termTexts.length = 0;
+  words.clear();
+  generation += 1;
+}
+
+/**
+ * The ASCII words seen so far (maximal runs of letters and digits, as written) with their term
+ * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
+ */
+class WordTable {
+  /** Per slot: the word's index plus one (0: empty). */
+  #slots = new Int32Array(1 << 14);
+  #hashes: number[] = [];
+  #texts: string[] = [];
+  #runs: TermRun[] = [];
+  /** The table stops growing here (words beyond are tokenised each time): memory stays bounded. */
+  static readonly MAX_WORDS = 1 << 20;
+
+  /** Appends the term numbers of `text[start, end)`, a word of hash `hash`, to `out`. */
+  push(text: string, start: number, end: number, hash: number, out: number[]): void {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    const length = end - start;
+    let slot = hash & mask;
+    for (let found = slots[slot]!; found !== 0; slot = (slot + 1) & mask, found = slots[slot]!) {
+      const index = found - 1;
+      if (this.#hashes[index] !== hash) continue;
+      const word = this.#texts[index]!;
+      if (word.length !== length) continue;
+      let i = 0;
+      while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+      if (i < length) continue;
+      const run = this.#runs[index]!;
+      for (let k = 0; k < run.length; k++) out.push(run[k]!);
+      return;
+    }
+    const word = text.slice(start, end);
+    const run = wordNumbers(word);
+    for (let k = 0; k < run.length; k++) out.push(run[k]!);
+    if (this.#texts.length >= WordTable.MAX_WORDS) return;
+    slots[slot] = this.#texts.length + 1;
+    this.#hashes.push(hash);
+    this.#texts.push(word);
+    this.#runs.push(run);
+    if (this.#texts.length * 2 > slots.length) this.#grow();
+  }
+
+  clear(): void {
+    this.#slots = new Int32Array(1 << 14);
+    this.#hashes = [];
+    this.#texts = [];
+    this.#runs = [];
+  }
+
+  #grow(): void {
+    const slots = new Int32Array(this.#slots.length * 2);
+    const mask = slots.length - 1;
+    this.#hashes.forEach((hash, index) => {
+      let slot = hash & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = index + 1;
+    });
+    this.#slots = slots;
+  }
+}
+
+const words = new WordTable();
+
+/** The term numbers of one word as written (it may split further: `getUserV2`). */
+function wordNumbers(word: string): number[] {
+  const numbers: number[] = [];
+  for (const piece of splitWords(word)) {
+    const term = wordTerm(piece);
+    if (term !== null) numbers.push(termNumber(term));
+  }
+  return numbers;
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
+export function tokenizeToNumbers(text: string): number[] {
+  const out: number[] = [];
+  if (!isAscii(text)) {
+    for (const word of splitWords(text)) {
+      const term = wordTerm(word);
+      if (term !== null) out.push(termNumber(term));
+    }
+    return out;
+  }
+  // ASCII: words are the runs of letters and digits once apostrophes are dealt with, and a run's
+  // terms are those of the run alone (splitWords of the run).
+  const clean = withoutAsciiApostrophes(text);
+  const length = clean.length;
+  let start = -1;
+  let hash = 0;
+  for (let i = 0; i < length; i++) {
+    const code = clean.charCodeAt(i);
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
+      if (start < 0) {
+        start = i;
+        hash = FNV_OFFSET;
+      }
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    } else if (start >= 0) {
+      words.push(clean, start, i, hash, out);
+      start = -1;
+    }
+  }
+  if (start >= 0) words.push(clean, start, length, hash, out);
+  return out;
+}
