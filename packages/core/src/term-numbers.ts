@@ -3,7 +3,7 @@
 // but ASCII text (nearly all tool text) never becomes word strings: each run of letters and digits
 // is hashed as it is scanned and found in a table of the words seen before, compared character by
 // character, so that a known word costs neither a new string nor a map lookup.
-import { isAscii, splitWords, withoutAsciiApostrophes, wordTerm } from './tokenize.js';
+import { isAscii, normalTerm, splitWords, withoutAsciiApostrophes, wordTerm } from './tokenize.js';
 
 /** The term numbers of a text, in order, repeats included. */
 export type TermRun = readonly number[];
@@ -63,8 +63,11 @@ class WordTable {
   /** The table stops growing here (words beyond are tokenised each time): memory stays bounded. */
   static readonly MAX_WORDS = 1 << 20;
 
-  /** Appends the term numbers of `text[start, end)`, a word of hash `hash`, to `out`. */
-  push(text: string, start: number, end: number, hash: number, out: number[]): void {
+  /**
+   * Appends the term numbers of `text[start, end)` to `out`: a word of hash `hash`, `plain` when
+   * it is one word as it is (not `getUserV2`, which splits further).
+   */
+  push(text: string, start: number, end: number, hash: number, plain: boolean, out: number[]): void {
     const slots = this.#slots;
     const mask = slots.length - 1;
     const length = end - start;
@@ -82,7 +85,7 @@ class WordTable {
       return;
     }
     const word = text.slice(start, end);
-    const run = wordNumbers(word);
+    const run = plain ? plainWordNumbers(word) : wordNumbers(word);
     for (let k = 0; k < run.length; k++) out.push(run[k]!);
     if (this.#texts.length >= WordTable.MAX_WORDS) return;
     slots[slot] = this.#texts.length + 1;
@@ -113,6 +116,12 @@ class WordTable {
 
 const words = new WordTable();
 
+/** The term number of a plain ASCII word (`weather`, `Weather`, `API`, `2024`), as a run. */
+function plainWordNumbers(word: string): number[] {
+  const term = normalTerm(word.toLowerCase());
+  return term === null ? [] : [termNumber(term)];
+}
+
 /** The term numbers of one word as written (it may split further: `getUserV2`). */
 function wordNumbers(word: string): number[] {
   const numbers: number[] = [];
@@ -123,6 +132,10 @@ function wordNumbers(word: string): number[] {
   return numbers;
 }
 
+const DIGITS = 1;
+const CAPITALS = 2;
+const LOWER = 3;
+const MIXED = 4;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
@@ -142,19 +155,27 @@ export function tokenizeToNumbers(text: string): number[] {
   const length = clean.length;
   let start = -1;
   let hash = 0;
+  // The run's shape, as splitWords sees it: only digits, only capitals, a word in lower case
+  // (capital first or not), or mixed (to split further).
+  let shape = 0;
   for (let i = 0; i < length; i++) {
     const code = clean.charCodeAt(i);
-    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
+    const kind =
+      code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
+    if (kind !== 0) {
       if (start < 0) {
         start = i;
         hash = FNV_OFFSET;
+        shape = kind;
+      } else if (shape !== kind && shape !== MIXED) {
+        shape = shape === CAPITALS && kind === LOWER && i === start + 1 ? LOWER : MIXED;
       }
       hash = Math.imul(hash ^ code, FNV_PRIME);
     } else if (start >= 0) {
-      words.push(clean, start, i, hash, out);
+      words.push(clean, start, i, hash, shape !== MIXED, out);
       start = -1;
     }
   }
-  if (start >= 0) words.push(clean, start, length, hash, out);
+  if (start >= 0) words.push(clean, start, length, hash, shape !== MIXED, out);
   return out;
 }

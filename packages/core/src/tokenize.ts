@@ -278,11 +278,20 @@ function wordEntry(word: string): WordEntry {
   let entry = wordEntries.get(word);
   if (entry === undefined) {
     const normal = normalizeWord(word);
-    entry = normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : { normal, term: stem(normal) };
+    const term = normalTerm(normal);
+    entry = term === null ? null : { normal, term };
     if (wordEntries.size >= MAX_WORD_ENTRIES) wordEntries.clear();
     wordEntries.set(word, entry);
   }
   return entry;
+}
+
+/**
+ * The term of a normalised word ({@link normalizeWord}): its stem, or `null` for a function word,
+ * a lone Latin letter or nothing.
+ */
+export function normalTerm(normal: string): string | null {
+  return normal === '' || !isContentWord(normal, FUNCTION_WORDS) ? null : stem(normal);
 }
 
 /** The term of one word as written (a word of {@link splitWords}), or `null` when it is none. */
