@@ -27,8 +27,6 @@ export interface ToolTerms {
   fields: TermRun[][];
   /** The lines of the name and of the description, whose neighbouring terms make the `phrases` field. */
   phraseLines: TermRun[];
-  /** A hash of the indexed text: tells whether a tool changed since an index was saved. */
-  fingerprint: string;
 }
 
 /** How deep nested object parameters are followed (`address.city` is depth 2). */
@@ -229,7 +227,6 @@ export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   return {
     fields: [name, description, text.tags.map(stringRun), [stringRun(text.source)], text.parameters.map(stringRun)],
     phraseLines: [...text.nameLines, ...description],
-    fingerprint: fingerprintOf(text, tool.name),
   };
 }
 

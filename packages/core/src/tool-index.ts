@@ -162,9 +162,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */
-let loading:
-  | { keyword: KeywordIndex; fingerprints: Record<string, string>; vector: VectorIndex | undefined }
-  | undefined;
+let loading: { keyword: KeywordIndex; vector: VectorIndex | undefined } | undefined;
 
 /** One index term a query term matched (itself, a longer word it starts, a near spelling), weighted. */
 interface TermSource {
@@ -226,7 +224,6 @@ export class ToolIndex<TTool = unknown> {
   readonly #catalog: ToolCatalog<TTool>;
   readonly #minScore: number;
   readonly #ranking: RankingParams;
-  readonly #fingerprints = new Map<string, string>();
   /** Each tool's source, and how many tools each source has (for the source evidence). */
   readonly #sources = new Map<string, string>();
   readonly #sourceSizes = new Map<string, number>();
@@ -254,16 +251,13 @@ export class ToolIndex<TTool = unknown> {
     if (loaded) {
       // ToolIndex.fromJSON: the indexes come from the saved document (already checked).
       this.#keyword = loaded.keyword;
-      for (const [id, print] of Object.entries(loaded.fingerprints)) this.#fingerprints.set(id, print);
       this.#vector = loaded.vector;
     } else {
       trimTermNumbers();
       this.#keyword = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
         const feeder = new ToolIndexFeeder(builder);
         for (const tool of catalog) {
-          const terms = toolTerms(tool);
-          feeder.add(tool.id, terms);
-          this.#fingerprints.set(tool.id, terms.fingerprint);
+          feeder.add(tool.id, toolTerms(tool));
         }
       });
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
@@ -373,12 +367,24 @@ export class ToolIndex<TTool = unknown> {
     return undefined;
   }
 
-  /** The index as plain JSON (it includes a format version); load it with {@link ToolIndex.fromJSON}. */
+  /**
+   * The index as plain JSON (it includes a format version); load it with {@link ToolIndex.fromJSON}.
+   * Throws a {@link ToolscoutError} (code `index-disposed`) once disposed: the index may no longer
+   * hold what its catalog does.
+   */
   toJSON(): SerializedToolIndex {
+    if (this.#unsubscribe === undefined) {
+      throw new ToolscoutError(
+        'index-disposed',
+        'This tool index was disposed and no longer follows its catalog, so it cannot be saved: save it before disposing.',
+      );
+    }
+    // The index holds exactly the catalog's tools (it follows every change): their fingerprints
+    // are those of what it indexed.
     return {
       format: 'toolscout-tool-index',
       version: TOOL_INDEX_FORMAT_VERSION,
-      tools: Object.fromEntries(this.#fingerprints),
+      tools: Object.fromEntries(Array.from(this.#catalog, (tool) => [tool.id, toolFingerprint(tool)])),
       keyword: this.#keyword.toJSON(),
       ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
     };
@@ -422,7 +428,7 @@ export class ToolIndex<TTool = unknown> {
         });
       }
     }
-    loading = { keyword, fingerprints: document.tools, vector };
+    loading = { keyword, vector };
     try {
       return new ToolIndex(catalog, options);
     } finally {
@@ -466,17 +472,13 @@ export class ToolIndex<TTool = unknown> {
     }
     if (change.type === 'remove') {
       this.#keyword.remove(change.tool.id);
-      this.#fingerprints.delete(change.tool.id);
       return;
     }
     if (change.type === 'replace' && change.previous.id !== change.tool.id) {
       this.#keyword.remove(change.previous.id);
-      this.#fingerprints.delete(change.previous.id);
     }
     trimTermNumbers();
-    const terms = toolTerms(change.tool);
-    this.#keyword.add(change.tool.id, toolTermTexts(terms)); // (replaces a tool of the same id)
-    this.#fingerprints.set(change.tool.id, terms.fingerprint);
+    this.#keyword.add(change.tool.id, toolTermTexts(toolTerms(change.tool))); // (replaces a tool of the same id)
   }
 
   /**
