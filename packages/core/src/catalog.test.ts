@@ -219,6 +219,28 @@ describe('ToolCatalog: validation', () => {
     );
   });
 
+  it('rejects a cycle with many ways round it at once, without following it', () => {
+    const schema: Record<string, unknown> = { type: 'object' };
+    schema.properties = { a: schema, b: schema, c: schema, d: schema };
+    expect(() => new ToolCatalog([{ id: 'cyclic', inputSchema: schema }])).toThrow(
+      /inputSchema\.properties\.a refers back to itself/,
+    );
+  });
+
+  it('copies deep and odd JSON faithfully: deeper than the fast path, a "__proto__" key', () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 100; i++) deep = { next: deep };
+    const odd = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as Record<string, unknown>;
+    const [deepTool, oddTool] = new ToolCatalog([
+      { id: 'deep', inputSchema: { type: 'object', default: deep } },
+      { id: 'odd', inputSchema: odd },
+    ]).list();
+    expect(deepTool!.jsonSchema.default).toEqual(deep);
+    expect(deepTool!.jsonSchema.default).not.toBe(deep);
+    expect(Object.keys(oddTool!.jsonSchema.properties as object)).toEqual(['__proto__']);
+    expect(Object.isFrozen(oddTool!.jsonSchema.properties)).toBe(true);
+  });
+
   it('rejects a Standard Schema that cannot produce JSON Schema', () => {
     const opaque = { '~standard': { version: 1, vendor: 'acme', validate: (value: unknown) => ({ value }) } };
     expect(() => new ToolCatalog([{ id: 'opaque', inputSchema: opaque }])).toThrow(

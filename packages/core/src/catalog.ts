@@ -33,13 +33,57 @@ function invalid(toolLabel: string, field: string, problem: string): InvalidTool
   return new InvalidToolError(`Tool ${toolLabel}: ${field} ${problem}`, field);
 }
 
+/** Raised inside {@link copyJson} when the value is not plain JSON data (or nests too deep). */
+const NOT_JSON = Symbol('not JSON');
+/**
+ * Deeper than this, or past this many values, {@link freezeJson} takes the slow path, which tells a
+ * cycle from legitimately deep or large data (a cycle would otherwise be followed round and round).
+ */
+const FAST_COPY_DEPTH = 64;
+const FAST_COPY_VALUES = 1_000_000;
+let fastCopyBudget = 0;
+
+/** The fast path of {@link freezeJson}: throws {@link NOT_JSON} for anything it does not copy. */
+function copyJson(value: unknown, depth: number): unknown {
+  if (--fastCopyBudget < 0) throw NOT_JSON;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return value;
+    throw NOT_JSON;
+  }
+  if (typeof value !== 'object' || depth > FAST_COPY_DEPTH) throw NOT_JSON;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = copyJson(value[i], depth + 1);
+    return Object.freeze(copy);
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) throw NOT_JSON;
+  const copy: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const item = source[key];
+    if (item === undefined) continue;
+    if (key === '__proto__') throw NOT_JSON;
+    copy[key] = copyJson(item, depth + 1);
+  }
+  return Object.freeze(copy);
+}
+
 /**
  * Deep-copies JSON data (plain objects, arrays, strings, finite numbers, booleans, null) and freezes
  * the copy. Anything else (functions, class instances, cycles, NaN) is an error naming its path
- * (`root`, then `.key` and `[index]` steps; built only for the error).
+ * (`root`, then `.key` and `[index]` steps). Plain JSON takes a fast path; anything else (or very
+ * deep data) is walked again with the bookkeeping that makes the error precise.
  */
-function freezeJson(value: unknown, root: string, toolLabel: string, field: string, seen: Set<object>): unknown {
-  // The path to the current value, as steps; only turned into text for an error.
+function freezeJson(value: unknown, root: string, toolLabel: string, field: string): unknown {
+  try {
+    fastCopyBudget = FAST_COPY_VALUES;
+    return copyJson(value, 0);
+  } catch (error) {
+    if (error !== NOT_JSON) throw error;
+  }
+  const seen = new Set<object>();
   const steps: (string | number)[] = [];
   const fail = (problem: string): never => {
     const path = root + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
@@ -169,14 +213,14 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   }
   const standard = isStandardSchema(input.inputSchema);
   const objectResolved = objectSchema(resolved, label);
-  const jsonSchema = freezeJson(objectResolved, 'inputSchema', label, 'inputSchema', new Set()) as JsonSchema;
+  const jsonSchema = freezeJson(objectResolved, 'inputSchema', label, 'inputSchema') as JsonSchema;
   // A JSON Schema given as it is needed is copied once and serves as both.
   const inputSchema =
     input.inputSchema === undefined || standard
       ? input.inputSchema
       : objectResolved === input.inputSchema
         ? jsonSchema
-        : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema', new Set()) as JsonSchema);
+        : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema') as JsonSchema);
 
   const tool: CatalogTool<TTool> = {
     ...input,
@@ -188,7 +232,7 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;
   if (input.tags !== undefined) tool.tags = Object.freeze([...input.tags]);
   if (input.outputSchema !== undefined) {
-    tool.outputSchema = freezeJson(input.outputSchema, 'outputSchema', label, 'outputSchema', new Set()) as JsonSchema;
+    tool.outputSchema = freezeJson(input.outputSchema, 'outputSchema', label, 'outputSchema') as JsonSchema;
   }
   if (input.annotations !== undefined) tool.annotations = Object.freeze({ ...input.annotations });
   if (input.metadata !== undefined) tool.metadata = Object.freeze({ ...input.metadata });
@@ -242,22 +286,24 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
     if (tools === null || typeof (tools as Partial<Iterable<unknown>>)?.[Symbol.iterator] !== 'function') {
       throw new InvalidToolError(`addAll expects an iterable of tool descriptors, got ${describeValue(tools)}`);
     }
+    // Inserted as they come (a duplicate within the batch meets its twin in the catalog), and all
+    // taken out again if one fails: the batch is all or nothing. Listeners hear of it once it is in.
     const entries: CatalogTool<TTool>[] = [];
-    const batchIds = new Map<string, CatalogTool<TTool>>();
-    const batchNames = new Map<string, string>();
     let position = 0;
-    for (const tool of tools) {
-      const entry = toCatalogTool(tool, position++);
-      this.#checkNew(entry);
-      const earlier = batchIds.get(entry.id);
-      if (earlier) throw new DuplicateToolError(entry.id, earlier.source, entry.source);
-      const nameOwner = batchNames.get(entry.toolName);
-      if (nameOwner !== undefined) throw new ToolNameConflictError(entry.toolName, entry.id, nameOwner);
-      batchIds.set(entry.id, entry);
-      batchNames.set(entry.toolName, entry.id);
-      entries.push(entry);
+    try {
+      for (const tool of tools) {
+        const entry = toCatalogTool(tool, position++);
+        this.#checkNew(entry);
+        this.#insert(entry);
+        entries.push(entry);
+      }
+    } catch (error) {
+      for (const entry of entries) {
+        this.#tools.delete(entry.id);
+        this.#idsByToolName.delete(entry.toolName);
+      }
+      throw error;
     }
-    for (const entry of entries) this.#insert(entry);
     for (const entry of entries) this.#emit({ type: 'add', tool: entry });
     return entries;
   }
