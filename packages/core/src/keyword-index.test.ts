@@ -92,13 +92,20 @@ describe('KeywordIndex', () => {
     }));
     const oneByOne = new KeywordIndex(3, [0, 1]);
     for (const { id, fields } of documents) oneByOne.add(id, fields);
-    const built = KeywordIndex.build(3, [0, 1], (builder) => {
-      for (const { id, fields } of documents)
-        builder.add(
-          id,
-          fields.map((terms) => terms.map((term) => builder.term(term))),
+    const numbers = new Map<string, number>();
+    const { index: built, entries } = KeywordIndex.build(3, [0, 1], (builder) => {
+      for (const { id, fields } of documents) {
+        const termNumbers = fields.map((terms) =>
+          terms.map((term) => {
+            const number = builder.term(term);
+            numbers.set(term, number);
+            return number;
+          }),
         );
+        builder.add(id, termNumbers);
+      }
     });
+    for (const [term, number] of numbers) expect(entries[number]).toBe(built.get(term));
     expect(built.toJSON()).toEqual(oneByOne.toJSON());
     expect(terms(built.atPrefix('w1'))).toEqual(terms(oneByOne.atPrefix('w1')));
     // and it is an ordinary index afterwards

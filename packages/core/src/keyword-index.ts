@@ -119,6 +119,11 @@ export class KeywordIndex {
     return this.#docOf.has(id);
   }
 
+  /** The document number of an id (undefined when absent). */
+  docOf(id: string): number | undefined {
+    return this.#docOf.get(id);
+  }
+
   /** The id of a document number (undefined when removed). */
   idOf(doc: number): string | undefined {
     return this.#ids[doc];
@@ -272,12 +277,13 @@ export class KeywordIndex {
    * {@link KeywordIndex.add} (same document numbers, statistics, postings and vocabulary order), in
    * a fraction of the time: `fill` adds the documents with their terms as numbers, each posting is
    * first logged in flat arrays, and every term's postings are made at the end, each array in one go.
+   * Returns the index and the entry of each term number.
    */
   static build(
     fieldCount: number,
     lookupFields: readonly number[] | undefined,
     fill: (builder: KeywordIndexBuilder) => void,
-  ): KeywordIndex {
+  ): { index: KeywordIndex; entries: readonly TermEntry[] } {
     const index = new KeywordIndex(fieldCount, lookupFields);
     const terms: string[] = [];
     const numbers = new Map<string, number>();
@@ -395,7 +401,7 @@ export class KeywordIndex {
       }
       if (entry.refs > 0) index.#vocabulary.set(entry.term, entry);
     }
-    return index;
+    return { index, entries };
   }
 
   /** Rebuilds an index from {@link KeywordIndex.toJSON}; throws an `Error` naming what is malformed. */

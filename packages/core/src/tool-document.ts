@@ -2,30 +2,31 @@
 // (see `termNumber`), and a fingerprint of that text; and how a whole catalog's terms feed a
 // keyword index build. Built for speed at catalog scale (10,000+ tools): the strings of a tool are
 // tokenised where they are (never joined and split again), repeated strings (names, parameter
-// names and descriptions, tags) once through a memo, and a build looks terms and word pairs up by
-// number in arrays rather than by text in maps.
-import type { KeywordIndexBuilder } from './keyword-index.js';
+// names and descriptions, tags) once through a memo, and a build looks terms up by number in an
+// array rather than by text in a map.
+import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
+import type { PhraseLines } from './phrase-index.js';
 import { type TermRun, termNumbersGeneration, termText, tokenizeToNumbers } from './term-numbers.js';
 import { splitWords } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
-/** The fields a tool is indexed under; `source` and `tags` are reported as `tags`. */
+/**
+ * The fields a tool is scored under; `source` and `tags` are reported as `tags`. `phrases` are pairs
+ * of neighbouring words of the name or the description, matched by the phrase index.
+ */
 export type IndexField = 'name' | 'description' | 'tags' | 'source' | 'parameters' | 'phrases';
 
-/** The index's fields, in the order of the keyword index's field numbers. */
-export const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'source', 'parameters', 'phrases'];
-
-/** The number of the `phrases` field, the last one: the others hold terms, it holds word pairs. */
-const PHRASES = INDEX_FIELDS.indexOf('phrases');
+/** The keyword index's fields, in the order of its field numbers. */
+export const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'source', 'parameters'];
 
 /**
  * A tool's terms as runs of term numbers: those of each string the tool has, so that a string seen
  * before brings the very same array.
  */
 export interface ToolTerms {
-  /** The runs of each field but `phrases`, in {@link INDEX_FIELDS} order. */
+  /** The runs of each field, in {@link INDEX_FIELDS} order. */
   fields: TermRun[][];
-  /** The lines of the name and of the description, whose neighbouring terms make the `phrases` field. */
+  /** The lines of the name and of the description, whose neighbouring terms make phrases. */
   phraseLines: TermRun[];
 }
 
@@ -230,27 +231,38 @@ export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   };
 }
 
-/** The terms of each index field as text, in {@link INDEX_FIELDS} order (`phrases` as {@link pairTerm}s). */
+/** The terms of each keyword index field as text, in {@link INDEX_FIELDS} order. */
 export function toolTermTexts(terms: ToolTerms): string[][] {
-  const fields = terms.fields.map((runs) => runs.flatMap((run) => run.map(termText)));
-  const phrases: string[] = [];
-  for (const line of terms.phraseLines) pushPairs(phrases, line.map(termText));
-  fields.splice(PHRASES, 0, phrases);
-  return fields;
+  return terms.fields.map((runs) => runs.flatMap((run) => run.map(termText)));
+}
+
+/** The phrase lines of a tool as entries of an index holding its terms (`entryOf`), `null` between lines. */
+export function toolPhraseLines(terms: ToolTerms, entryOf: (term: string) => TermEntry | undefined): PhraseLines {
+  const lines: (TermEntry | null)[] = [];
+  for (const line of terms.phraseLines) {
+    if (lines.length > 0) lines.push(null);
+    for (const term of line) lines.push(entryOf(termText(term)) ?? null);
+  }
+  return lines;
 }
 
 /**
- * Feeds tools to a keyword index build ({@link KeywordIndex.build}): maps the process-wide term
- * numbers of {@link toolTerms} to the build's own through an array, and makes the `phrases` field
- * from the pairs of neighbouring terms, each pair looked up once in a table of number pairs.
+ * Feeds tools to a keyword index build ({@link KeywordIndex.build}), mapping the process-wide term
+ * numbers of {@link toolTerms} to the build's own through an array, and keeps each tool's phrase
+ * lines (in the build's numbers, -1 between lines) with their number of distinct pairs, for the
+ * phrase index once the build is done.
  */
 export class ToolIndexFeeder {
   readonly #builder: KeywordIndexBuilder;
   /** The build's number of each process-wide term number, plus one (0: not yet used). */
   #local = new Int32Array(1024);
-  /** The text of each of the build's term numbers. */
-  readonly #texts: string[] = [];
-  readonly #pairs = new PairTable();
+  /** Per pair of the build's term numbers: the last document (+1) that had it. */
+  readonly #pairSeen = new PairTable();
+  #documents = 0;
+  /** Each document's phrase lines, in the build's term numbers. */
+  readonly lines: Int32Array[] = [];
+  /** Each document's number of distinct pairs. */
+  readonly pairCounts: number[] = [];
 
   constructor(builder: KeywordIndexBuilder) {
     this.#builder = builder;
@@ -263,16 +275,31 @@ export class ToolIndexFeeder {
       for (const run of runs) for (let i = 0; i < run.length; i++) numbers.push(this.#term(run[i]!));
       fields.push(numbers);
     }
-    const phrases: number[] = [];
+    this.#builder.add(id, fields);
+
+    const mark = ++this.#documents;
+    let size = terms.phraseLines.length - 1;
+    for (const line of terms.phraseLines) size += line.length;
+    const lines = new Int32Array(Math.max(size, 0));
+    let at = 0;
+    let pairs = 0;
     for (const line of terms.phraseLines) {
-      for (let i = 0; i + 1 < line.length; i++) {
-        const a = line[i]!;
-        const b = line[i + 1]!;
-        if (a !== b) phrases.push(this.#pair(this.#term(a), this.#term(b)));
+      if (at > 0) lines[at++] = -1;
+      for (let i = 0; i < line.length; i++) {
+        const term = this.#term(line[i]!);
+        lines[at++] = term;
+        if (i === 0) continue;
+        const previous = lines[at - 2]!;
+        if (previous === term) continue;
+        const first = previous < term ? previous : term;
+        const second = previous < term ? term : previous;
+        if (this.#pairSeen.get(first, second) === mark) continue;
+        this.#pairSeen.put(first, second, mark);
+        pairs += 1;
       }
     }
-    fields.splice(PHRASES, 0, phrases);
-    this.#builder.add(id, fields);
+    this.lines.push(lines);
+    this.pairCounts.push(pairs);
   }
 
   #term(global: number): number {
@@ -283,23 +310,9 @@ export class ToolIndexFeeder {
     }
     const known = this.#local[global]!;
     if (known > 0) return known - 1;
-    const local = this.#newTerm(termText(global));
+    const local = this.#builder.term(termText(global));
     this.#local[global] = local + 1;
     return local;
-  }
-
-  #newTerm(text: string): number {
-    const local = this.#builder.term(text);
-    this.#texts[local] = text;
-    return local;
-  }
-
-  #pair(a: number, b: number): number {
-    const known = this.#pairs.get(a, b);
-    if (known >= 0) return known;
-    const pair = this.#newTerm(pairTerm(this.#texts[a]!, this.#texts[b]!));
-    this.#pairs.set(a, b, pair);
-    return pair;
   }
 }
 
@@ -331,8 +344,17 @@ class PairTable {
     }
   }
 
-  /** Sets the value of a pair not in the table. */
-  set(a: number, b: number, value: number): void {
+  /** Sets the value of a pair. */
+  put(a: number, b: number, value: number): void {
+    const mask = this.#firsts.length - 1;
+    for (let slot = hashPair(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const first = this.#firsts[slot]!;
+      if (first === a + 1 && this.#seconds[slot] === b) {
+        this.#values[slot] = value;
+        return;
+      }
+      if (first === 0) break;
+    }
     if ((this.#size + 1) * 2 > this.#firsts.length) this.#grow();
     this.#place(a, b, value);
     this.#size += 1;

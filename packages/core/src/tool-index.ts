@@ -3,14 +3,16 @@ import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
+import { PhraseIndex, type SerializedPhraseIndex } from './phrase-index.js';
 import { trimTermNumbers } from './term-numbers.js';
 import { tokenizeQuery } from './tokenize.js';
 import {
   INDEX_FIELDS,
   type IndexField,
-  pushPairs,
+  pairTerm,
   ToolIndexFeeder,
   toolFingerprint,
+  toolPhraseLines,
   toolTerms,
   toolTermTexts,
   toolText,
@@ -21,7 +23,15 @@ import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
 /** The fields single query terms are looked up in (pairs go to `phrases`). */
 const TERM_FIELDS: string[] = ['name', 'description', 'tags', 'source', 'parameters'];
 
-/** The fields whose terms are looked up by prefix and with typos (by number; `phrases` never is). */
+const NAME_FIELD = INDEX_FIELDS.indexOf('name');
+const DESCRIPTION_FIELD = INDEX_FIELDS.indexOf('description');
+
+/** How many documents a term's phrase lines may be in (its name and description postings). */
+function phraseCandidates(entry: TermEntry): number {
+  return (entry.fields[NAME_FIELD]?.docs.length ?? 0) + (entry.fields[DESCRIPTION_FIELD]?.docs.length ?? 0);
+}
+
+/** The fields whose terms are looked up by prefix and with typos (by number). */
 const LOOKUP_FIELDS: readonly number[] = TERM_FIELDS.map((field) => INDEX_FIELDS.indexOf(field as IndexField));
 
 const REPORTED_FIELD: Readonly<Record<IndexField, SearchField>> = {
@@ -110,7 +120,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
 export const DEFAULT_MIN_SCORE = 0.1;
 
 /** The format version written by {@link ToolIndex.toJSON}; {@link ToolIndex.fromJSON} reads only this. */
-export const TOOL_INDEX_FORMAT_VERSION = 2;
+export const TOOL_INDEX_FORMAT_VERSION = 3;
 
 /** Options for a {@link ToolIndex}. */
 export interface ToolIndexOptions {
@@ -153,6 +163,8 @@ export interface SerializedToolIndex {
   tools: Record<string, string>;
   /** The keyword index (see `KeywordIndex`): per-term postings by field, field lengths, vocabulary. */
   keyword: SerializedKeywordIndex;
+  /** The phrase index (see `PhraseIndex`): each tool's name and description lines, as keyword terms. */
+  phrases: SerializedPhraseIndex;
   /** The embedded tools, when the index was hybrid (see `VectorIndex.toJSON`). */
   vector?: SerializedVectorIndex;
 }
@@ -162,7 +174,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */
-let loading: { keyword: KeywordIndex; vector: VectorIndex | undefined } | undefined;
+let loading: { keyword: KeywordIndex; phrases: PhraseIndex; vector: VectorIndex | undefined } | undefined;
 
 /** One index term a query term matched (itself, a longer word it starts, a near spelling), weighted. */
 interface TermSource {
@@ -228,6 +240,7 @@ export class ToolIndex<TTool = unknown> {
   readonly #sources = new Map<string, string>();
   readonly #sourceSizes = new Map<string, number>();
   readonly #keyword: KeywordIndex;
+  readonly #phrases: PhraseIndex;
   readonly #vector: VectorIndex | undefined;
   readonly #fusion: Omit<FuseOptions, 'limit'>;
   readonly #vectorCandidates: number;
@@ -251,15 +264,25 @@ export class ToolIndex<TTool = unknown> {
     if (loaded) {
       // ToolIndex.fromJSON: the indexes come from the saved document (already checked).
       this.#keyword = loaded.keyword;
+      this.#phrases = loaded.phrases;
       this.#vector = loaded.vector;
     } else {
       trimTermNumbers();
-      this.#keyword = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
-        const feeder = new ToolIndexFeeder(builder);
-        for (const tool of catalog) {
-          feeder.add(tool.id, toolTerms(tool));
-        }
+      let feeder: ToolIndexFeeder | undefined;
+      const { index, entries } = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
+        feeder = new ToolIndexFeeder(builder);
+        for (const tool of catalog) feeder.add(tool.id, toolTerms(tool));
       });
+      this.#keyword = index;
+      this.#phrases = new PhraseIndex();
+      const { lines, pairCounts } = feeder!;
+      for (let doc = 0; doc < lines.length; doc++) {
+        this.#phrases.add(
+          doc,
+          Array.from(lines[doc]!, (term) => (term < 0 ? null : entries[term]!)),
+          pairCounts[doc],
+        );
+      }
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }
@@ -381,11 +404,14 @@ export class ToolIndex<TTool = unknown> {
     }
     // The index holds exactly the catalog's tools (it follows every change): their fingerprints
     // are those of what it indexed.
+    const keyword = this.#keyword.toJSON();
+    const positions = new Map(keyword.terms.map(([term], position) => [term, position]));
     return {
       format: 'toolscout-tool-index',
       version: TOOL_INDEX_FORMAT_VERSION,
       tools: Object.fromEntries(Array.from(this.#catalog, (tool) => [tool.id, toolFingerprint(tool)])),
-      keyword: this.#keyword.toJSON(),
+      keyword,
+      phrases: this.#phrases.toJSON((entry) => positions.get(entry.term)!),
       ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
     };
   }
@@ -404,8 +430,14 @@ export class ToolIndex<TTool = unknown> {
     const document = parseSerialized(json);
     checkCatalogMatches(catalog, document.tools);
     let keyword: KeywordIndex;
+    let phrases: PhraseIndex;
     try {
       keyword = KeywordIndex.fromJSON(document.keyword, INDEX_FIELDS.length, LOOKUP_FIELDS);
+      const terms = document.keyword.terms;
+      phrases = PhraseIndex.fromJSON(document.phrases, (position) => {
+        const term = terms[position]?.[0];
+        return term === undefined ? undefined : keyword.get(term);
+      });
     } catch (error) {
       throw new ToolscoutError('invalid-index', `The saved tool index is damaged: ${String(error)}`, { cause: error });
     }
@@ -428,7 +460,7 @@ export class ToolIndex<TTool = unknown> {
         });
       }
     }
-    loading = { keyword, vector };
+    loading = { keyword, phrases, vector };
     try {
       return new ToolIndex(catalog, options);
     } finally {
@@ -471,14 +503,24 @@ export class ToolIndex<TTool = unknown> {
       this.#vector?.set(change.tool.id, toolText(change.tool));
     }
     if (change.type === 'remove') {
-      this.#keyword.remove(change.tool.id);
+      this.#removeTool(change.tool.id);
       return;
     }
-    if (change.type === 'replace' && change.previous.id !== change.tool.id) {
-      this.#keyword.remove(change.previous.id);
-    }
+    if (change.type === 'replace' && change.previous.id !== change.tool.id) this.#removeTool(change.previous.id);
+    // (a tool of the same id is replaced)
+    this.#removeTool(change.tool.id);
     trimTermNumbers();
-    this.#keyword.add(change.tool.id, toolTermTexts(toolTerms(change.tool))); // (replaces a tool of the same id)
+    const terms = toolTerms(change.tool);
+    this.#keyword.add(change.tool.id, toolTermTexts(terms));
+    const lines = toolPhraseLines(terms, (term) => this.#keyword.get(term));
+    this.#phrases.add(this.#keyword.docOf(change.tool.id)!, lines);
+  }
+
+  #removeTool(id: string): void {
+    const doc = this.#keyword.docOf(id);
+    if (doc === undefined) return;
+    this.#keyword.remove(id);
+    this.#phrases.remove(doc);
   }
 
   /**
@@ -607,6 +649,59 @@ export class ToolIndex<TTool = unknown> {
     return sources;
   }
 
+  /**
+   * Adds to `phrase[slot]` the phrase evidence of each candidate: for each pair of neighbouring
+   * query terms (each pair once, in order of appearance), BM25 over the documents that have the two
+   * side by side, the pair's document frequency and each document's count of it found at search
+   * time among the documents of the rarer term (its name and description postings).
+   */
+  #scorePhrases(clauseTerms: readonly string[][], weight: number, phrase: Float64Array, slotOfDoc: Int32Array): void {
+    const keyword = this.#keyword;
+    const pairs = new Map<string, [string, string]>();
+    for (const terms of clauseTerms) {
+      for (let i = 0; i + 1 < terms.length; i++) {
+        const a = terms[i]!;
+        const b = terms[i + 1]!;
+        const key = pairTerm(a, b);
+        if (a !== b && !pairs.has(key)) pairs.set(key, [a, b]);
+      }
+    }
+    const { k1: k, b, delta: d } = this.#ranking;
+    const total = keyword.size;
+    const average = this.#phrases.average;
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    for (const [x, y] of pairs.values()) {
+      const first = keyword.get(x);
+      const second = keyword.get(y);
+      if (first === undefined || second === undefined) continue;
+      const rarer = phraseCandidates(first) <= phraseCandidates(second) ? first : second;
+      docs.length = 0;
+      freqs.length = 0;
+      this.#stamp += 1;
+      this.#phrases.matches(
+        first,
+        second,
+        [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]],
+        this.#termMark,
+        this.#stamp,
+        docs,
+        freqs,
+      );
+      const matching = docs.length;
+      if (matching === 0) continue;
+      const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+      for (let i = 0; i < matching; i++) {
+        const slot = slotOfDoc[docs[i]!]!;
+        if (slot < 0) continue;
+        const termFreq = freqs[i]!;
+        const fieldLength = this.#phrases.length(docs[i]!);
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
+        phrase[slot]! += weight * raw;
+      }
+    }
+  }
+
   /** Every tool matching the query, with its evidence (see the class comment), in no order. */
   #rank(query: string): RankingState {
     const ranking = this.#ranking;
@@ -656,25 +751,11 @@ export class ToolIndex<TTool = unknown> {
         for (const [source, best] of bestInSource) sourceTotal.set(source, (sourceTotal.get(source) ?? 0) + best);
       });
 
-      // Phrases: neighbouring query terms side by side in a tool's name.
+      // Phrases: neighbouring query terms side by side in a line of a tool's name or description,
+      // scored by BM25 as a field of word pairs (see PhraseIndex).
       const phraseWeight = ranking.fieldWeights.phrases;
       const phrase = new Float64Array(state.count);
-      if (phraseWeight > 0) {
-        const phraseFields = this.#fieldSpecs(['phrases'], { phrases: phraseWeight });
-        const pairs: string[] = [];
-        for (const terms of clauseTerms) pushPairs(pairs, terms);
-        for (const pair of new Set(pairs)) {
-          const entry = keyword.get(pair);
-          if (entry === undefined) continue;
-          this.#stamp += 1;
-          touched.length = 0;
-          this.#accumulate({ term: pair, entry, weight: 1 }, phraseFields, touched);
-          for (const doc of touched) {
-            const slot = slotOfDoc[doc]!;
-            if (slot >= 0) phrase[slot]! += scores[doc]!;
-          }
-        }
-      }
+      if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight, phrase, slotOfDoc);
 
       const n = keyword.size;
       const sourceFactors = new Map<string, number>();
@@ -890,8 +971,11 @@ function parseSerialized(json: SerializedToolIndex | string): SerializedToolInde
       `The saved tool index has format version ${String(value.version)}; this toolscout reads version ${TOOL_INDEX_FORMAT_VERSION}. Rebuild the index from the catalog.`,
     );
   }
-  if (!isRecord(value.tools) || !isRecord(value.keyword)) {
-    throw new ToolscoutError('invalid-index', 'The saved tool index lacks its "tools" or "keyword" section.');
+  if (!isRecord(value.tools) || !isRecord(value.keyword) || !isRecord(value.phrases)) {
+    throw new ToolscoutError(
+      'invalid-index',
+      'The saved tool index lacks its "tools", "keyword" or "phrases" section.',
+    );
   }
   if (!Object.values(value.tools).every((print) => typeof print === 'string')) {
     throw new ToolscoutError('invalid-index', 'The saved tool index has a malformed "tools" section.');

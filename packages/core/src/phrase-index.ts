@@ -1,0 +1,150 @@
+// Phrase matching: two query terms found side by side, in either order, in a line of a tool's name
+// or description. Rather than indexing every pair of neighbouring words (a pair vocabulary as big
+// as the word vocabulary, built for every tool), each document keeps its lines as index entries,
+// and a query pair is matched at search time among the documents that have both words.
+import type { Postings, TermEntry } from './keyword-index.js';
+
+/** A document's name and description lines as index entries, `null` between two lines. */
+export type PhraseLines = readonly (TermEntry | null)[];
+
+/** A {@link PhraseIndex} as plain JSON (see {@link PhraseIndex.toJSON}). */
+export interface SerializedPhraseIndex {
+  /** The average number of distinct pairs per document (as kept incrementally). */
+  average: number;
+  /** `[document number, distinct pairs, lines]`, the lines as term positions, -1 between lines. */
+  documents: [number, number, number[]][];
+}
+
+/** How many distinct pairs of different neighbouring terms the lines hold (`a b`, `b a` count once). */
+export function distinctPairCount(lines: PhraseLines): number {
+  const pairs: [TermEntry, TermEntry][] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const a = lines[i];
+    const b = lines[i + 1];
+    if (a == null || b == null || a === b) continue;
+    if (!pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a))) pairs.push([a, b]);
+  }
+  return pairs.length;
+}
+
+/**
+ * Each document's lines and the statistics BM25 needs to score a pair as a field of its own: the
+ * document's length (its distinct pairs) and their running average, kept exactly as the keyword
+ * index keeps its fields' (so that scores are those of a field of pair terms, to the last bit).
+ */
+export class PhraseIndex {
+  readonly #lines: (PhraseLines | undefined)[] = [];
+  readonly #lengths: number[] = [];
+  #average = 0;
+  #count = 0;
+
+  /** The average number of distinct pairs per document. */
+  get average(): number {
+    return this.#average;
+  }
+
+  /** A document's number of distinct pairs. */
+  length(doc: number): number {
+    return this.#lengths[doc] ?? 0;
+  }
+
+  /** Adds a document's lines under its (new) document number; `length` is {@link distinctPairCount}'s. */
+  add(doc: number, lines: PhraseLines, length = distinctPairCount(lines)): void {
+    if (this.#lines[doc] !== undefined) throw new Error(`PhraseIndex: document ${doc} added twice`);
+    this.#lines[doc] = lines;
+    this.#lengths[doc] = length;
+    this.#count += 1;
+    const previous = this.#count - 1;
+    this.#average = (this.#average * previous + length) / (previous + 1);
+  }
+
+  /** Removes a document (nothing when absent). */
+  remove(doc: number): void {
+    if (this.#lines[doc] === undefined) return;
+    const count = this.#count;
+    this.#average = count === 1 ? 0 : (this.#average * count - this.#lengths[doc]!) / (count - 1);
+    this.#lines[doc] = undefined;
+    this.#count -= 1;
+  }
+
+  /**
+   * The documents where `a` and `b` stand side by side (either order) and how often, in `docs` and
+   * `freqs`. `candidates` are postings of one of the two terms that cover every line it is in (its
+   * name and description postings); `seen` and `stamp` mark documents already looked at.
+   */
+  matches(
+    a: TermEntry,
+    b: TermEntry,
+    candidates: readonly (Postings | undefined)[],
+    seen: Int32Array,
+    stamp: number,
+    docs: number[],
+    freqs: number[],
+  ): void {
+    for (const postings of candidates) {
+      if (postings === undefined) continue;
+      for (const doc of postings.docs) {
+        if (seen[doc] === stamp) continue;
+        seen[doc] = stamp;
+        const lines = this.#lines[doc];
+        if (lines === undefined) continue;
+        let freq = 0;
+        for (let i = 0; i + 1 < lines.length; i++) {
+          const x = lines[i];
+          const y = lines[i + 1];
+          if ((x === a && y === b) || (x === b && y === a)) freq += 1;
+        }
+        if (freq > 0) {
+          docs.push(doc);
+          freqs.push(freq);
+        }
+      }
+    }
+  }
+
+  /** The index as plain JSON, terms written as their positions in `positionOf`. */
+  toJSON(positionOf: (entry: TermEntry) => number): SerializedPhraseIndex {
+    const documents: [number, number, number[]][] = [];
+    this.#lines.forEach((lines, doc) => {
+      if (lines !== undefined) {
+        documents.push([doc, this.#lengths[doc]!, lines.map((entry) => (entry === null ? -1 : positionOf(entry)))]);
+      }
+    });
+    return { average: this.#average, documents };
+  }
+
+  /**
+   * Rebuilds an index from {@link PhraseIndex.toJSON}, the term at each position from `entryAt`;
+   * throws an `Error` naming what is malformed.
+   */
+  static fromJSON(value: unknown, entryAt: (position: number) => TermEntry | undefined): PhraseIndex {
+    const fail = (what: string): never => {
+      throw new Error(`malformed phrase section: ${what}`);
+    };
+    if (typeof value !== 'object' || value === null) return fail('not an object');
+    const json = value as Partial<SerializedPhraseIndex>;
+    if (typeof json.average !== 'number' || !Number.isFinite(json.average)) fail('average');
+    if (!Array.isArray(json.documents)) return fail('documents missing');
+    const index = new PhraseIndex();
+    for (const item of json.documents) {
+      if (!Array.isArray(item) || item.length !== 3) return fail('document entry');
+      const [doc, length, positions] = item as unknown[];
+      if (typeof doc !== 'number' || !Number.isInteger(doc) || doc < 0 || index.#lines[doc] !== undefined) {
+        return fail('document number');
+      }
+      if (typeof length !== 'number' || !Number.isInteger(length) || length < 0)
+        return fail(`length of document ${doc}`);
+      if (!Array.isArray(positions)) return fail(`lines of document ${doc}`);
+      const lines = positions.map((position) => {
+        if (position === -1) return null;
+        const entry = typeof position === 'number' ? entryAt(position) : undefined;
+        return entry ?? fail(`term ${String(position)} of document ${doc}`);
+      });
+      index.#lines[doc] = lines;
+      index.#lengths[doc] = length;
+      index.#count += 1;
+    }
+    index.#average = json.average!;
+    return index;
+  }
+}
