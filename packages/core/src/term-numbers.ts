@@ -139,27 +139,40 @@ const MIXED = 4;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
+const APOSTROPHE = 0x27;
+
 /** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
 export function tokenizeToNumbers(text: string): number[] {
   const out: number[] = [];
-  if (!isAscii(text)) {
-    for (const word of splitWords(text)) {
-      const term = wordTerm(word);
-      if (term !== null) out.push(termNumber(term));
-    }
+  if (pushAsciiNumbers(text, true, out)) return out;
+  out.length = 0;
+  if (isAscii(text)) {
+    // (the apostrophes left are separators)
+    pushAsciiNumbers(withoutAsciiApostrophes(text), false, out);
     return out;
   }
-  // ASCII: words are the runs of letters and digits once apostrophes are dealt with, and a run's
-  // terms are those of the run alone (splitWords of the run).
-  const clean = withoutAsciiApostrophes(text);
-  const length = clean.length;
+  for (const word of splitWords(text)) {
+    const term = wordTerm(word);
+    if (term !== null) out.push(termNumber(term));
+  }
+  return out;
+}
+
+/**
+ * The term numbers of ASCII text whose apostrophes were dealt with, in one pass: its words are its
+ * runs of letters and digits, and a run's terms are those of the run alone (splitWords of the run).
+ * Returns false, with `out` half filled, on meeting a character outside ASCII, or an apostrophe if
+ * `apostrophes` says they may still need dealing with.
+ */
+function pushAsciiNumbers(text: string, apostrophes: boolean, out: number[]): boolean {
+  const length = text.length;
   let start = -1;
   let hash = 0;
   // The run's shape, as splitWords sees it: only digits, only capitals, a word in lower case
   // (capital first or not), or mixed (to split further).
   let shape = 0;
   for (let i = 0; i < length; i++) {
-    const code = clean.charCodeAt(i);
+    const code = text.charCodeAt(i);
     const kind =
       code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
     if (kind !== 0) {
@@ -171,11 +184,14 @@ export function tokenizeToNumbers(text: string): number[] {
         shape = shape === CAPITALS && kind === LOWER && i === start + 1 ? LOWER : MIXED;
       }
       hash = Math.imul(hash ^ code, FNV_PRIME);
-    } else if (start >= 0) {
-      words.push(clean, start, i, hash, shape !== MIXED, out);
-      start = -1;
+    } else {
+      if (code > 0x7f || (apostrophes && code === APOSTROPHE)) return false;
+      if (start >= 0) {
+        words.push(text, start, i, hash, shape !== MIXED, out);
+        start = -1;
+      }
     }
   }
-  if (start >= 0) words.push(clean, start, length, hash, shape !== MIXED, out);
-  return out;
+  if (start >= 0) words.push(text, start, length, hash, shape !== MIXED, out);
+  return true;
 }

@@ -51,9 +51,10 @@ function parameterStrings(schema: unknown): string[] {
     if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
     const properties = node.properties;
     if (isRecord(properties)) {
-      for (const [name, property] of Object.entries(properties)) {
+      for (const name of Object.keys(properties)) {
         if (count++ >= MAX_PARAMETERS) return;
         parts.push(name);
+        const property = properties[name];
         if (isRecord(property)) {
           if (typeof property.title === 'string') parts.push(property.title);
           if (typeof property.description === 'string') parts.push(property.description);
@@ -62,7 +63,7 @@ function parameterStrings(schema: unknown): string[] {
         }
       }
     }
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    for (const key of VARIANT_KEYS) {
       const variants = node[key];
       if (Array.isArray(variants)) for (const variant of variants) visit(variant, depth);
     }
@@ -70,6 +71,8 @@ function parameterStrings(schema: unknown): string[] {
   visit(schema, 1);
   return parts;
 }
+
+const VARIANT_KEYS = ['anyOf', 'oneOf', 'allOf'] as const;
 
 /**
  * Memo of the term numbers of short strings of tool text (catalogs repeat them: parameter names and
@@ -156,7 +159,7 @@ function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): string {
   const extraTerms: number[] = [];
   const known = (term: number) => nameLines.some((line) => line.includes(term)) || extraTerms.includes(term);
   for (const word of splitWords(id)) {
-    const terms = stringRun(word);
+    const terms = tokenizeToNumbers(word);
     if (terms.length > 0 && !terms.some(known)) {
       extra.push(word);
       extraTerms.push(...terms);
