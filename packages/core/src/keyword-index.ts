@@ -8,6 +8,11 @@ export interface Postings {
 
 /** An indexed term: its postings per field (by field number), absent where no document has it. */
 export interface TermEntry {
+  /**
+   * The entry's number in its index, unique for the index's lifetime (a term that leaves and comes
+   * back gets a new one; a loaded index numbers its terms anew).
+   */
+  readonly id: number;
   readonly term: string;
   readonly fields: (Postings | undefined)[];
   /** How many (field, document) postings the term has; the term leaves the index at 0. */
@@ -93,6 +98,8 @@ export class KeywordIndex {
   #averages: number[];
   #count = 0;
   #nextDoc = 0;
+  /** The id of the next new term entry. */
+  #nextTermId = 0;
 
   /**
    * @param fieldCount - the number of fields of every document.
@@ -186,7 +193,13 @@ export class KeywordIndex {
       for (const token of tokens) {
         let entry = this.#vocabulary.get(token);
         if (entry === undefined) {
-          entry = { term: token, fields: new Array(this.#fieldCount).fill(undefined), refs: 0, lookupRefs: 0 };
+          entry = {
+            id: this.#nextTermId++,
+            term: token,
+            fields: new Array(this.#fieldCount).fill(undefined),
+            refs: 0,
+            lookupRefs: 0,
+          };
           this.#vocabulary.set(token, entry);
         }
         let postings = entry.fields[f];
@@ -277,7 +290,7 @@ export class KeywordIndex {
    * {@link KeywordIndex.add} (same document numbers, statistics, postings and vocabulary order), in
    * a fraction of the time: `fill` adds the documents with their terms as numbers, each posting is
    * first logged in flat arrays, and every term's postings are made at the end, each array in one go.
-   * Returns the index and the entry of each term number.
+   * Returns the index and the entry of each term number (whose `id` is that number).
    */
   static build(
     fieldCount: number,
@@ -370,7 +383,8 @@ export class KeywordIndex {
       if (count > 0)
         postings[slot] = { docs: new Array<number>(count).fill(0), freqs: new Array<number>(count).fill(0) };
     }
-    const entries: TermEntry[] = terms.map((term) => ({
+    const entries: TermEntry[] = terms.map((term, id) => ({
+      id,
       term,
       fields: new Array(fieldCount).fill(undefined),
       refs: 0,
@@ -401,6 +415,7 @@ export class KeywordIndex {
       }
       if (entry.refs > 0) index.#vocabulary.set(entry.term, entry);
     }
+    index.#nextTermId = terms.length;
     return { index, entries };
   }
 
@@ -436,7 +451,13 @@ export class KeywordIndex {
       }
       const [term, fields] = item as [string, unknown[]];
       if (index.#vocabulary.has(term)) return fail(`term "${term}" twice`);
-      const entry: TermEntry = { term, fields: new Array(fieldCount).fill(undefined), refs: 0, lookupRefs: 0 };
+      const entry: TermEntry = {
+        id: index.#nextTermId++,
+        term,
+        fields: new Array(fieldCount).fill(undefined),
+        refs: 0,
+        lookupRefs: 0,
+      };
       for (const field of fields) {
         if (!Array.isArray(field) || field.length !== 3) return fail(`postings of "${term}"`);
         const [f, docs, freqs] = field as unknown[];

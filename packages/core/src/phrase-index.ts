@@ -1,30 +1,35 @@
 // Phrase matching: two query terms found side by side, in either order, in a line of a tool's name
 // or description. Rather than indexing every pair of neighbouring words (a pair vocabulary as big
-// as the word vocabulary, built for every tool), each document keeps its lines as index entries,
-// and a query pair is matched at search time among the documents that have both words.
-import type { Postings, TermEntry } from './keyword-index.js';
+// as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
+// keyword index entries, and a query pair is matched at search time among the documents that have
+// both words.
+import type { Postings } from './keyword-index.js';
 
-/** A document's name and description lines as index entries, `null` between two lines. */
-export type PhraseLines = readonly (TermEntry | null)[];
+/** A document's name and description lines as keyword entry ids, -1 between two lines. */
+export type PhraseLines = Int32Array;
 
 /** A {@link PhraseIndex} as plain JSON (see {@link PhraseIndex.toJSON}). */
 export interface SerializedPhraseIndex {
   /** The average number of distinct pairs per document (as kept incrementally). */
   average: number;
-  /** `[document number, distinct pairs, lines]`, the lines as term positions, -1 between lines. */
+  /** `[document number, distinct pairs, lines]`, the lines' terms as positions, -1 between lines. */
   documents: [number, number, number[]][];
 }
 
 /** How many distinct pairs of different neighbouring terms the lines hold (`a b`, `b a` count once). */
 export function distinctPairCount(lines: PhraseLines): number {
-  const pairs: [TermEntry, TermEntry][] = [];
+  const seen: number[] = [];
   for (let i = 0; i + 1 < lines.length; i++) {
-    const a = lines[i];
-    const b = lines[i + 1];
-    if (a == null || b == null || a === b) continue;
-    if (!pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a))) pairs.push([a, b]);
+    const a = lines[i]!;
+    const b = lines[i + 1]!;
+    if (a < 0 || b < 0 || a === b) continue;
+    const first = Math.min(a, b);
+    const second = Math.max(a, b);
+    let known = false;
+    for (let j = 0; j < seen.length && !known; j += 2) known = seen[j] === first && seen[j + 1] === second;
+    if (!known) seen.push(first, second);
   }
-  return pairs.length;
+  return seen.length / 2;
 }
 
 /**
@@ -37,6 +42,16 @@ export class PhraseIndex {
   readonly #lengths: number[] = [];
   #average = 0;
   #count = 0;
+
+  /** How many documents the index holds. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Whether a document number is in the index. */
+  has(doc: number): boolean {
+    return this.#lines[doc] !== undefined;
+  }
 
   /** The average number of distinct pairs per document. */
   get average(): number {
@@ -68,13 +83,13 @@ export class PhraseIndex {
   }
 
   /**
-   * The documents where `a` and `b` stand side by side (either order) and how often, in `docs` and
-   * `freqs`. `candidates` are postings of one of the two terms that cover every line it is in (its
-   * name and description postings); `seen` and `stamp` mark documents already looked at.
+   * The documents where the entries `a` and `b` (ids) stand side by side, in either order, and how
+   * often, in `docs` and `freqs`. `candidates` are postings of one of the two terms that cover every
+   * line it is in (its name and description postings); `seen` and `stamp` mark documents looked at.
    */
   matches(
-    a: TermEntry,
-    b: TermEntry,
+    a: number,
+    b: number,
     candidates: readonly (Postings | undefined)[],
     seen: Int32Array,
     stamp: number,
@@ -91,6 +106,7 @@ export class PhraseIndex {
         let freq = 0;
         for (let i = 0; i + 1 < lines.length; i++) {
           const x = lines[i];
+          if (x !== a && x !== b) continue;
           const y = lines[i + 1];
           if ((x === a && y === b) || (x === b && y === a)) freq += 1;
         }
@@ -102,22 +118,22 @@ export class PhraseIndex {
     }
   }
 
-  /** The index as plain JSON, terms written as their positions in `positionOf`. */
-  toJSON(positionOf: (entry: TermEntry) => number): SerializedPhraseIndex {
+  /** The index as plain JSON, each entry id written as `positionOf(id)`. */
+  toJSON(positionOf: (id: number) => number): SerializedPhraseIndex {
     const documents: [number, number, number[]][] = [];
     this.#lines.forEach((lines, doc) => {
       if (lines !== undefined) {
-        documents.push([doc, this.#lengths[doc]!, lines.map((entry) => (entry === null ? -1 : positionOf(entry)))]);
+        documents.push([doc, this.#lengths[doc]!, Array.from(lines, (id) => (id < 0 ? -1 : positionOf(id)))]);
       }
     });
     return { average: this.#average, documents };
   }
 
   /**
-   * Rebuilds an index from {@link PhraseIndex.toJSON}, the term at each position from `entryAt`;
-   * throws an `Error` naming what is malformed.
+   * Rebuilds an index from {@link PhraseIndex.toJSON}, the entry id of each written position from
+   * `idAt` (undefined: no such term); throws an `Error` naming what is malformed.
    */
-  static fromJSON(value: unknown, entryAt: (position: number) => TermEntry | undefined): PhraseIndex {
+  static fromJSON(value: unknown, idAt: (position: number) => number | undefined): PhraseIndex {
     const fail = (what: string): never => {
       throw new Error(`malformed phrase section: ${what}`);
     };
@@ -135,10 +151,10 @@ export class PhraseIndex {
       if (typeof length !== 'number' || !Number.isInteger(length) || length < 0)
         return fail(`length of document ${doc}`);
       if (!Array.isArray(positions)) return fail(`lines of document ${doc}`);
-      const lines = positions.map((position) => {
-        if (position === -1) return null;
-        const entry = typeof position === 'number' ? entryAt(position) : undefined;
-        return entry ?? fail(`term ${String(position)} of document ${doc}`);
+      const lines = Int32Array.from(positions, (position) => {
+        if (position === -1) return -1;
+        const id = typeof position === 'number' ? idAt(position) : undefined;
+        return id ?? fail(`term ${String(position)} of document ${doc}`);
       });
       index.#lines[doc] = lines;
       index.#lengths[doc] = length;

@@ -239,21 +239,24 @@ export function toolTermTexts(terms: ToolTerms): string[][] {
   return terms.fields.map((runs) => runs.flatMap((run) => run.map(termText)));
 }
 
-/** The phrase lines of a tool as entries of an index holding its terms (`entryOf`), `null` between lines. */
+/**
+ * The phrase lines of a tool as the entry ids of an index holding its terms (`entryOf`), -1 between
+ * lines.
+ */
 export function toolPhraseLines(terms: ToolTerms, entryOf: (term: string) => TermEntry | undefined): PhraseLines {
-  const lines: (TermEntry | null)[] = [];
+  const ids: number[] = [];
   for (const line of terms.phraseLines) {
-    if (lines.length > 0) lines.push(null);
-    for (const term of line) lines.push(entryOf(termText(term)) ?? null);
+    if (ids.length > 0) ids.push(-1);
+    for (const term of line) ids.push(entryOf(termText(term))?.id ?? -1);
   }
-  return lines;
+  return Int32Array.from(ids);
 }
 
 /**
  * Feeds tools to a keyword index build ({@link KeywordIndex.build}), mapping the process-wide term
  * numbers of {@link toolTerms} to the build's own through an array, and keeps each tool's phrase
- * lines (in the build's numbers, -1 between lines) with their number of distinct pairs, for the
- * phrase index once the build is done.
+ * lines (in the build's numbers, which are the built entries' ids, -1 between lines) with their
+ * number of distinct pairs, for the phrase index once the build is done.
  */
 export class ToolIndexFeeder {
   readonly #builder: KeywordIndexBuilder;

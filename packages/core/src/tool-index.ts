@@ -269,20 +269,15 @@ export class ToolIndex<TTool = unknown> {
     } else {
       trimTermNumbers();
       let feeder: ToolIndexFeeder | undefined;
-      const { index, entries } = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
+      const { index } = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
         feeder = new ToolIndexFeeder(builder);
         for (const tool of catalog) feeder.add(tool.id, toolTerms(tool));
       });
       this.#keyword = index;
       this.#phrases = new PhraseIndex();
       const { lines, pairCounts } = feeder!;
-      for (let doc = 0; doc < lines.length; doc++) {
-        this.#phrases.add(
-          doc,
-          Array.from(lines[doc]!, (term) => (term < 0 ? null : entries[term]!)),
-          pairCounts[doc],
-        );
-      }
+      // (document numbers are in order of addition; the lines' term numbers are the entries' ids)
+      for (let doc = 0; doc < lines.length; doc++) this.#phrases.add(doc, lines[doc]!, pairCounts[doc]);
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }
@@ -405,13 +400,13 @@ export class ToolIndex<TTool = unknown> {
     // The index holds exactly the catalog's tools (it follows every change): their fingerprints
     // are those of what it indexed.
     const keyword = this.#keyword.toJSON();
-    const positions = new Map(keyword.terms.map(([term], position) => [term, position]));
+    const positions = new Map(keyword.terms.map(([term], position) => [this.#keyword.get(term)!.id, position]));
     return {
       format: 'toolscout-tool-index',
       version: TOOL_INDEX_FORMAT_VERSION,
       tools: Object.fromEntries(Array.from(this.#catalog, (tool) => [tool.id, toolFingerprint(tool)])),
       keyword,
-      phrases: this.#phrases.toJSON((entry) => positions.get(entry.term)!),
+      phrases: this.#phrases.toJSON((id) => positions.get(id)!),
       ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
     };
   }
@@ -436,16 +431,21 @@ export class ToolIndex<TTool = unknown> {
       const terms = document.keyword.terms;
       phrases = PhraseIndex.fromJSON(document.phrases, (position) => {
         const term = terms[position]?.[0];
-        return term === undefined ? undefined : keyword.get(term);
+        return term === undefined ? undefined : keyword.get(term)?.id;
       });
     } catch (error) {
       throw new ToolscoutError('invalid-index', `The saved tool index is damaged: ${String(error)}`, { cause: error });
     }
     const ids = Object.keys(document.tools);
-    if (keyword.size !== ids.length || !ids.every((id) => keyword.has(id))) {
+    const docs = ids.map((id) => keyword.docOf(id));
+    if (
+      keyword.size !== ids.length ||
+      phrases.size !== ids.length ||
+      !docs.every((doc) => doc !== undefined && phrases.has(doc))
+    ) {
       throw new ToolscoutError(
         'invalid-index',
-        'The saved tool index is damaged: its keyword section does not hold the tools it lists.',
+        'The saved tool index is damaged: its keyword or phrase section does not hold the tools it lists.',
       );
     }
     let vector: VectorIndex | undefined;
@@ -680,8 +680,8 @@ export class ToolIndex<TTool = unknown> {
       freqs.length = 0;
       this.#stamp += 1;
       this.#phrases.matches(
-        first,
-        second,
+        first.id,
+        second.id,
         [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]],
         this.#termMark,
         this.#stamp,

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { distinctPairCount, PhraseIndex } from './phrase-index.js';
+
+const lines = (...ids: number[]) => Int32Array.from(ids);
+
+describe('distinctPairCount', () => {
+  it('counts each unordered pair of different neighbours once, never across lines', () => {
+    // 1 2 | 2 1 3 3 | 4 : pairs 1-2, 1-3 (3-3 is no pair; 2 and 2 sit on both sides of a line break)
+    expect(distinctPairCount(lines(1, 2, -1, 2, 1, 3, 3, -1, 4))).toBe(2);
+    expect(distinctPairCount(lines())).toBe(0);
+    expect(distinctPairCount(lines(7))).toBe(0);
+  });
+});
+
+describe('PhraseIndex', () => {
+  it('finds the documents where two terms stand side by side, in either order, with how often', () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(1, 2, 3)); // 1-2 once
+    index.add(1, lines(2, 1, -1, 1, 2)); // twice, once per line
+    index.add(2, lines(1, -1, 2)); // not side by side: a line break between
+    index.add(3, lines(1, 3, 2));
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    const postings = { docs: [0, 1, 2, 3], freqs: [1, 1, 1, 1] };
+    index.matches(1, 2, [postings, postings], new Int32Array(4), 1, docs, freqs);
+    expect(docs).toEqual([0, 1]); // each document looked at once, though in both postings
+    expect(freqs).toEqual([1, 2]);
+  });
+
+  it('keeps the running average of pairs per document as documents come and go', () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(1, 2, 3)); // 2 pairs
+    index.add(1, lines(4, 5)); // 1 pair
+    expect(index.average).toBeCloseTo(1.5, 12);
+    expect(index.length(0)).toBe(2);
+    index.remove(0);
+    expect(index.average).toBeCloseTo(1, 12);
+    expect(index.has(0)).toBe(false);
+    index.remove(0); // absent: nothing happens
+    index.remove(1);
+    expect(index.average).toBe(0);
+    expect(index.size).toBe(0);
+    expect(() => {
+      index.add(2, lines());
+      index.add(2, lines());
+    }).toThrow(/added twice/);
+  });
+
+  it('round-trips through JSON, terms as positions', () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(10, 20, -1, 30));
+    index.add(3, lines(20, 10));
+    const json = index.toJSON((id) => id / 10);
+    expect(json.documents).toEqual([
+      [0, 1, [1, 2, -1, 3]],
+      [3, 1, [2, 1]],
+    ]);
+    const loaded = PhraseIndex.fromJSON(JSON.parse(JSON.stringify(json)), (position) => position * 10);
+    expect(loaded.toJSON((id) => id / 10)).toEqual(json);
+    expect(loaded.average).toBe(index.average);
+  });
+
+  it('rejects a malformed serialisation with a specific error', () => {
+    const idAt = (position: number) => (position < 5 ? position : undefined);
+    expect(() => PhraseIndex.fromJSON(null, idAt)).toThrow(/not an object/);
+    expect(() => PhraseIndex.fromJSON({ average: 'x', documents: [] }, idAt)).toThrow(/average/);
+    expect(() => PhraseIndex.fromJSON({ average: 1, documents: [[0, 1]] }, idAt)).toThrow(/document entry/);
+    expect(() => PhraseIndex.fromJSON({ average: 1, documents: [[0, 1, [9]]] }, idAt)).toThrow(/term 9 of document 0/);
+    expect(() =>
+      PhraseIndex.fromJSON(
+        {
+          average: 1,
+          documents: [
+            [0, 1, []],
+            [0, 1, []],
+          ],
+        },
+        idAt,
+      ),
+    ).toThrow(/document number/);
+  });
+});
