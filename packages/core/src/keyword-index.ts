@@ -62,6 +62,13 @@ export interface KeywordIndexBuilder {
    * included. Ids must be new.
    */
   add(id: string, fields: readonly (readonly number[])[]): void;
+  /**
+   * {@link KeywordIndexBuilder.add} term by term: `open` a document, `push` its terms field after
+   * field (fields in order; a field without terms is skipped), then `close` it.
+   */
+  open(id: string): void;
+  push(field: number, term: number): void;
+  close(): void;
 }
 
 /**
@@ -332,46 +339,76 @@ export class KeywordIndex {
         }
         return number;
       },
-      add(id, fields) {
-        if (!building) throw new Error('KeywordIndex.build: add called after the build');
-        if (fields.length !== fieldCount) {
-          throw new Error(`KeywordIndex: expected ${fieldCount} fields, got ${fields.length}`);
-        }
+      open(id) {
+        if (!building) throw new Error('KeywordIndex.build: a document added after the build');
+        if (open) throw new Error('KeywordIndex.build: a document opened before the last was closed');
         if (index.#docOf.has(id)) throw new Error(`KeywordIndex.build: document "${id}" added twice`);
-        const doc = index.#nextDoc++;
-        const mark = doc + 1;
+        open = true;
+        doc = index.#nextDoc++;
+        mark = doc + 1;
         index.#count += 1;
         index.#docOf.set(id, doc);
         index.#ids[doc] = id;
-        const previous = index.#count - 1;
-        const start = slots.length;
-        docStarts.push(start);
-        const lengths: number[] = [];
-        for (let f = 0; f < fieldCount; f++) {
-          const numbersOfField = fields[f]!;
-          const fieldStart = slots.length;
-          for (let i = 0; i < numbersOfField.length; i++) {
-            const term = numbersOfField[i]!;
-            if (!(term >= 0 && term < terms.length)) throw new Error(`KeywordIndex.build: unknown term number ${term}`);
-            const slot = term * fieldCount + f;
-            if (lastDoc[slot] === mark) {
-              frequency[slot]! += 1;
-            } else {
-              lastDoc[slot] = mark;
-              frequency[slot] = 1;
-              postingCount[slot]! += 1;
-              slots.push(slot);
-            }
+        field = 0;
+        fieldStart = slots.length;
+        docStarts.push(fieldStart);
+        lengths = [];
+      },
+      push(f, term) {
+        if (f !== field) {
+          if (!open || !(f > field && f < fieldCount)) {
+            throw new Error(`KeywordIndex.build: field ${f} out of order or without an open document`);
           }
-          const length = slots.length - fieldStart;
-          lengths.push(length);
-          averages[f] = (averages[f]! * previous + length) / (previous + 1);
+          while (field < f) endField();
         }
-        for (let i = start; i < slots.length; i++) frequencies.push(frequency[slots[i]!]!);
+        if (!(term >= 0 && term < terms.length)) throw new Error(`KeywordIndex.build: unknown term number ${term}`);
+        const slot = term * fieldCount + f;
+        if (lastDoc[slot] === mark) {
+          frequency[slot]! += 1;
+        } else {
+          lastDoc[slot] = mark;
+          frequency[slot] = 1;
+          postingCount[slot]! += 1;
+          slots.push(slot);
+        }
+      },
+      close() {
+        if (!open) throw new Error('KeywordIndex.build: no open document to close');
+        while (field < fieldCount) endField();
+        for (let i = docStarts[docStarts.length - 1]!; i < slots.length; i++) frequencies.push(frequency[slots[i]!]!);
         index.#lengths[doc] = lengths;
+        open = false;
+      },
+      add(id, fields) {
+        if (fields.length !== fieldCount) {
+          throw new Error(`KeywordIndex: expected ${fieldCount} fields, got ${fields.length}`);
+        }
+        builder.open(id);
+        for (let f = 0; f < fieldCount; f++) {
+          const numbers = fields[f]!;
+          for (let i = 0; i < numbers.length; i++) builder.push(f, numbers[i]!);
+        }
+        builder.close();
       },
     };
+    // The open document: its number (and mark, +1), the field being filled and where it started.
+    let open = false;
+    let doc = -1;
+    let mark = 0;
+    let field = 0;
+    let fieldStart = 0;
+    let lengths: number[] = [];
+    const endField = () => {
+      const length = slots.length - fieldStart;
+      lengths.push(length);
+      // MiniSearch's running average (kept alike so that scores match to the last bit).
+      const previous = index.#count - 1;
+      averages[field] = (averages[field]! * previous + length) / (previous + 1);
+      field += 1;
+      fieldStart = slots.length;
+    };
     fill(builder);
+    if (open) throw new Error('KeywordIndex.build: the last document was not closed');
     building = false;
 
     // Every (term, field)'s postings, sized once and filled in document order.

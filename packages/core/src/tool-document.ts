@@ -116,6 +116,61 @@ export function pushPairs(out: string[], terms: readonly string[]): void {
   }
 }
 
+/**
+ * The words of a tool's id that its name lacks (e.g. a namespace such as `github__`): only words
+ * none of whose terms the name already has, so nothing counts twice; with their terms. (The
+ * provider tool name is derived from the id, plus at times a hash, so it adds nothing.)
+ */
+function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): { words: string[]; terms: number[] } {
+  const words: string[] = [];
+  const terms: number[] = [];
+  const known = (term: number) => nameLines.some((line) => line.includes(term)) || terms.includes(term);
+  for (const word of splitWords(id)) {
+    const wordTerms = tokenizeToNumbers(word);
+    if (wordTerms.length > 0 && !wordTerms.some(known)) {
+      words.push(word);
+      for (const term of wordTerms) terms.push(term);
+    }
+  }
+  return { words, terms };
+}
+
+/** The terms of each line of a text (the same array for the same short line: see {@link stringRun}). */
+function lineRuns(text: string, memo: boolean): TermRun[] {
+  const read = memo ? stringRun : tokenizeToNumbers;
+  return text.includes('\n') ? text.split('\n').map((line) => read(line)) : [read(text)];
+}
+
+/** What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order. */
+type RunVisitor = (field: number, run: TermRun, phraseLine: boolean) => void;
+
+const NAME = INDEX_FIELDS.indexOf('name');
+const DESCRIPTION = INDEX_FIELDS.indexOf('description');
+const TAGS = INDEX_FIELDS.indexOf('tags');
+const SOURCE = INDEX_FIELDS.indexOf('source');
+const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
+
+/**
+ * Reads a tool's terms, run by run, field after field:
+ * - `name`: the display name's lines, then the words of the id that the name lacks;
+ * - `description`: its lines; `tags` (but a tag equal to the source); `source`;
+ * - `parameters`: parameter names, titles and descriptions (see {@link parameterStrings}).
+ *
+ * The lines of the name and of the description are also phrase lines (in that order), whose
+ * neighbouring terms make phrases. Text goes through {@link tokenize}; no word spans a line break.
+ */
+function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
+  const nameLines = lineRuns(tool.name, true);
+  for (const line of nameLines) visit(NAME, line, true);
+  const id = idWordsBeyondName(tool.id, nameLines);
+  if (id.terms.length > 0) visit(NAME, id.terms, false);
+  // Descriptions seldom repeat from tool to tool: they skip the memo.
+  for (const line of lineRuns(tool.description ?? '', false)) visit(DESCRIPTION, line, true);
+  if (tool.tags !== undefined) for (const tag of tool.tags) if (tag !== tool.source) visit(TAGS, stringRun(tag), false);
+  if (tool.source !== undefined) visit(SOURCE, stringRun(tool.source), false);
+  for (const part of parameterStrings(tool.jsonSchema)) visit(PARAMETERS, stringRun(part), false);
+}
+
 /** 32-bit FNV-1a over strings fed one after another. */
 class Fnv32 {
   #hash = 0x811c9dc5;
@@ -150,88 +205,40 @@ function feedLines(hash: Fnv32, parts: readonly string[]): void {
 }
 
 /**
- * The words of a tool's id that its name lacks (e.g. a namespace such as `github__`), as one line:
- * only words none of whose terms the name already has, so nothing counts twice. (The provider tool
- * name is derived from the id, plus at times a hash, so it adds nothing.)
+ * A hash of the text a tool is indexed with: tells whether it changed since an index was saved.
+ * 32-bit FNV-1a in base 36, as the index has always hashed it: name (and the id words it lacks),
+ * description, tags, source and parameters, a NUL between fields and a newline between the parts
+ * of one.
  */
-function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): string {
-  const extra: string[] = [];
-  const extraTerms: number[] = [];
-  const known = (term: number) => nameLines.some((line) => line.includes(term)) || extraTerms.includes(term);
-  for (const word of splitWords(id)) {
-    const terms = tokenizeToNumbers(word);
-    if (terms.length > 0 && !terms.some(known)) {
-      extra.push(word);
-      extraTerms.push(...terms);
-    }
-  }
-  return extra.join(' ');
-}
-
-/** The strings a tool is indexed with, per field, as the tool has them. */
-interface IndexedText {
-  /** The display name, line by line, each line's terms. */
-  nameLines: TermRun[];
-  /** The words of the id that the name lacks, as one line (`''` when none). */
-  idWords: string;
-  description: string;
-  source: string;
-  /** The tags, but one equal to the source. */
-  tags: string[];
-  /** Parameter names, titles and descriptions (see {@link parameterStrings}). */
-  parameters: string[];
-}
-
-function indexedText(tool: CatalogTool<unknown>): IndexedText {
-  const nameLines = tool.name.split('\n').map(stringRun);
-  return {
-    nameLines,
-    idWords: idWordsBeyondName(tool.id, nameLines),
-    description: tool.description ?? '',
-    source: tool.source ?? '',
-    tags: (tool.tags ?? []).filter((tag) => tag !== tool.source),
-    parameters: parameterStrings(tool.jsonSchema),
-  };
-}
-
-/**
- * 32-bit FNV-1a of the indexed text, in base 36, as the index has always hashed it: name (and id
- * words), description, tags, source and parameters, a NUL between fields and a newline between the
- * parts of one.
- */
-function fingerprintOf(text: IndexedText, name: string): string {
-  const hash = new Fnv32().text(name);
-  if (text.idWords !== '') hash.char(NEWLINE).text(text.idWords);
-  hash.char(SEPARATOR).text(text.description).char(SEPARATOR);
-  feedLines(hash, text.tags);
-  hash.char(SEPARATOR).text(text.source).char(SEPARATOR);
-  feedLines(hash, text.parameters);
+export function toolFingerprint(tool: CatalogTool<unknown>): string {
+  const idWords = idWordsBeyondName(tool.id, lineRuns(tool.name, true)).words.join(' ');
+  const hash = new Fnv32().text(tool.name);
+  if (idWords !== '') hash.char(NEWLINE).text(idWords);
+  hash
+    .char(SEPARATOR)
+    .text(tool.description ?? '')
+    .char(SEPARATOR);
+  feedLines(
+    hash,
+    (tool.tags ?? []).filter((tag) => tag !== tool.source),
+  );
+  hash
+    .char(SEPARATOR)
+    .text(tool.source ?? '')
+    .char(SEPARATOR);
+  feedLines(hash, parameterStrings(tool.jsonSchema));
   return hash.digest();
 }
 
-/** A hash of the text a tool is indexed with: tells whether it changed since an index was saved. */
-export function toolFingerprint(tool: CatalogTool<unknown>): string {
-  return fingerprintOf(indexedText(tool), tool.name);
-}
-
-/**
- * A tool's index terms per field:
- * - `name`: the display name, plus the words of the id that the name lacks;
- * - `description`, `source`, and `tags` (but a tag equal to the source);
- * - `parameters`: parameter names, titles and descriptions (see {@link parameterStrings});
- * - `phrases`: the pairs of neighbouring terms of each line of the name and of the description.
- *
- * Text goes through {@link tokenize}; a word never spans a line break, and pairs never do either.
- */
+/** A tool's terms as runs (see {@link visitTool}). */
 export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
-  const text = indexedText(tool);
-  const name = text.idWords === '' ? text.nameLines : [...text.nameLines, stringRun(text.idWords)];
-  // Descriptions seldom repeat from tool to tool: they skip the memo.
-  const description = text.description.split('\n').map((line) => tokenizeToNumbers(line));
-  return {
-    fields: [name, description, text.tags.map(stringRun), [stringRun(text.source)], text.parameters.map(stringRun)],
-    phraseLines: [...text.nameLines, ...description],
-  };
+  const fields: TermRun[][] = INDEX_FIELDS.map(() => []);
+  const phraseLines: TermRun[] = [];
+  visitTool(tool, (field, run, phraseLine) => {
+    fields[field]!.push(run);
+    if (phraseLine) phraseLines.push(run);
+  });
+  return { fields, phraseLines };
 }
 
 /** The terms of each keyword index field as text, in {@link INDEX_FIELDS} order. */
@@ -245,26 +252,43 @@ export function toolTermTexts(terms: ToolTerms): string[][] {
  */
 export function toolPhraseLines(terms: ToolTerms, entryOf: (term: string) => TermEntry | undefined): PhraseLines {
   const ids: number[] = [];
-  for (const line of terms.phraseLines) {
-    if (ids.length > 0) ids.push(-1);
+  terms.phraseLines.forEach((line, i) => {
+    if (i > 0) ids.push(-1);
     for (const term of line) ids.push(entryOf(termText(term))?.id ?? -1);
-  }
+  });
   return Int32Array.from(ids);
 }
 
 /**
- * Feeds tools to a keyword index build ({@link KeywordIndex.build}), mapping the process-wide term
- * numbers of {@link toolTerms} to the build's own through an array, and keeps each tool's phrase
- * lines (in the build's numbers, which are the built entries' ids, -1 between lines) with their
- * number of distinct pairs, for the phrase index once the build is done.
+ * Feeds tools to a keyword index build ({@link KeywordIndex.build}), term by term as
+ * {@link visitTool} reads them, mapping process-wide term numbers to the build's own through an
+ * array; and keeps each tool's phrase lines (in the build's numbers, which are the built entries'
+ * ids, -1 between lines) with their number of distinct pairs, for the phrase index once the build
+ * is done.
  */
 export class ToolIndexFeeder {
   readonly #builder: KeywordIndexBuilder;
   /** The build's number of each process-wide term number, plus one (0: not yet used). */
   #local = new Int32Array(1024);
-  /** Per pair of the build's term numbers: the last document (+1) that had it. */
-  readonly #pairSeen = new PairTable();
-  #documents = 0;
+  /** The phrase lines of the tool being fed, and their distinct pairs (first, second, ...). */
+  #lines = new Int32Array(256);
+  #lineLength = 0;
+  #pairs = new Int32Array(256);
+  #pairLength = 0;
+  /** How many phrase lines the tool being fed has had so far. */
+  #phraseLines = 0;
+  readonly #visit: RunVisitor = (field, run, phraseLine) => {
+    const builder = this.#builder;
+    if (phraseLine && this.#phraseLines++ > 0) this.#pushLine(-1);
+    for (let i = 0; i < run.length; i++) {
+      const term = this.#term(run[i]!);
+      builder.push(field, term);
+      if (phraseLine) {
+        if (i > 0) this.#countPair(this.#lines[this.#lineLength - 1]!, term);
+        this.#pushLine(term);
+      }
+    }
+  };
   /** Each document's phrase lines, in the build's term numbers. */
   readonly lines: Int32Array[] = [];
   /** Each document's number of distinct pairs. */
@@ -274,38 +298,40 @@ export class ToolIndexFeeder {
     this.#builder = builder;
   }
 
-  add(id: string, terms: ToolTerms): void {
-    const fields: number[][] = [];
-    for (const runs of terms.fields) {
-      const numbers: number[] = [];
-      for (const run of runs) for (let i = 0; i < run.length; i++) numbers.push(this.#term(run[i]!));
-      fields.push(numbers);
-    }
-    this.#builder.add(id, fields);
+  add(tool: CatalogTool<unknown>): void {
+    this.#lineLength = 0;
+    this.#pairLength = 0;
+    this.#phraseLines = 0;
+    this.#builder.open(tool.id);
+    visitTool(tool, this.#visit);
+    this.#builder.close();
+    this.lines.push(this.#lines.slice(0, this.#lineLength));
+    this.pairCounts.push(this.#pairLength / 2);
+  }
 
-    const mark = ++this.#documents;
-    let size = terms.phraseLines.length - 1;
-    for (const line of terms.phraseLines) size += line.length;
-    const lines = new Int32Array(Math.max(size, 0));
-    let at = 0;
-    let pairs = 0;
-    for (const line of terms.phraseLines) {
-      if (at > 0) lines[at++] = -1;
-      for (let i = 0; i < line.length; i++) {
-        const term = this.#term(line[i]!);
-        lines[at++] = term;
-        if (i === 0) continue;
-        const previous = lines[at - 2]!;
-        if (previous === term) continue;
-        const first = previous < term ? previous : term;
-        const second = previous < term ? term : previous;
-        if (this.#pairSeen.get(first, second) === mark) continue;
-        this.#pairSeen.put(first, second, mark);
-        pairs += 1;
-      }
+  #pushLine(term: number): void {
+    if (this.#lineLength === this.#lines.length) {
+      const bigger = new Int32Array(this.#lines.length * 2);
+      bigger.set(this.#lines);
+      this.#lines = bigger;
     }
-    this.lines.push(lines);
-    this.pairCounts.push(pairs);
+    this.#lines[this.#lineLength++] = term;
+  }
+
+  /** Counts a pair of neighbours of the tool's phrase lines, if new (`a b` and `b a` are one). */
+  #countPair(a: number, b: number): void {
+    if (a === b) return;
+    const first = a < b ? a : b;
+    const second = a < b ? b : a;
+    const pairs = this.#pairs;
+    for (let i = 0; i < this.#pairLength; i += 2) if (pairs[i] === first && pairs[i + 1] === second) return;
+    if (this.#pairLength + 2 > pairs.length) {
+      const bigger = new Int32Array(pairs.length * 2);
+      bigger.set(pairs);
+      this.#pairs = bigger;
+    }
+    this.#pairs[this.#pairLength++] = first;
+    this.#pairs[this.#pairLength++] = second;
   }
 
   #term(global: number): number {
@@ -330,70 +356,4 @@ export function toolText(tool: Pick<CatalogTool<unknown>, 'name' | 'description'
   return [tool.name, tool.description, ...(tool.tags ?? []), tool.source]
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .join('\n');
-}
-
-/** A hash table from pairs of non-negative numbers to non-negative numbers (open addressing). */
-class PairTable {
-  /** Per slot: the first number plus one (0: empty), the second, the value. */
-  #firsts = new Int32Array(1 << 12);
-  #seconds = new Int32Array(1 << 12);
-  #values = new Int32Array(1 << 12);
-  #size = 0;
-
-  /** The value of `(a, b)`, or -1. */
-  get(a: number, b: number): number {
-    const mask = this.#firsts.length - 1;
-    for (let slot = hashPair(a, b) & mask; ; slot = (slot + 1) & mask) {
-      const first = this.#firsts[slot]!;
-      if (first === 0) return -1;
-      if (first === a + 1 && this.#seconds[slot] === b) return this.#values[slot]!;
-    }
-  }
-
-  /** Sets the value of a pair. */
-  put(a: number, b: number, value: number): void {
-    const mask = this.#firsts.length - 1;
-    for (let slot = hashPair(a, b) & mask; ; slot = (slot + 1) & mask) {
-      const first = this.#firsts[slot]!;
-      if (first === a + 1 && this.#seconds[slot] === b) {
-        this.#values[slot] = value;
-        return;
-      }
-      if (first === 0) break;
-    }
-    if ((this.#size + 1) * 2 > this.#firsts.length) this.#grow();
-    this.#place(a, b, value);
-    this.#size += 1;
-  }
-
-  #place(a: number, b: number, value: number): void {
-    const mask = this.#firsts.length - 1;
-    let slot = hashPair(a, b) & mask;
-    while (this.#firsts[slot] !== 0) slot = (slot + 1) & mask;
-    this.#firsts[slot] = a + 1;
-    this.#seconds[slot] = b;
-    this.#values[slot] = value;
-  }
-
-  #grow(): void {
-    const firsts = this.#firsts;
-    const seconds = this.#seconds;
-    const values = this.#values;
-    this.#firsts = new Int32Array(firsts.length * 2);
-    this.#seconds = new Int32Array(firsts.length * 2);
-    this.#values = new Int32Array(firsts.length * 2);
-    for (let slot = 0; slot < firsts.length; slot++) {
-      if (firsts[slot] !== 0) this.#place(firsts[slot]! - 1, seconds[slot]!, values[slot]!);
-    }
-  }
-}
-
-/** Mixes two numbers into 32 bits (murmur3's finaliser over the first, times a constant, xor the second). */
-function hashPair(a: number, b: number): number {
-  let hash = Math.imul(a, 0x9e3779b1) ^ b;
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 0;
 }

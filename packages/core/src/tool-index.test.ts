@@ -338,6 +338,8 @@ describe('ToolIndex incremental updates', () => {
         source: 'ops',
       },
       { id: 'x', name: 'YouTube getUserV2', description: "It's the user's video.\nSecond line here." },
+      // a name of function words only: its phrase line is empty
+      { id: 'the', name: 'The', description: 'Forecast weather by city.' },
       {
         id: 'ns__same',
         name: 'same same',
@@ -353,6 +355,16 @@ describe('ToolIndex incremental updates', () => {
     const incremental = new ToolIndex(catalog);
     for (const tool of tools) catalog.add(tool);
     expect(incremental.toJSON()).toEqual(built.toJSON());
+    // an empty first line is still a line: the separator comes first, and no term is made up
+    const saved = built.toJSON();
+    const doc = saved.keyword.documents.find(([, id]) => id === 'the')![0];
+    const lines = saved.phrases.documents.find(([number]) => number === doc)![2];
+    expect(lines[0]).toBe(-1);
+    expect(lines.slice(1).map((position) => saved.keyword.terms[position]![0])).toEqual([
+      'forecast',
+      'weather',
+      'citi',
+    ]);
   });
 
   it('stops following the catalog once disposed', async () => {

@@ -271,7 +271,7 @@ export class ToolIndex<TTool = unknown> {
       let feeder: ToolIndexFeeder | undefined;
       const { index } = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
         feeder = new ToolIndexFeeder(builder);
-        for (const tool of catalog) feeder.add(tool.id, toolTerms(tool));
+        for (const tool of catalog) feeder.add(tool);
       });
       this.#keyword = index;
       this.#phrases = new PhraseIndex();
