@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { termNumber, termNumbersGeneration, termText, tokenizeToNumbers, trimTermNumbers } from './term-numbers.js';
-import { tokenize } from './tokenize.js';
+import {
+  termNumber,
+  termNumbersGeneration,
+  termText,
+  tokenizeToNumbers,
+  trimTermNumbers,
+  wordRuns,
+} from './term-numbers.js';
+import { splitWords, tokenize } from './tokenize.js';
 
 describe('term numbers', () => {
   it('number the terms of tokenize, the same number for the same term', () => {
@@ -41,5 +48,20 @@ describe('term numbers', () => {
     // Numbering starts again from 0, and tokenising still gives the right terms.
     expect(tokenizeToNumbers('weather forecast')).toEqual([0, 1]);
     expect(tokenizeToNumbers('weather forecast').map(termText)).toEqual(['weather', 'forecast']);
+  });
+});
+
+describe('wordRuns', () => {
+  it('gives the words of splitWords, each with the term numbers of tokenize', () => {
+    for (const text of ['TheClique__Songkick concert~3', "github.getUserV2 Messi's HTMLParser", 'Café 天气预报', '']) {
+      for (const round of [1, 2]) {
+        const runs = wordRuns(text);
+        expect(
+          runs.map((word) => word.text),
+          `${round}: ${text}`,
+        ).toEqual(splitWords(text));
+        for (const word of runs) expect(word.run.map(termText)).toEqual(tokenize(word.text));
+      }
+    }
   });
 });

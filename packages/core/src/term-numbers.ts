@@ -50,6 +50,12 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
   generation += 1;
 }
 
+/** A word as written and its term numbers. */
+export interface WordRun {
+  readonly text: string;
+  readonly run: TermRun;
+}
+
 /**
  * The ASCII words seen so far (maximal runs of letters and digits, as written) with their term
  * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
@@ -60,14 +66,20 @@ class WordTable {
   #hashes: number[] = [];
   #texts: string[] = [];
   #runs: TermRun[] = [];
-  /** The table stops growing here (words beyond are tokenised each time): memory stays bounded. */
+  /** Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once asked. */
+  #pieces: (readonly WordRun[] | undefined)[] = [];
+  /** Above this many words the table starts over (at the next text): memory stays bounded. */
   static readonly MAX_WORDS = 1 << 20;
 
+  get size(): number {
+    return this.#texts.length;
+  }
+
   /**
-   * Appends the term numbers of `text[start, end)` to `out`: a word of hash `hash`, `plain` when
-   * it is one word as it is (not `getUserV2`, which splits further).
+   * The index of the word `text[start, end)`, of hash `hash`, added if new; `plain` when it is one
+   * word as it is (not `getUserV2`, which splits further).
    */
-  push(text: string, start: number, end: number, hash: number, plain: boolean, out: number[]): void {
+  index(text: string, start: number, end: number, hash: number, plain: boolean): number {
     const slots = this.#slots;
     const mask = slots.length - 1;
     const length = end - start;
@@ -79,20 +91,32 @@ class WordTable {
       if (word.length !== length) continue;
       let i = 0;
       while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-      if (i < length) continue;
-      const run = this.#runs[index]!;
-      for (let k = 0; k < run.length; k++) out.push(run[k]!);
-      return;
+      if (i === length) return index;
     }
     const word = text.slice(start, end);
-    const run = plain ? plainWordNumbers(word) : wordNumbers(word);
-    for (let k = 0; k < run.length; k++) out.push(run[k]!);
-    if (this.#texts.length >= WordTable.MAX_WORDS) return;
-    slots[slot] = this.#texts.length + 1;
+    const index = this.#texts.length;
+    slots[slot] = index + 1;
     this.#hashes.push(hash);
     this.#texts.push(word);
-    this.#runs.push(run);
+    this.#runs.push(plain ? plainWordNumbers(word) : wordNumbers(word));
+    this.#pieces.push(undefined);
     if (this.#texts.length * 2 > slots.length) this.#grow();
+    return index;
+  }
+
+  /** The term numbers of a word. */
+  run(index: number): TermRun {
+    return this.#runs[index]!;
+  }
+
+  /** A word's own words with their term numbers. */
+  pieces(index: number): readonly WordRun[] {
+    let pieces = this.#pieces[index];
+    if (pieces === undefined) {
+      pieces = splitWords(this.#texts[index]!).map((piece) => ({ text: piece, run: wordNumbers(piece) }));
+      this.#pieces[index] = pieces;
+    }
+    return pieces;
   }
 
   clear(): void {
@@ -100,6 +124,7 @@ class WordTable {
     this.#hashes = [];
     this.#texts = [];
     this.#runs = [];
+    this.#pieces = [];
   }
 
   #grow(): void {
@@ -138,33 +163,20 @@ const LOWER = 3;
 const MIXED = 4;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
-
 const APOSTROPHE = 0x27;
 
-/** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
-export function tokenizeToNumbers(text: string): number[] {
-  const out: number[] = [];
-  if (pushAsciiNumbers(text, true, out)) return out;
-  out.length = 0;
-  if (isAscii(text)) {
-    // (the apostrophes left are separators)
-    pushAsciiNumbers(withoutAsciiApostrophes(text), false, out);
-    return out;
-  }
-  for (const word of splitWords(text)) {
-    const term = wordTerm(word);
-    if (term !== null) out.push(termNumber(term));
-  }
-  return out;
-}
+/** The word indices of the text being read (reused: nothing here re-enters). */
+const scratch: number[] = [];
 
 /**
- * The term numbers of ASCII text whose apostrophes were dealt with, in one pass: its words are its
- * runs of letters and digits, and a run's terms are those of the run alone (splitWords of the run).
- * Returns false, with `out` half filled, on meeting a character outside ASCII, or an apostrophe if
- * `apostrophes` says they may still need dealing with.
+ * The words of ASCII text whose apostrophes were dealt with, into `scratch` as word table indices,
+ * in one pass: its words are its runs of letters and digits, and a run's terms are those of the
+ * run alone (splitWords of the run). Returns false on meeting a character outside ASCII, or an
+ * apostrophe if `apostrophes` says they may still need dealing with.
  */
-function pushAsciiNumbers(text: string, apostrophes: boolean, out: number[]): boolean {
+function scanAscii(text: string, apostrophes: boolean): boolean {
+  scratch.length = 0;
+  if (words.size >= WordTable.MAX_WORDS) words.clear();
   const length = text.length;
   let start = -1;
   let hash = 0;
@@ -187,11 +199,47 @@ function pushAsciiNumbers(text: string, apostrophes: boolean, out: number[]): bo
     } else {
       if (code > 0x7f || (apostrophes && code === APOSTROPHE)) return false;
       if (start >= 0) {
-        words.push(text, start, i, hash, shape !== MIXED, out);
+        scratch.push(words.index(text, start, i, hash, shape !== MIXED));
         start = -1;
       }
     }
   }
-  if (start >= 0) words.push(text, start, length, hash, shape !== MIXED, out);
+  if (start >= 0) scratch.push(words.index(text, start, length, hash, shape !== MIXED));
   return true;
+}
+
+/** Scans text into `scratch` (see {@link scanAscii}); false for text outside ASCII. */
+function scanWords(text: string): boolean {
+  if (scanAscii(text, true)) return true;
+  if (!isAscii(text)) return false;
+  // (the apostrophes left are separators)
+  scanAscii(withoutAsciiApostrophes(text), false);
+  return true;
+}
+
+/** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
+export function tokenizeToNumbers(text: string): number[] {
+  const out: number[] = [];
+  if (scanWords(text)) {
+    for (let i = 0; i < scratch.length; i++) {
+      const run = words.run(scratch[i]!);
+      for (let k = 0; k < run.length; k++) out.push(run[k]!);
+    }
+    return out;
+  }
+  for (const word of splitWords(text)) {
+    const term = wordTerm(word);
+    if (term !== null) out.push(termNumber(term));
+  }
+  return out;
+}
+
+/** {@link splitWords}'s words of a text, each with its term numbers ({@link termNumber}). */
+export function wordRuns(text: string): WordRun[] {
+  if (scanWords(text)) {
+    const out: WordRun[] = [];
+    for (let i = 0; i < scratch.length; i++) for (const piece of words.pieces(scratch[i]!)) out.push(piece);
+    return out;
+  }
+  return splitWords(text).map((word) => ({ text: word, run: tokenizeToNumbers(word) }));
 }

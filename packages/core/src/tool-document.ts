@@ -6,8 +6,7 @@
 // array rather than by text in a map.
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
-import { type TermRun, termNumbersGeneration, termText, tokenizeToNumbers } from './term-numbers.js';
-import { splitWords } from './tokenize.js';
+import { type TermRun, termNumbersGeneration, termText, tokenizeToNumbers, wordRuns } from './term-numbers.js';
 import type { CatalogTool } from './types.js';
 
 /**
@@ -125,11 +124,10 @@ function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): { words: 
   const words: string[] = [];
   const terms: number[] = [];
   const known = (term: number) => nameLines.some((line) => line.includes(term)) || terms.includes(term);
-  for (const word of splitWords(id)) {
-    const wordTerms = tokenizeToNumbers(word);
-    if (wordTerms.length > 0 && !wordTerms.some(known)) {
-      words.push(word);
-      for (const term of wordTerms) terms.push(term);
+  for (const word of wordRuns(id)) {
+    if (word.run.length > 0 && !word.run.some(known)) {
+      words.push(word.text);
+      for (const term of word.run) terms.push(term);
     }
   }
   return { words, terms };
