@@ -62,6 +62,21 @@ describe('splitWords on ASCII text', () => {
       expect([...splitWords(text), 'é'], text).toEqual(splitWords(`${text} é`));
     }
   });
+
+  it('splits any identifier of letters and digits exactly as the general path does', () => {
+    // Seeded identifiers over a small alphabet, so that every case and digit change is met often.
+    const alphabet = 'aAbBzZ09';
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let n = 0; n < 3000; n++) {
+      const length = 1 + Math.floor(random() * 9);
+      const word = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      expect([...splitWords(word), 'é'], word).toEqual(splitWords(`${word} é`));
+    }
+  });
 });
 
 describe('normalizeWord', () => {

@@ -193,6 +193,71 @@ function splitRun(run: string, out: string[]): void {
 }
 
 /**
+ * {@link splitIdentifier} for a run of ASCII letters and digits, on character codes and substrings
+ * (the same words, without the Unicode machinery).
+ */
+function splitAsciiIdentifier(run: string, out: string[]): void {
+  const LOWER_CASE = 1;
+  const UPPER_CASE = 2;
+  const DIGIT = 3;
+  const kindAt = (i: number) => {
+    const code = run.charCodeAt(i);
+    return code >= 97 ? LOWER_CASE : code >= 65 ? UPPER_CASE : DIGIT;
+  };
+  const length = run.length;
+  let pieceStart = 0;
+  let chunkStart = 0;
+  let chunks = 0;
+  let hasDigit = false;
+  // The first two pieces of the chunk (a third makes the chunk a code, kept whole).
+  let pieces = 0;
+  let firstStart = 0;
+  let firstEnd = 0;
+  let secondStart = 0;
+  let secondEnd = 0;
+  const flushPiece = (end: number) => {
+    if (end > pieceStart) {
+      if (pieces === 0) {
+        firstStart = pieceStart;
+        firstEnd = end;
+      } else if (pieces === 1) {
+        secondStart = pieceStart;
+        secondEnd = end;
+      }
+      pieces += 1;
+    }
+    pieceStart = end;
+  };
+  const flushChunk = (end: number) => {
+    flushPiece(end);
+    chunks += 1;
+    if (pieces > 2) {
+      out.push(run.substring(chunkStart, end));
+    } else if (pieces > 0) {
+      out.push(run.substring(firstStart, firstEnd));
+      if (pieces === 2) out.push(run.substring(secondStart, secondEnd), run.substring(chunkStart, end));
+    }
+    pieces = 0;
+    chunkStart = end;
+  };
+  let previous = 0;
+  for (let i = 0; i < length; i++) {
+    const kind = kindAt(i);
+    if (kind === DIGIT) hasDigit = true;
+    if (previous !== 0 && i > pieceStart) {
+      const next = i + 1 < length ? kindAt(i + 1) : 0;
+      if (kind === UPPER_CASE && previous === LOWER_CASE) flushChunk(i);
+      else if (kind === UPPER_CASE && previous === UPPER_CASE && next === LOWER_CASE) flushChunk(i);
+      else if (kind === UPPER_CASE && previous === DIGIT && next === LOWER_CASE) flushChunk(i);
+      else if ((kind === DIGIT) !== (previous === DIGIT)) flushPiece(i);
+    }
+    previous = kind;
+  }
+  flushChunk(length);
+  if (chunks === 2 && !hasDigit) out.push(run);
+}
+
+/**
  * The ASCII path of {@link splitWords}, in one pass over the character codes: a run of letters and
  * digits of one plain shape (`weather`, `Weather`, `API`, `2024`) is a word as it is; any other run
  * goes through {@link splitIdentifier}. Apostrophes are dealt with beforehand.
@@ -214,7 +279,7 @@ function splitAsciiWords(text: string, out: string[]): void {
     if (kind === 0) {
       if (start >= 0) {
         const run = text.slice(start, i);
-        if (shape === MIXED) splitIdentifier(run, out);
+        if (shape === MIXED) splitAsciiIdentifier(run, out);
         else out.push(run);
         start = -1;
       }

@@ -50,7 +50,10 @@ export function toolNameHash(text: string): string {
   // hash × (2^40 + 0x1b3) = (low × 0x1b3) + 2^32 × (high × 0x1b3 + carry + (low << 8)), mod 2^64.
   let high = FNV_OFFSET_HIGH;
   let low = FNV_OFFSET_LOW;
-  for (const byte of encoder.encode(text)) {
+  // ASCII text is its own UTF-8.
+  const bytes = isAsciiText(text) ? text : encoder.encode(text);
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i]!;
     low = (low ^ byte) >>> 0;
     const product = low * FNV_PRIME_LOW;
     const carry = Math.floor(product / 0x1_0000_0000);
@@ -59,6 +62,11 @@ export function toolNameHash(text: string): string {
   }
   const hash = (BigInt(high) << 32n) | BigInt(low);
   return (hash % HASH_MODULUS).toString(36).padStart(HASH_LENGTH, '0');
+}
+
+function isAsciiText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** Whether a string is already a name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`). */
@@ -84,12 +92,14 @@ export function toToolName(id: string): string {
     throw new TypeError(`toToolName expects a string id, got ${id === null ? 'null' : typeof id}`);
   }
   if (isValidToolName(id)) return id;
-  const readable = id
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(TRANSLITERATION_PATTERN, (char) => TRANSLITERATIONS[char] ?? char)
-    .replace(/[^a-zA-Z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+  // (ASCII has no accents to take off nor letters to transliterate)
+  const latin = isAsciiText(id)
+    ? id
+    : id
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .replace(TRANSLITERATION_PATTERN, (char) => TRANSLITERATIONS[char] ?? char);
+  const readable = latin.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
   const room = MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1;
   const prefix = readable.slice(0, room).replace(/_+$/, '') || EMPTY_PREFIX;
   return `${prefix}_${toolNameHash(id)}`;
