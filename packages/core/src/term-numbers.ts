@@ -165,6 +165,13 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 const APOSTROPHE = 0x27;
 
+/** The kind of each ASCII character: a lower-case or capital letter, a digit, or 0 (a separator). */
+const ASCII_KIND = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  ASCII_KIND[code] =
+    code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
+}
+
 /** The word indices of the text being read (reused: nothing here re-enters). */
 const scratch: number[] = [];
 
@@ -185,8 +192,8 @@ function scanAscii(text: string, apostrophes: boolean): boolean {
   let shape = 0;
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
-    const kind =
-      code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
+    if (code > 0x7f) return false;
+    const kind = ASCII_KIND[code]!;
     if (kind !== 0) {
       if (start < 0) {
         start = i;
@@ -197,7 +204,7 @@ function scanAscii(text: string, apostrophes: boolean): boolean {
       }
       hash = Math.imul(hash ^ code, FNV_PRIME);
     } else {
-      if (code > 0x7f || (apostrophes && code === APOSTROPHE)) return false;
+      if (apostrophes && code === APOSTROPHE) return false;
       if (start >= 0) {
         scratch.push(words.index(text, start, i, hash, shape !== MIXED));
         start = -1;

@@ -63,6 +63,30 @@ describe('splitWords on ASCII text', () => {
     }
   });
 
+  it('gives words whose own terms are terms of the whole text (ASCII)', () => {
+    // (tool ids rely on it: an id whose terms the name has adds no word)
+    const alphabet = 'aAbBeEzZ09_ .';
+    let seed = 5;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const samples = ['getUserV2', 'HTMLParser', 'TheClique__Songkick concert~3', 'Base64Encode 3D 2FA a1b2', "Messi's"];
+    for (let n = 0; n < 2000; n++) {
+      samples.push(
+        Array.from(
+          { length: 1 + Math.floor(random() * 12) },
+          () => alphabet[Math.floor(random() * alphabet.length)],
+        ).join(''),
+      );
+    }
+    for (const text of samples) {
+      const all = new Set(tokenize(text));
+      for (const word of splitWords(text))
+        for (const term of tokenize(word)) expect(all.has(term), `${text}: ${word}`).toBe(true);
+    }
+  });
+
   it('splits any identifier of letters and digits exactly as the general path does', () => {
     // Seeded identifiers over a small alphabet, so that every case and digit change is met often.
     const alphabet = 'aAbBzZ09';

@@ -7,6 +7,7 @@
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
 import { type TermRun, termNumbersGeneration, termText, tokenizeToNumbers, wordRuns } from './term-numbers.js';
+import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
 /**
@@ -120,17 +121,37 @@ export function pushPairs(out: string[], terms: readonly string[]): void {
  * none of whose terms the name already has, so nothing counts twice; with their terms. (The
  * provider tool name is derived from the id, plus at times a hash, so it adds nothing.)
  */
-function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): { words: string[]; terms: number[] } {
-  const words: string[] = [];
-  const terms: number[] = [];
-  const known = (term: number) => nameLines.some((line) => line.includes(term)) || terms.includes(term);
+function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
+  // Every word of an ASCII text has its terms among the text's own (splitWords of a word of
+  // splitWords gives words of the text again): when the name has all the id's terms, no word of
+  // the id can add any. Most ids are the name, or the name and a namespace.
+  if (isAscii(id) && tokenizeToNumbers(id).every((term) => isNameTerm(term, nameLines))) return NO_ID_WORDS;
+  let words: string[] | undefined;
+  let terms: number[] | undefined;
   for (const word of wordRuns(id)) {
-    if (word.run.length > 0 && !word.run.some(known)) {
-      words.push(word.text);
-      for (const term of word.run) terms.push(term);
+    const run = word.run;
+    if (run.length === 0 || run.some((term) => isNameTerm(term, nameLines) || terms?.includes(term))) continue;
+    if (words === undefined || terms === undefined) {
+      words = [];
+      terms = [];
     }
+    words.push(word.text);
+    for (const term of run) terms.push(term);
   }
-  return { words, terms };
+  return words === undefined || terms === undefined ? NO_ID_WORDS : { words, terms };
+}
+
+/** What {@link idWordsBeyondName} finds: the words and their terms. */
+interface IdWords {
+  words: readonly string[];
+  terms: readonly number[];
+}
+
+const NO_ID_WORDS: IdWords = Object.freeze({ words: [], terms: [] });
+
+function isNameTerm(term: number, nameLines: readonly TermRun[]): boolean {
+  for (let i = 0; i < nameLines.length; i++) if (nameLines[i]!.includes(term)) return true;
+  return false;
 }
 
 /** The terms of each line of a text (the same array for the same short line: see {@link stringRun}). */
