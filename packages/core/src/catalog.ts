@@ -131,6 +131,13 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
   return visit(value);
 }
 
+function optionalRecord(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {
+  const value = descriptor[field];
+  if (value !== undefined && !isRecord(value)) {
+    throw invalid(toolLabel, field, `must be an object, got ${describeValue(value)}`);
+  }
+}
+
 function optionalString(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {
   const value = descriptor[field];
   if (value !== undefined && typeof value !== 'string') {
@@ -164,16 +171,16 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
 
 /** Validates a descriptor and builds the frozen catalog entry (without checking for duplicates). */
 function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): CatalogTool<TTool> {
-  const at = position === undefined ? '' : ` (at index ${position})`;
+  const at = () => (position === undefined ? '' : ` (at index ${position})`);
   if (!isRecord(input)) {
-    throw new InvalidToolError(`Tool${at} must be an object, got ${describeValue(input)}`);
+    throw new InvalidToolError(`Tool${at()} must be an object, got ${describeValue(input)}`);
   }
   const descriptor = input as unknown as Record<string, unknown>;
   const id = descriptor.id;
-  if (typeof id !== 'string' || id.trim() === '') {
+  if (typeof id !== 'string' || !/\S/.test(id)) {
     const got = typeof id === 'string' ? 'an empty string' : describeValue(id);
     const hint = typeof descriptor.name === 'string' ? ` named "${descriptor.name}"` : '';
-    throw new InvalidToolError(`Tool${hint}${at}: id must be a non-empty string, got ${got}`, 'id');
+    throw new InvalidToolError(`Tool${hint}${at()}: id must be a non-empty string, got ${got}`, 'id');
   }
   const label = `"${id}"`;
   optionalString(descriptor, 'name', label);
@@ -184,9 +191,11 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
     if (!Array.isArray(descriptor.tags)) {
       throw invalid(label, 'tags', `must be an array of strings, got ${describeValue(descriptor.tags)}`);
     }
-    const bad = descriptor.tags.findIndex((tag) => typeof tag !== 'string');
-    if (bad !== -1) {
-      throw invalid(label, `tags[${bad}]`, `must be a string, got ${describeValue(descriptor.tags[bad])}`);
+    const tags: unknown[] = descriptor.tags;
+    for (let bad = 0; bad < tags.length; bad++) {
+      if (typeof tags[bad] !== 'string') {
+        throw invalid(label, `tags[${bad}]`, `must be a string, got ${describeValue(tags[bad])}`);
+      }
     }
   }
   if (descriptor.pinned !== undefined && typeof descriptor.pinned !== 'boolean') {
@@ -195,11 +204,8 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   if (descriptor.execute !== undefined && typeof descriptor.execute !== 'function') {
     throw invalid(label, 'execute', `must be a function, got ${describeValue(descriptor.execute)}`);
   }
-  for (const field of ['annotations', 'metadata'] as const) {
-    if (descriptor[field] !== undefined && !isRecord(descriptor[field])) {
-      throw invalid(label, field, `must be an object, got ${describeValue(descriptor[field])}`);
-    }
-  }
+  optionalRecord(descriptor, 'annotations', label);
+  optionalRecord(descriptor, 'metadata', label);
   if (descriptor.outputSchema !== undefined && !isRecord(descriptor.outputSchema)) {
     throw invalid(label, 'outputSchema', `must be a JSON Schema object, got ${describeValue(descriptor.outputSchema)}`);
   }

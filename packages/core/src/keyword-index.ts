@@ -411,15 +411,10 @@ export class KeywordIndex {
     if (open) throw new Error('KeywordIndex.build: the last document was not closed');
     building = false;
 
-    // Every (term, field)'s postings, sized once and filled in document order.
+    // Every (term, field)'s postings, filled in document order.
     const slotCount = terms.length * fieldCount;
     const postings: (Postings | undefined)[] = new Array(slotCount);
-    const filled = new Int32Array(slotCount);
-    for (let slot = 0; slot < slotCount; slot++) {
-      const count = postingCount[slot]!;
-      if (count > 0)
-        postings[slot] = { docs: new Array<number>(count).fill(0), freqs: new Array<number>(count).fill(0) };
-    }
+    for (let slot = 0; slot < slotCount; slot++) if (postingCount[slot]! > 0) postings[slot] = { docs: [], freqs: [] };
     const entries: TermEntry[] = terms.map((term, id) => ({
       id,
       term,
@@ -434,9 +429,8 @@ export class KeywordIndex {
       for (let i = docStarts[doc]!; i < end; i++) {
         const slot = slots[i]!;
         const target = postings[slot]!;
-        const at = filled[slot]!++;
-        target.docs[at] = doc;
-        target.freqs[at] = frequencies[i]!;
+        target.docs.push(doc);
+        target.freqs.push(frequencies[i]!);
         own.push(entries[(slot / fieldCount) | 0]!);
       }
       index.#docTerms[doc] = own;
