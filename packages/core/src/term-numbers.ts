@@ -10,7 +10,6 @@ export type TermRun = readonly number[];
 
 const termNumbers = new Map<string, number>();
 const termTexts: string[] = [];
-let generation = 0;
 /** Above this many terms, {@link trimTermNumbers} starts over. */
 const MAX_TERM_NUMBERS = 1_000_000;
 
@@ -32,11 +31,6 @@ export function termText(number: number): string {
   return text;
 }
 
-/** Changes whenever term numbers start over: a memo of numbers must be dropped then. */
-export function termNumbersGeneration(): number {
-  return generation;
-}
-
 /**
  * Forgets every term number once there are more than `limit` (a process indexing ever new
  * catalogs). Call only where no number is held (before a build): numbers given out before mean
@@ -47,7 +41,6 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
   termNumbers.clear();
   termTexts.length = 0;
   words.clear();
-  generation += 1;
 }
 
 /** A word as written and its term numbers. */

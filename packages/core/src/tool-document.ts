@@ -1,12 +1,11 @@
 // How a catalog tool becomes index terms: the text of each field, tokenised into term numbers
 // (see `termNumber`), and a fingerprint of that text; and how a whole catalog's terms feed a
 // keyword index build. Built for speed at catalog scale (10,000+ tools): the strings of a tool are
-// tokenised where they are (never joined and split again), repeated strings (names, parameter
-// names and descriptions, tags) once through a memo, and a build looks terms up by number in an
-// array rather than by text in a map.
+// tokenised where they are (never joined and split again), every known word is found in the word
+// table by its characters, and a build looks terms up by number in an array, not by text in a map.
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
-import { type TermRun, termNumbersGeneration, termText, tokenizeToNumbers, wordRuns } from './term-numbers.js';
+import { type TermRun, termText, tokenizeToNumbers, wordRuns } from './term-numbers.js';
 import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
@@ -75,31 +74,6 @@ function parameterStrings(schema: unknown): string[] {
 const VARIANT_KEYS = ['anyOf', 'oneOf', 'allOf'] as const;
 
 /**
- * Memo of the term numbers of short strings of tool text (catalogs repeat them: parameter names and
- * their descriptions, tool names, tags); longer strings are rarely repeated and not kept.
- */
-const stringRuns = new Map<string, TermRun>();
-let stringRunsGeneration = termNumbersGeneration();
-const MAX_CACHED_STRINGS = 100_000;
-const MAX_CACHED_STRING_LENGTH = 160;
-
-/** The term numbers of a string, memoised if short; the array may be shared: never change it. */
-function stringRun(text: string): TermRun {
-  if (text.length > MAX_CACHED_STRING_LENGTH) return tokenizeToNumbers(text);
-  if (stringRunsGeneration !== termNumbersGeneration()) {
-    stringRuns.clear();
-    stringRunsGeneration = termNumbersGeneration();
-  }
-  let run = stringRuns.get(text);
-  if (run === undefined) {
-    run = tokenizeToNumbers(text);
-    if (stringRuns.size >= MAX_CACHED_STRINGS) stringRuns.clear();
-    stringRuns.set(text, run);
-  }
-  return run;
-}
-
-/**
  * The term that stands for two neighbouring terms in either order (`blood count` and `count blood`
  * give `blood+count`).
  */
@@ -154,10 +128,9 @@ function isNameTerm(term: number, nameLines: readonly TermRun[]): boolean {
   return false;
 }
 
-/** The terms of each line of a text (the same array for the same short line: see {@link stringRun}). */
-function lineRuns(text: string, memo: boolean): TermRun[] {
-  const read = memo ? stringRun : tokenizeToNumbers;
-  return text.includes('\n') ? text.split('\n').map((line) => read(line)) : [read(text)];
+/** The terms of each line of a text. */
+function lineRuns(text: string): TermRun[] {
+  return text.includes('\n') ? text.split('\n').map((line) => tokenizeToNumbers(line)) : [tokenizeToNumbers(text)];
 }
 
 /** What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order. */
@@ -179,15 +152,15 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  * neighbouring terms make phrases. Text goes through {@link tokenize}; no word spans a line break.
  */
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
-  const nameLines = lineRuns(tool.name, true);
+  const nameLines = lineRuns(tool.name);
   for (const line of nameLines) visit(NAME, line, true);
   const id = idWordsBeyondName(tool.id, nameLines);
   if (id.terms.length > 0) visit(NAME, id.terms, false);
-  // Descriptions seldom repeat from tool to tool: they skip the memo.
-  for (const line of lineRuns(tool.description ?? '', false)) visit(DESCRIPTION, line, true);
-  if (tool.tags !== undefined) for (const tag of tool.tags) if (tag !== tool.source) visit(TAGS, stringRun(tag), false);
-  if (tool.source !== undefined) visit(SOURCE, stringRun(tool.source), false);
-  for (const part of parameterStrings(tool.jsonSchema)) visit(PARAMETERS, stringRun(part), false);
+  for (const line of lineRuns(tool.description ?? '')) visit(DESCRIPTION, line, true);
+  if (tool.tags !== undefined)
+    for (const tag of tool.tags) if (tag !== tool.source) visit(TAGS, tokenizeToNumbers(tag), false);
+  if (tool.source !== undefined) visit(SOURCE, tokenizeToNumbers(tool.source), false);
+  for (const part of parameterStrings(tool.jsonSchema)) visit(PARAMETERS, tokenizeToNumbers(part), false);
 }
 
 /** 32-bit FNV-1a over strings fed one after another. */
@@ -230,7 +203,7 @@ function feedLines(hash: Fnv32, parts: readonly string[]): void {
  * of one.
  */
 export function toolFingerprint(tool: CatalogTool<unknown>): string {
-  const idWords = idWordsBeyondName(tool.id, lineRuns(tool.name, true)).words.join(' ');
+  const idWords = idWordsBeyondName(tool.id, lineRuns(tool.name)).words.join(' ');
   const hash = new Fnv32().text(tool.name);
   if (idWords !== '') hash.char(NEWLINE).text(idWords);
   hash
