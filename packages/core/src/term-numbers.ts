@@ -219,7 +219,11 @@ function scanWords(text: string): boolean {
 
 /** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
 export function tokenizeToNumbers(text: string): number[] {
-  const out: number[] = [];
+  return tokenizeInto(text, []);
+}
+
+/** {@link tokenizeToNumbers} appended to `out` (which it returns). */
+export function tokenizeInto(text: string, out: number[]): number[] {
   if (scanWords(text)) {
     for (let i = 0; i < scratch.length; i++) {
       const run = words.run(scratch[i]!);

@@ -5,7 +5,7 @@
 // table by its characters, and a build looks terms up by number in an array, not by text in a map.
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
-import { type TermRun, termText, tokenizeToNumbers, wordRuns } from './term-numbers.js';
+import { type TermRun, termText, tokenizeInto, tokenizeToNumbers, wordRuns } from './term-numbers.js';
 import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
@@ -133,7 +133,10 @@ function lineRuns(text: string): TermRun[] {
   return text.includes('\n') ? text.split('\n').map((line) => tokenizeToNumbers(line)) : [tokenizeToNumbers(text)];
 }
 
-/** What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order. */
+/**
+ * What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order.
+ * A run is valid only during the call (it may be reused): copy it to keep it.
+ */
 type RunVisitor = (field: number, run: TermRun, phraseLine: boolean) => void;
 
 const NAME = INDEX_FIELDS.indexOf('name');
@@ -157,10 +160,19 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   const id = idWordsBeyondName(tool.id, nameLines);
   if (id.terms.length > 0) visit(NAME, id.terms, false);
   for (const line of lineRuns(tool.description ?? '')) visit(DESCRIPTION, line, true);
-  if (tool.tags !== undefined)
-    for (const tag of tool.tags) if (tag !== tool.source) visit(TAGS, tokenizeToNumbers(tag), false);
-  if (tool.source !== undefined) visit(SOURCE, tokenizeToNumbers(tool.source), false);
-  for (const part of parameterStrings(tool.jsonSchema)) visit(PARAMETERS, tokenizeToNumbers(part), false);
+  if (tool.tags !== undefined) {
+    for (const tag of tool.tags) if (tag !== tool.source) visit(TAGS, scratchRun(tag), false);
+  }
+  if (tool.source !== undefined) visit(SOURCE, scratchRun(tool.source), false);
+  for (const part of parameterStrings(tool.jsonSchema)) visit(PARAMETERS, scratchRun(part), false);
+}
+
+/** The run a visitor gets for a string it is not to keep (see {@link RunVisitor}). */
+const scratch: number[] = [];
+
+function scratchRun(text: string): TermRun {
+  scratch.length = 0;
+  return tokenizeInto(text, scratch);
 }
 
 /** 32-bit FNV-1a over strings fed one after another. */
@@ -227,8 +239,9 @@ export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   const fields: TermRun[][] = INDEX_FIELDS.map(() => []);
   const phraseLines: TermRun[] = [];
   visitTool(tool, (field, run, phraseLine) => {
-    fields[field]!.push(run);
-    if (phraseLine) phraseLines.push(run);
+    const kept = [...run];
+    fields[field]!.push(kept);
+    if (phraseLine) phraseLines.push(kept);
   });
   return { fields, phraseLines };
 }
