@@ -90,6 +90,7 @@ describe('KeywordIndex', () => {
         Array.from({ length: Math.floor(random() * 8) }, () => words[Math.floor(random() * 40)]!),
       ),
     }));
+    documents.push({ id: 'empty', fields: [[], [], []] });
     const oneByOne = new KeywordIndex(3, [0, 1]);
     for (const { id, fields } of documents) oneByOne.add(id, fields);
     const numbers = new Map<string, number>();
@@ -111,6 +112,8 @@ describe('KeywordIndex', () => {
     // and it is an ordinary index afterwards
     built.remove('doc3');
     oneByOne.remove('doc3');
+    expect(built.remove('empty')).toBe(true);
+    oneByOne.remove('empty');
     built.add('late', [['w1', 'w1'], [], ['w39']]);
     oneByOne.add('late', [['w1', 'w1'], [], ['w39']]);
     expect(built.toJSON()).toEqual(oneByOne.toJSON());

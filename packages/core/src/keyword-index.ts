@@ -100,8 +100,12 @@ export class KeywordIndex {
   readonly #docOf = new Map<string, number>();
   readonly #ids: (string | undefined)[] = [];
   readonly #lengths: (number[] | undefined)[] = [];
-  /** Each document's distinct terms, field after field (the field lengths tell where each ends). */
+  /**
+   * Each document's distinct terms, field after field (the field lengths tell where each ends), for
+   * removals. A built index makes them on its first removal (see {@link KeywordIndex.build}).
+   */
   readonly #docTerms: (TermEntry[] | undefined)[] = [];
+  #docTermsPending = false;
   #averages: number[];
   #count = 0;
   #nextDoc = 0;
@@ -238,6 +242,7 @@ export class KeywordIndex {
   remove(id: string): boolean {
     const doc = this.#docOf.get(id);
     if (doc === undefined) return false;
+    if (this.#docTermsPending) this.#makeDocTerms();
     const lengths = this.#lengths[doc]!;
     const docTerms = this.#docTerms[doc]!;
     const count = this.#count;
@@ -264,6 +269,33 @@ export class KeywordIndex {
     this.#docTerms[doc] = undefined;
     this.#count -= 1;
     return true;
+  }
+
+  /** Makes the terms of every document that has none yet, from the postings. */
+  #makeDocTerms(): void {
+    const byDoc: (TermEntry[][] | undefined)[] = [];
+    for (const entry of this.#vocabulary.values()) {
+      entry.fields.forEach((postings, f) => {
+        if (postings === undefined) return;
+        for (const doc of postings.docs) {
+          if (this.#docTerms[doc] !== undefined) continue;
+          let fields = byDoc[doc];
+          if (fields === undefined) {
+            fields = Array.from({ length: this.#fieldCount }, () => []);
+            byDoc[doc] = fields;
+          }
+          fields[f]!.push(entry);
+        }
+      });
+    }
+    byDoc.forEach((fields, doc) => {
+      if (fields !== undefined) this.#docTerms[doc] = fields.flat();
+    });
+    // (a document without any term has none to remove)
+    for (let doc = 0; doc < this.#nextDoc; doc++) {
+      if (this.#ids[doc] !== undefined && this.#docTerms[doc] === undefined) this.#docTerms[doc] = [];
+    }
+    this.#docTermsPending = false;
   }
 
   /** The index as plain JSON; {@link KeywordIndex.fromJSON} rebuilds it to score identically. */
@@ -425,16 +457,14 @@ export class KeywordIndex {
     docStarts.push(slots.length);
     for (let doc = 0; doc < docStarts.length - 1; doc++) {
       const end = docStarts[doc + 1]!;
-      const own: TermEntry[] = [];
       for (let i = docStarts[doc]!; i < end; i++) {
-        const slot = slots[i]!;
-        const target = postings[slot]!;
+        const target = postings[slots[i]!]!;
         target.docs.push(doc);
         target.freqs.push(frequencies[i]!);
-        own.push(entries[(slot / fieldCount) | 0]!);
       }
-      index.#docTerms[doc] = own;
     }
+    // Each document's terms, for removals only, are made on the first one.
+    index.#docTermsPending = true;
     for (let term = 0; term < terms.length; term++) {
       const entry = entries[term]!;
       for (let f = 0; f < fieldCount; f++) {
