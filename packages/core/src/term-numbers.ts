@@ -165,8 +165,31 @@ for (let code = 0; code < 128; code++) {
     code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
 }
 
+/**
+ * A growable buffer of term numbers (or any small integers): `terms[0, length)`. Reused buffers
+ * spare a build the garbage of an array per string.
+ */
+export class TermBuffer {
+  terms = new Int32Array(64);
+  length = 0;
+
+  push(term: number): void {
+    if (this.length === this.terms.length) {
+      const bigger = new Int32Array(this.terms.length * 2);
+      bigger.set(this.terms);
+      this.terms = bigger;
+    }
+    this.terms[this.length++] = term;
+  }
+}
+
+/** Where {@link tokenizeInto} appends term numbers: an array or a {@link TermBuffer}. */
+export interface TermSink {
+  push(term: number): void;
+}
+
 /** The word indices of the text being read (reused: nothing here re-enters). */
-const scratch: number[] = [];
+const scratch = new TermBuffer();
 
 /**
  * The words of ASCII text whose apostrophes were dealt with, into `scratch` as word table indices,
@@ -223,10 +246,11 @@ export function tokenizeToNumbers(text: string): number[] {
 }
 
 /** {@link tokenizeToNumbers} appended to `out` (which it returns). */
-export function tokenizeInto(text: string, out: number[]): number[] {
+export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
   if (scanWords(text)) {
+    const indices = scratch.terms;
     for (let i = 0; i < scratch.length; i++) {
-      const run = words.run(scratch[i]!);
+      const run = words.run(indices[i]!);
       for (let k = 0; k < run.length; k++) out.push(run[k]!);
     }
     return out;
@@ -242,7 +266,7 @@ export function tokenizeInto(text: string, out: number[]): number[] {
 export function wordRuns(text: string): WordRun[] {
   if (scanWords(text)) {
     const out: WordRun[] = [];
-    for (let i = 0; i < scratch.length; i++) for (const piece of words.pieces(scratch[i]!)) out.push(piece);
+    for (let i = 0; i < scratch.length; i++) for (const piece of words.pieces(scratch.terms[i]!)) out.push(piece);
     return out;
   }
   return splitWords(text).map((word) => ({ text: word, run: tokenizeToNumbers(word) }));

@@ -5,7 +5,7 @@
 // table by its characters, and a build looks terms up by number in an array, not by text in a map.
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
-import { type TermRun, termText, tokenizeInto, tokenizeToNumbers, wordRuns } from './term-numbers.js';
+import { TermBuffer, type TermRun, termText, tokenizeInto, tokenizeToNumbers, wordRuns } from './term-numbers.js';
 import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
@@ -50,8 +50,10 @@ function parameterStrings(schema: unknown): string[] {
     if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
     const properties = node.properties;
     if (isRecord(properties)) {
-      for (const name of Object.keys(properties)) {
+      const names = Object.keys(properties);
+      for (let i = 0; i < names.length; i++) {
         if (count++ >= MAX_PARAMETERS) return;
+        const name = names[i]!;
         parts.push(name);
         const property = properties[name];
         if (isRecord(property)) {
@@ -62,9 +64,9 @@ function parameterStrings(schema: unknown): string[] {
         }
       }
     }
-    for (const key of VARIANT_KEYS) {
-      const variants = node[key];
-      if (Array.isArray(variants)) for (const variant of variants) visit(variant, depth);
+    for (let k = 0; k < VARIANT_KEYS.length; k++) {
+      const variants = node[VARIANT_KEYS[k]!];
+      if (Array.isArray(variants)) for (let i = 0; i < variants.length; i++) visit(variants[i], depth);
     }
   };
   visit(schema, 1);
@@ -99,7 +101,10 @@ function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
   // Every word of an ASCII text has its terms among the text's own (splitWords of a word of
   // splitWords gives words of the text again): when the name has all the id's terms, no word of
   // the id can add any. Most ids are the name, or the name and a namespace.
-  if (isAscii(id) && tokenizeToNumbers(id).every((term) => isNameTerm(term, nameLines))) return NO_ID_WORDS;
+  if (isAscii(id)) {
+    const run = scratchRun(id);
+    if (allNameTerms(run.terms, run.length, nameLines)) return NO_ID_WORDS;
+  }
   let words: string[] | undefined;
   let terms: number[] | undefined;
   for (const word of wordRuns(id)) {
@@ -123,6 +128,11 @@ interface IdWords {
 
 const NO_ID_WORDS: IdWords = Object.freeze({ words: [], terms: [] });
 
+function allNameTerms(terms: ArrayLike<number>, length: number, nameLines: readonly TermRun[]): boolean {
+  for (let i = 0; i < length; i++) if (!isNameTerm(terms[i]!, nameLines)) return false;
+  return true;
+}
+
 function isNameTerm(term: number, nameLines: readonly TermRun[]): boolean {
   for (let i = 0; i < nameLines.length; i++) if (nameLines[i]!.includes(term)) return true;
   return false;
@@ -137,7 +147,7 @@ function lineRuns(text: string): TermRun[] {
  * What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order.
  * A run is valid only during the call (it may be reused): copy it to keep it.
  */
-type RunVisitor = (field: number, run: TermRun, phraseLine: boolean) => void;
+type RunVisitor = (field: number, terms: ArrayLike<number>, length: number, phraseLine: boolean) => void;
 
 const NAME = INDEX_FIELDS.indexOf('name');
 const DESCRIPTION = INDEX_FIELDS.indexOf('description');
@@ -155,22 +165,38 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  * neighbouring terms make phrases. Text goes through {@link tokenize}; no word spans a line break.
  */
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
+  // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
   const nameLines = lineRuns(tool.name);
-  for (const line of nameLines) visit(NAME, line, true);
+  for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
   const id = idWordsBeyondName(tool.id, nameLines);
-  if (id.terms.length > 0) visit(NAME, id.terms, false);
-  for (const line of lineRuns(tool.description ?? '')) visit(DESCRIPTION, line, true);
-  if (tool.tags !== undefined) {
-    for (const tag of tool.tags) if (tag !== tool.source) visit(TAGS, scratchRun(tag), false);
+  if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
+  const descriptionLines = lineRuns(tool.description ?? '');
+  for (let i = 0; i < descriptionLines.length; i++) {
+    visit(DESCRIPTION, descriptionLines[i]!, descriptionLines[i]!.length, true);
   }
-  if (tool.source !== undefined) visit(SOURCE, scratchRun(tool.source), false);
-  for (const part of parameterStrings(tool.jsonSchema)) visit(PARAMETERS, scratchRun(part), false);
+  const tags = tool.tags;
+  if (tags !== undefined) {
+    for (let i = 0; i < tags.length; i++) {
+      if (tags[i] === tool.source) continue;
+      const run = scratchRun(tags[i]!);
+      visit(TAGS, run.terms, run.length, false);
+    }
+  }
+  if (tool.source !== undefined) {
+    const run = scratchRun(tool.source);
+    visit(SOURCE, run.terms, run.length, false);
+  }
+  const parameters = parameterStrings(tool.jsonSchema);
+  for (let i = 0; i < parameters.length; i++) {
+    const run = scratchRun(parameters[i]!);
+    visit(PARAMETERS, run.terms, run.length, false);
+  }
 }
 
 /** The run a visitor gets for a string it is not to keep (see {@link RunVisitor}). */
-const scratch: number[] = [];
+const scratch = new TermBuffer();
 
-function scratchRun(text: string): TermRun {
+function scratchRun(text: string): TermBuffer {
   scratch.length = 0;
   return tokenizeInto(text, scratch);
 }
@@ -238,8 +264,8 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
 export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   const fields: TermRun[][] = INDEX_FIELDS.map(() => []);
   const phraseLines: TermRun[] = [];
-  visitTool(tool, (field, run, phraseLine) => {
-    const kept = [...run];
+  visitTool(tool, (field, terms, length, phraseLine) => {
+    const kept = Array.from({ length }, (_, i) => terms[i]!);
     fields[field]!.push(kept);
     if (phraseLine) phraseLines.push(kept);
   });
@@ -282,11 +308,11 @@ export class ToolIndexFeeder {
   #pairLength = 0;
   /** How many phrase lines the tool being fed has had so far. */
   #phraseLines = 0;
-  readonly #visit: RunVisitor = (field, run, phraseLine) => {
+  readonly #visit: RunVisitor = (field, terms, length, phraseLine) => {
     const builder = this.#builder;
     if (phraseLine && this.#phraseLines++ > 0) this.#pushLine(-1);
-    for (let i = 0; i < run.length; i++) {
-      const term = this.#term(run[i]!);
+    for (let i = 0; i < length; i++) {
+      const term = this.#term(terms[i]!);
       builder.push(field, term);
       if (phraseLine) {
         if (i > 0) this.#countPair(this.#lines[this.#lineLength - 1]!, term);

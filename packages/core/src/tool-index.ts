@@ -261,6 +261,7 @@ export class ToolIndex<TTool = unknown> {
     this.#vectorCandidates = vectorCandidates;
     const loaded = loading;
     loading = undefined;
+    const tools = catalog.list();
     if (loaded) {
       // ToolIndex.fromJSON: the indexes come from the saved document (already checked).
       this.#keyword = loaded.keyword;
@@ -271,7 +272,7 @@ export class ToolIndex<TTool = unknown> {
       let feeder: ToolIndexFeeder | undefined;
       const { index } = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
         feeder = new ToolIndexFeeder(builder);
-        for (const tool of catalog) feeder.add(tool);
+        for (let i = 0; i < tools.length; i++) feeder.add(tools[i]!);
       });
       this.#keyword = index;
       this.#phrases = new PhraseIndex();
@@ -281,7 +282,7 @@ export class ToolIndex<TTool = unknown> {
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }
-    for (const tool of catalog) this.#trackSource(tool);
+    for (let i = 0; i < tools.length; i++) this.#trackSource(tools[i]!);
     this.#unsubscribe = this.#catalog.subscribe((change) => this.#apply(change));
   }
 
