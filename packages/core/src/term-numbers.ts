@@ -140,11 +140,13 @@ function plainWordNumbers(word: string): number[] {
   return term === null ? [] : [termNumber(term)];
 }
 
-/** The term numbers of one word as written (it may split further: `getUserV2`). */
+/** The term numbers of one ASCII word as written (it may split further: `getUserV2`). */
 function wordNumbers(word: string): number[] {
   const numbers: number[] = [];
-  for (const piece of splitWords(word)) {
-    const term = wordTerm(piece);
+  const pieces = splitWords(word);
+  for (let i = 0; i < pieces.length; i++) {
+    // (an ASCII word's normal form is its lower case)
+    const term = normalTerm(pieces[i]!.toLowerCase());
     if (term !== null) numbers.push(termNumber(term));
   }
   return numbers;
@@ -266,7 +268,10 @@ export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
 export function wordRuns(text: string): WordRun[] {
   if (scanWords(text)) {
     const out: WordRun[] = [];
-    for (let i = 0; i < scratch.length; i++) for (const piece of words.pieces(scratch.terms[i]!)) out.push(piece);
+    for (let i = 0; i < scratch.length; i++) {
+      const pieces = words.pieces(scratch.terms[i]!);
+      for (let k = 0; k < pieces.length; k++) out.push(pieces[k]!);
+    }
     return out;
   }
   return splitWords(text).map((word) => ({ text: word, run: tokenizeToNumbers(word) }));

@@ -107,15 +107,16 @@ function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
   }
   let words: string[] | undefined;
   let terms: number[] | undefined;
-  for (const word of wordRuns(id)) {
-    const run = word.run;
-    if (run.length === 0 || run.some((term) => isNameTerm(term, nameLines) || terms?.includes(term))) continue;
+  const idWords = wordRuns(id);
+  for (let w = 0; w < idWords.length; w++) {
+    const run = idWords[w]!.run;
+    if (run.length === 0 || !allNew(run, nameLines, terms)) continue;
     if (words === undefined || terms === undefined) {
       words = [];
       terms = [];
     }
-    words.push(word.text);
-    for (const term of run) terms.push(term);
+    words.push(idWords[w]!.text);
+    for (let i = 0; i < run.length; i++) terms.push(run[i]!);
   }
   return words === undefined || terms === undefined ? NO_ID_WORDS : { words, terms };
 }
@@ -127,6 +128,14 @@ interface IdWords {
 }
 
 const NO_ID_WORDS: IdWords = Object.freeze({ words: [], terms: [] });
+
+/** Whether none of the terms is the name's or among `more`. */
+function allNew(terms: TermRun, nameLines: readonly TermRun[], more: readonly number[] | undefined): boolean {
+  for (let i = 0; i < terms.length; i++) {
+    if (isNameTerm(terms[i]!, nameLines) || (more !== undefined && more.includes(terms[i]!))) return false;
+  }
+  return true;
+}
 
 function allNameTerms(terms: ArrayLike<number>, length: number, nameLines: readonly TermRun[]): boolean {
   for (let i = 0; i < length; i++) if (!isNameTerm(terms[i]!, nameLines)) return false;
