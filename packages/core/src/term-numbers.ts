@@ -54,8 +54,8 @@ export interface WordRun {
  * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
  */
 class WordTable {
-  /** Per slot: the word's index plus one (0: empty). */
-  #slots = new Int32Array(1 << 14);
+  /** Per slot: the word's index plus one (0: empty), and the word's hash, side by side. */
+  #slots = new Int32Array(2 << 14);
   #hashes: number[] = [];
   #texts: string[] = [];
   #runs: TermRun[] = [];
@@ -74,12 +74,12 @@ class WordTable {
    */
   index(text: string, start: number, end: number, hash: number, plain: boolean): number {
     const slots = this.#slots;
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     const length = end - start;
     let slot = hash & mask;
-    for (let found = slots[slot]!; found !== 0; slot = (slot + 1) & mask, found = slots[slot]!) {
+    for (let found = slots[slot << 1]!; found !== 0; slot = (slot + 1) & mask, found = slots[slot << 1]!) {
+      if (slots[(slot << 1) + 1] !== hash) continue;
       const index = found - 1;
-      if (this.#hashes[index] !== hash) continue;
       const word = this.#texts[index]!;
       if (word.length !== length) continue;
       let i = 0;
@@ -88,12 +88,13 @@ class WordTable {
     }
     const word = text.slice(start, end);
     const index = this.#texts.length;
-    slots[slot] = index + 1;
+    slots[slot << 1] = index + 1;
+    slots[(slot << 1) + 1] = hash;
     this.#hashes.push(hash);
     this.#texts.push(word);
     this.#runs.push(plain ? plainWordNumbers(word) : wordNumbers(word));
     this.#pieces.push(undefined);
-    if (this.#texts.length * 2 > slots.length) this.#grow();
+    if (this.#texts.length * 2 > mask + 1) this.#grow();
     return index;
   }
 
@@ -113,7 +114,7 @@ class WordTable {
   }
 
   clear(): void {
-    this.#slots = new Int32Array(1 << 14);
+    this.#slots = new Int32Array(2 << 14);
     this.#hashes = [];
     this.#texts = [];
     this.#runs = [];
@@ -122,11 +123,12 @@ class WordTable {
 
   #grow(): void {
     const slots = new Int32Array(this.#slots.length * 2);
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     this.#hashes.forEach((hash, index) => {
       let slot = hash & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = index + 1;
+      while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
+      slots[slot << 1] = index + 1;
+      slots[(slot << 1) + 1] = hash;
     });
     this.#slots = slots;
   }
