@@ -5,7 +5,14 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Dataset, datasetsRoot, listDatasets, loadDataset } from './datasets.js';
 import { ENGINE_NAMES, type EngineName, PERF_ENGINE_NAMES } from './engines/index.js';
-import { DEFAULT_PERF_QUERIES, DEFAULT_SIZES, DEFAULT_TIMEOUT_MS, type PerfResult, runPerf } from './perf.js';
+import {
+  DEFAULT_PERF_QUERIES,
+  DEFAULT_RUNS,
+  DEFAULT_SIZES,
+  DEFAULT_TIMEOUT_MS,
+  type PerfResult,
+  runPerf,
+} from './perf.js';
 import { type QualityResult, runQuality } from './quality.js';
 import { machineInfo, perfTable, projectRoot, qualityTables, tokensTables, writeReport } from './report.js';
 import { DEFAULT_SEED } from './synthetic-catalog.js';
@@ -32,6 +39,7 @@ Options:
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
   --perf-queries N     queries timed per engine and size (default ${DEFAULT_PERF_QUERIES}) (perf, report)
   --timeout SECONDS    time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000}) (perf, report)
+  --runs N             fresh-process measurements per engine and size, medians reported (default ${DEFAULT_RUNS}) (perf, report)
   --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}) (perf, report)
   --token-queries N    queries sampled per dataset (default ${DEFAULT_TOKEN_QUERIES}) (tokens, report)
   --out DIR            where benchmarks.md and its charts go (default docs/ at the project root) (report)
@@ -51,6 +59,7 @@ export interface CliArgs {
   sizes?: number[];
   perfQueries?: number;
   timeoutS?: number;
+  runs?: number;
   seed?: number;
   tokenQueries?: number;
   out?: string;
@@ -63,6 +72,7 @@ const OPTION_COMMANDS: Record<string, readonly Command[]> = {
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
   '--timeout': ['perf', 'report'],
+  '--runs': ['perf', 'report'],
   '--seed': ['perf', 'report'],
   '--token-queries': ['tokens', 'report'],
   '--out': ['report'],
@@ -145,6 +155,9 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
         break;
       case '--timeout':
         args.timeoutS = positiveInteger(option, value, 86_400);
+        break;
+      case '--runs':
+        args.runs = positiveInteger(option, value, 100);
         break;
       case '--seed':
         args.seed = positiveInteger(option, value, 2 ** 32 - 1);
@@ -243,6 +256,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       sizes: args.sizes ?? DEFAULT_SIZES,
       queries: args.perfQueries ?? DEFAULT_PERF_QUERIES,
       timeoutMs: (args.timeoutS ?? DEFAULT_TIMEOUT_MS / 1000) * 1000,
+      runs: args.runs ?? DEFAULT_RUNS,
       seed: args.seed ?? DEFAULT_SEED,
       isolate: io.isolatePerf ?? true,
       onProgress: progress,
@@ -285,6 +299,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
               sizes: perfOptions.sizes,
               perfQueries: perfOptions.queries,
               timeoutS: perfOptions.timeoutMs / 1000,
+              runs: perfOptions.runs,
               tokenQueries: tokenOptions.queries,
               seed: perfOptions.seed,
             },

@@ -6,13 +6,16 @@ import { runInNewContext } from 'node:vm';
 import { type ChildOutcome, runInChild } from './child-run.js';
 import { loadDataset } from './datasets.js';
 import { type EngineName, engineByName } from './engines/index.js';
-import { percentile, round } from './stats.js';
+import { median, percentile, round } from './stats.js';
 import { DEFAULT_SEED, poolTools, sampleQueries, syntheticCatalog } from './synthetic-catalog.js';
 
 /** Catalog sizes measured by default. */
 export const DEFAULT_SIZES: readonly number[] = [1_000, 10_000, 100_000];
 /** Queries timed per engine and size by default. */
 export const DEFAULT_PERF_QUERIES = 200;
+/** How many times each engine is measured at each size by default (the median is reported). */
+export const DEFAULT_RUNS = 3;
+
 /** The time limit per engine and size by default (build, searches and serialisation). */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** Results per search, as in the quality benchmark. */
@@ -95,6 +98,12 @@ export interface PerfOptions {
   queries?: number;
   /** Time limit per engine and size. Default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /**
+   * Measurements per engine and size, each in a fresh process, the engines taking turns; each figure
+   * reported is the median over them. Default {@link DEFAULT_RUNS}. An engine that times out or
+   * fails at a size is not run again at that size.
+   */
+  runs?: number;
   /** Seed of catalogs and queries. Default {@link DEFAULT_SEED}. */
   seed?: number;
   /**
@@ -247,35 +256,72 @@ function describe(perf: EnginePerf): string {
   return `build ${perf.buildMs} ms, search p50 ${perf.searchP50Ms} ms, p99 ${perf.searchP99Ms} ms, heap ${perf.heapMB} MB${extra}`;
 }
 
-/** Runs every engine at every size (sizes in order, engines in order within a size). */
+/** Each figure's median over several complete measurements. */
+export function medianFigures(runs: readonly EngineFigures[]): EngineFigures {
+  const middle = (pick: (figures: EngineFigures) => number | undefined) => {
+    const values = runs.map(pick).filter((value): value is number => value !== undefined);
+    return values.length === 0 ? undefined : median(values);
+  };
+  const figures: EngineFigures = {
+    buildMs: middle((run) => run.buildMs)!,
+    searchP50Ms: middle((run) => run.searchP50Ms)!,
+    searchP99Ms: middle((run) => run.searchP99Ms)!,
+    heapMB: middle((run) => run.heapMB)!,
+  };
+  const indexMB = middle((run) => run.indexMB);
+  const loadMs = middle((run) => run.loadMs);
+  if (indexMB !== undefined) figures.indexMB = indexMB;
+  if (loadMs !== undefined) figures.loadMs = loadMs;
+  return figures;
+}
+
+/**
+ * Runs every engine at every size (sizes in order; within a size, `runs` rounds in which the
+ * engines take turns), and reports each engine's median figures.
+ */
 export async function runPerf(options: PerfOptions): Promise<PerfResult[]> {
   const {
     sizes = DEFAULT_SIZES,
     engines = ['toolscout', 'mastra'],
     queries = DEFAULT_PERF_QUERIES,
     timeoutMs = DEFAULT_TIMEOUT_MS,
+    runs = DEFAULT_RUNS,
     seed = DEFAULT_SEED,
     isolate = true,
     onProgress = () => {},
   } = options;
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs must be a positive integer, got ${runs}`);
   const childPath = new URL('./perf-child.js', import.meta.url);
   const results: PerfResult[] = [];
   for (const size of sizes) {
+    const at = `${size.toLocaleString('en-US')} tools`;
+    const complete = new Map<EngineName, EngineFigures[]>(engines.map((engine) => [engine, []]));
+    const stopped = new Map<EngineName, EnginePerf>();
+    for (let round = 1; round <= runs; round++) {
+      for (const engine of engines) {
+        if (stopped.has(engine)) continue;
+        const which = runs > 1 ? ` (run ${round} of ${runs})` : '';
+        onProgress(`perf: ${engine} at ${at}${which}...`);
+        const request: PerfRequest = { engine, size, datasets: options.datasets, queries, seed };
+        const perf = isolate
+          ? fromOutcome(
+              await runInChild<EngineFigures, PerfProgress>(fileURLToPath(childPath), request, {
+                timeoutMs,
+                execArgv: ['--expose-gc'],
+              }),
+              timeoutMs,
+            )
+          : await inProcess(request, timeoutMs);
+        onProgress(`perf: ${engine} at ${at}${which}: ${describe(perf)}`);
+        if (perf.timedOut || 'error' in perf) stopped.set(engine, perf);
+        else complete.get(engine)!.push(perf);
+      }
+    }
     const result: PerfResult = { tools: size, engines: {} };
     for (const engine of engines) {
-      onProgress(`perf: ${engine} at ${size.toLocaleString('en-US')} tools...`);
-      const request: PerfRequest = { engine, size, datasets: options.datasets, queries, seed };
-      const perf = isolate
-        ? fromOutcome(
-            await runInChild<EngineFigures, PerfProgress>(fileURLToPath(childPath), request, {
-              timeoutMs,
-              execArgv: ['--expose-gc'],
-            }),
-            timeoutMs,
-          )
-        : await inProcess(request, timeoutMs);
-      result.engines[engine] = perf;
-      onProgress(`perf: ${engine} at ${size.toLocaleString('en-US')} tools: ${describe(perf)}`);
+      const done = complete.get(engine)!;
+      // A time-out or a failure is what the engine does at this size, whatever runs came before.
+      result.engines[engine] = stopped.get(engine) ?? { timedOut: false, ...medianFigures(done) };
     }
     const ratios = perfRatios(result.engines);
     if (ratios) result.ratios = ratios;

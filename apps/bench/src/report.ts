@@ -309,7 +309,14 @@ export interface ReportContext {
   /** File names of the charts, relative to the report. */
   charts: { quality: string; latency: string };
   /** Options of the run that change the figures. */
-  settings: { sizes: readonly number[]; perfQueries: number; timeoutS: number; tokenQueries: number; seed: number };
+  settings: {
+    sizes: readonly number[];
+    perfQueries: number;
+    timeoutS: number;
+    runs: number;
+    tokenQueries: number;
+    seed: number;
+  };
 }
 
 /** The report as markdown. */
@@ -343,7 +350,7 @@ ${qualityTables(results.quality)}
 
 ## Speed at catalog size
 
-Catalogs made from the datasets' real tools (a seeded sample up to their number and, beyond it, variants: a qualifier added to the name and a fragment of another tool's description appended; seed ${context.settings.seed}), searched with a fixed set of ${context.settings.perfQueries} dataset queries (limit ${QUALITY_LIMIT}) after a warm-up. Each engine at each size runs in its own Node process (\`--expose-gc\`), one after the other, with a limit of ${context.settings.timeoutS} s for build, searches and serialisation. _build_: from the tools in the engine's own shape (toolscout: descriptors, catalog included; Mastra: \`createTool\` objects) to a searchable index (Mastra: \`new ToolSearchProcessor\` and the first \`processInputStep\`). _heap_: heap growth over the build, after full GCs. _index_ / _load_: toolscout's \`JSON.stringify(index.toJSON())\` and \`ToolIndex.fromJSON\` of it. Ratios: mastra's figure divided by toolscout's (above 1: toolscout is faster or smaller).
+Catalogs made from the datasets' real tools (a seeded sample up to their number and, beyond it, variants: a qualifier added to the name and a fragment of another tool's description appended; seed ${context.settings.seed}), searched with a fixed set of ${context.settings.perfQueries} dataset queries (limit ${QUALITY_LIMIT}) after a warm-up. Each engine at each size is measured ${context.settings.runs === 1 ? 'once' : `${context.settings.runs} times, the engines taking turns, and each figure is the median of its runs`}, every run in a fresh Node process (\`--expose-gc\`), with a limit of ${context.settings.timeoutS} s for build, searches and serialisation (an engine that hits it is not run again at that size). _build_: from the tools in the engine's own shape (toolscout: descriptors, catalog included; Mastra: \`createTool\` objects) to a searchable index (Mastra: \`new ToolSearchProcessor\` and the first \`processInputStep\`). _heap_: heap growth over the build, after full GCs. _index_ / _load_: toolscout's \`JSON.stringify(index.toJSON())\` and \`ToolIndex.fromJSON\` of it. Ratios: mastra's figure divided by toolscout's (above 1: toolscout is faster or smaller).
 
 ![Search latency against catalog size](${context.charts.latency})
 
