@@ -145,6 +145,11 @@ function optionalString(descriptor: Record<string, unknown>, field: string, tool
   }
 }
 
+function allStrings(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (typeof items[i] !== 'string') return false;
+  return true;
+}
+
 /** Checks that a resolved input schema describes an object, and gives it `type: 'object'` if it had no type. */
 function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
   const type = schema.type;
@@ -158,10 +163,7 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
   if (schema.properties !== undefined && !isRecord(schema.properties)) {
     throw invalid(toolLabel, 'inputSchema', `properties must be an object, got ${describeValue(schema.properties)}`);
   }
-  if (
-    schema.required !== undefined &&
-    !(Array.isArray(schema.required) && schema.required.every((item) => typeof item === 'string'))
-  ) {
+  if (schema.required !== undefined && !(Array.isArray(schema.required) && allStrings(schema.required))) {
     throw invalid(toolLabel, 'inputSchema', 'required must be an array of property names (strings)');
   }
   if (type !== undefined) return schema;

@@ -3,7 +3,14 @@
 // but ASCII text (nearly all tool text) never becomes word strings: each run of letters and digits
 // is hashed as it is scanned and found in a table of the words seen before, compared character by
 // character, so that a known word costs neither a new string nor a map lookup.
-import { isAscii, normalTerm, splitWords, withoutAsciiApostrophes, wordTerm } from './tokenize.js';
+import {
+  isAscii,
+  normalTerm,
+  splitAsciiIdentifier,
+  splitWords,
+  withoutAsciiApostrophes,
+  wordTerm,
+} from './tokenize.js';
 
 /** The term numbers of a text, in order, repeats included. */
 export type TermRun = readonly number[];
@@ -92,7 +99,7 @@ class WordTable {
     slots[(slot << 1) + 1] = hash;
     this.#hashes.push(hash);
     this.#texts.push(word);
-    this.#runs.push(plain ? plainWordNumbers(word) : wordNumbers(word));
+    this.#runs.push(plain ? plainWordNumbers(word) : mixedWordNumbers(word));
     this.#pieces.push(undefined);
     if (this.#texts.length * 2 > mask + 1) this.#grow();
     return index;
@@ -146,6 +153,20 @@ function plainWordNumbers(word: string): number[] {
 function wordNumbers(word: string): number[] {
   const numbers: number[] = [];
   const pieces = splitWords(word);
+  return piecesNumbers(pieces, numbers);
+}
+
+/**
+ * The term numbers of a mixed ASCII word (letters and digits of several cases: `getUserV2`), split
+ * as {@link splitWords} splits it.
+ */
+function mixedWordNumbers(word: string): number[] {
+  const pieces: string[] = [];
+  splitAsciiIdentifier(word, pieces);
+  return piecesNumbers(pieces, []);
+}
+
+function piecesNumbers(pieces: readonly string[], numbers: number[]): number[] {
   for (let i = 0; i < pieces.length; i++) {
     // (an ASCII word's normal form is its lower case)
     const term = normalTerm(pieces[i]!.toLowerCase());

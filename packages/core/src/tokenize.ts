@@ -196,7 +196,7 @@ function splitRun(run: string, out: string[]): void {
  * {@link splitIdentifier} for a run of ASCII letters and digits, on character codes and substrings
  * (the same words, without the Unicode machinery).
  */
-function splitAsciiIdentifier(run: string, out: string[]): void {
+export function splitAsciiIdentifier(run: string, out: string[]): void {
   const LOWER_CASE = 1;
   const UPPER_CASE = 2;
   const DIGIT = 3;

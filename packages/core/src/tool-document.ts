@@ -44,33 +44,41 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * schema order.
  */
 function parameterStrings(schema: unknown): string[] {
-  const parts: string[] = [];
-  let count = 0;
-  const visit = (node: unknown, depth: number) => {
-    if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
-    const properties = node.properties;
-    if (isRecord(properties)) {
-      const names = Object.keys(properties);
-      for (let i = 0; i < names.length; i++) {
-        if (count++ >= MAX_PARAMETERS) return;
-        const name = names[i]!;
-        parts.push(name);
-        const property = properties[name];
-        if (isRecord(property)) {
-          if (typeof property.title === 'string') parts.push(property.title);
-          if (typeof property.description === 'string') parts.push(property.description);
-          visit(property, depth + 1);
-          if (isRecord(property.items)) visit(property.items, depth + 1);
-        }
+  const found: ParameterStrings = { parts: [], count: 0 };
+  collectParameterStrings(schema, 1, found);
+  return found.parts;
+}
+
+interface ParameterStrings {
+  parts: string[];
+  /** Parameter names met so far (at most {@link MAX_PARAMETERS} are taken). */
+  count: number;
+}
+
+function collectParameterStrings(node: unknown, depth: number, found: ParameterStrings): void {
+  if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
+  const properties = node.properties;
+  if (isRecord(properties)) {
+    const names = Object.keys(properties);
+    for (let i = 0; i < names.length; i++) {
+      if (found.count++ >= MAX_PARAMETERS) return;
+      const name = names[i]!;
+      found.parts.push(name);
+      const property = properties[name];
+      if (isRecord(property)) {
+        if (typeof property.title === 'string') found.parts.push(property.title);
+        if (typeof property.description === 'string') found.parts.push(property.description);
+        collectParameterStrings(property, depth + 1, found);
+        if (isRecord(property.items)) collectParameterStrings(property.items, depth + 1, found);
       }
     }
-    for (let k = 0; k < VARIANT_KEYS.length; k++) {
-      const variants = node[VARIANT_KEYS[k]!];
-      if (Array.isArray(variants)) for (let i = 0; i < variants.length; i++) visit(variants[i], depth);
+  }
+  for (let k = 0; k < VARIANT_KEYS.length; k++) {
+    const variants = node[VARIANT_KEYS[k]!];
+    if (Array.isArray(variants)) {
+      for (let i = 0; i < variants.length; i++) collectParameterStrings(variants[i], depth, found);
     }
-  };
-  visit(schema, 1);
-  return parts;
+  }
 }
 
 const VARIANT_KEYS = ['anyOf', 'oneOf', 'allOf'] as const;
