@@ -1,4 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
+import { IntList } from './int-list.js';
 
 /** The documents holding a term in one field: document numbers, ascending, and term frequencies. */
 export interface Postings {
@@ -345,9 +346,9 @@ export class KeywordIndex {
     let frequency = new Int32Array(1024);
     let postingCount = new Int32Array(1024);
     // The log: each document's distinct slots, field after field, then the frequencies.
-    const slots: number[] = [];
-    const frequencies: number[] = [];
-    const docStarts: number[] = [];
+    const slots = new IntList(1024);
+    const frequencies = new IntList(1024);
+    const docStarts = new IntList(256);
     const averages = index.#averages;
     let building = true;
     const builder: KeywordIndexBuilder = {
@@ -407,7 +408,9 @@ export class KeywordIndex {
       close() {
         if (!open) throw new Error('KeywordIndex.build: no open document to close');
         while (field < fieldCount) endField();
-        for (let i = docStarts[docStarts.length - 1]!; i < slots.length; i++) frequencies.push(frequency[slots[i]!]!);
+        for (let i = docStarts.values[docStarts.length - 1]!; i < slots.length; i++) {
+          frequencies.push(frequency[slots.values[i]!]!);
+        }
         index.#lengths[doc] = lengths;
         open = false;
       },
@@ -443,10 +446,15 @@ export class KeywordIndex {
     if (open) throw new Error('KeywordIndex.build: the last document was not closed');
     building = false;
 
-    // Every (term, field)'s postings, filled in document order.
+    // Every (term, field)'s postings, each array made at its final size (a pushed array would keep
+    // spare room) and filled in document order.
     const slotCount = terms.length * fieldCount;
     const postings: (Postings | undefined)[] = new Array(slotCount);
-    for (let slot = 0; slot < slotCount; slot++) if (postingCount[slot]! > 0) postings[slot] = { docs: [], freqs: [] };
+    for (let slot = 0; slot < slotCount; slot++) {
+      const count = postingCount[slot]!;
+      if (count > 0) postings[slot] = { docs: new Array<number>(count), freqs: new Array<number>(count) };
+    }
+    const filled = new Int32Array(slotCount);
     const entries: TermEntry[] = terms.map((term, id) => ({
       id,
       term,
@@ -456,11 +464,13 @@ export class KeywordIndex {
     }));
     docStarts.push(slots.length);
     for (let doc = 0; doc < docStarts.length - 1; doc++) {
-      const end = docStarts[doc + 1]!;
-      for (let i = docStarts[doc]!; i < end; i++) {
-        const target = postings[slots[i]!]!;
-        target.docs.push(doc);
-        target.freqs.push(frequencies[i]!);
+      const end = docStarts.values[doc + 1]!;
+      for (let i = docStarts.values[doc]!; i < end; i++) {
+        const slot = slots.values[i]!;
+        const target = postings[slot]!;
+        const at = filled[slot]!++;
+        target.docs[at] = doc;
+        target.freqs[at] = frequencies.values[i]!;
       }
     }
     // Each document's terms, for removals only, are made on the first one.

@@ -3,6 +3,8 @@
 // but ASCII text (nearly all tool text) never becomes word strings: each run of letters and digits
 // is hashed as it is scanned and found in a table of the words seen before, compared character by
 // character, so that a known word costs neither a new string nor a map lookup.
+
+import { IntList } from './int-list.js';
 import {
   isAscii,
   normalTerm,
@@ -190,31 +192,13 @@ for (let code = 0; code < 128; code++) {
     code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
 }
 
-/**
- * A growable buffer of term numbers (or any small integers): `terms[0, length)`. Reused buffers
- * spare a build the garbage of an array per string.
- */
-export class TermBuffer {
-  terms = new Int32Array(64);
-  length = 0;
-
-  push(term: number): void {
-    if (this.length === this.terms.length) {
-      const bigger = new Int32Array(this.terms.length * 2);
-      bigger.set(this.terms);
-      this.terms = bigger;
-    }
-    this.terms[this.length++] = term;
-  }
-}
-
-/** Where {@link tokenizeInto} appends term numbers: an array or a {@link TermBuffer}. */
+/** Where {@link tokenizeInto} appends term numbers: an array or an {@link IntList}. */
 export interface TermSink {
   push(term: number): void;
 }
 
 /** The word indices of the text being read (reused: nothing here re-enters). */
-const scratch = new TermBuffer();
+const scratch = new IntList();
 
 /**
  * The words of ASCII text whose apostrophes were dealt with, into `scratch` as word table indices,
@@ -273,7 +257,7 @@ export function tokenizeToNumbers(text: string): number[] {
 /** {@link tokenizeToNumbers} appended to `out` (which it returns). */
 export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
   if (scanWords(text)) {
-    const indices = scratch.terms;
+    const indices = scratch.values;
     for (let i = 0; i < scratch.length; i++) {
       const run = words.run(indices[i]!);
       for (let k = 0; k < run.length; k++) out.push(run[k]!);
@@ -292,7 +276,7 @@ export function wordRuns(text: string): WordRun[] {
   if (scanWords(text)) {
     const out: WordRun[] = [];
     for (let i = 0; i < scratch.length; i++) {
-      const pieces = words.pieces(scratch.terms[i]!);
+      const pieces = words.pieces(scratch.values[i]!);
       for (let k = 0; k < pieces.length; k++) out.push(pieces[k]!);
     }
     return out;

@@ -3,9 +3,11 @@
 // keyword index build. Built for speed at catalog scale (10,000+ tools): the strings of a tool are
 // tokenised where they are (never joined and split again), every known word is found in the word
 // table by its characters, and a build looks terms up by number in an array, not by text in a map.
+
+import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
-import { TermBuffer, type TermRun, termText, tokenizeInto, tokenizeToNumbers, wordRuns } from './term-numbers.js';
+import { type TermRun, termText, tokenizeInto, tokenizeToNumbers, wordRuns } from './term-numbers.js';
 import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
@@ -111,7 +113,7 @@ function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
   // the id can add any. Most ids are the name, or the name and a namespace.
   if (isAscii(id)) {
     const run = scratchRun(id);
-    if (allNameTerms(run.terms, run.length, nameLines)) return NO_ID_WORDS;
+    if (allNameTerms(run.values, run.length, nameLines)) return NO_ID_WORDS;
   }
   let words: string[] | undefined;
   let terms: number[] | undefined;
@@ -196,24 +198,24 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
     for (let i = 0; i < tags.length; i++) {
       if (tags[i] === tool.source) continue;
       const run = scratchRun(tags[i]!);
-      visit(TAGS, run.terms, run.length, false);
+      visit(TAGS, run.values, run.length, false);
     }
   }
   if (tool.source !== undefined) {
     const run = scratchRun(tool.source);
-    visit(SOURCE, run.terms, run.length, false);
+    visit(SOURCE, run.values, run.length, false);
   }
   const parameters = parameterStrings(tool.jsonSchema);
   for (let i = 0; i < parameters.length; i++) {
     const run = scratchRun(parameters[i]!);
-    visit(PARAMETERS, run.terms, run.length, false);
+    visit(PARAMETERS, run.values, run.length, false);
   }
 }
 
 /** The run a visitor gets for a string it is not to keep (see {@link RunVisitor}). */
-const scratch = new TermBuffer();
+const scratch = new IntList();
 
-function scratchRun(text: string): TermBuffer {
+function scratchRun(text: string): IntList {
   scratch.length = 0;
   return tokenizeInto(text, scratch);
 }
