@@ -50,6 +50,7 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
   termNumbers.clear();
   termTexts.length = 0;
   words.clear();
+  sharedStrings.clear();
 }
 
 /** A word as written and its term numbers. */
@@ -282,4 +283,22 @@ export function wordRuns(text: string): WordRun[] {
     return out;
   }
   return splitWords(text).map((word) => ({ text: word, run: tokenizeToNumbers(word) }));
+}
+
+/**
+ * The term numbers of strings that many tools share (parameter names and descriptions, tags,
+ * sources), by string; starts over when it grows too big.
+ */
+const sharedStrings = new Map<string, TermRun>();
+const MAX_SHARED_STRINGS = 100_000;
+
+/** {@link tokenizeToNumbers} of a string tools often share, memoised; never change the array. */
+export function sharedStringNumbers(text: string): TermRun {
+  let run = sharedStrings.get(text);
+  if (run === undefined) {
+    run = tokenizeToNumbers(text);
+    if (sharedStrings.size >= MAX_SHARED_STRINGS) sharedStrings.clear();
+    sharedStrings.set(text, run);
+  }
+  return run;
 }

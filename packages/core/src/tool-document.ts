@@ -7,7 +7,14 @@
 import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
-import { type TermRun, termText, tokenizeInto, tokenizeToNumbers, wordRuns } from './term-numbers.js';
+import {
+  sharedStringNumbers,
+  type TermRun,
+  termText,
+  tokenizeInto,
+  tokenizeToNumbers,
+  wordRuns,
+} from './term-numbers.js';
 import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
 
@@ -193,22 +200,23 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   for (let i = 0; i < descriptionLines.length; i++) {
     visit(DESCRIPTION, descriptionLines[i]!, descriptionLines[i]!.length, true);
   }
+  // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
   const tags = tool.tags;
   if (tags !== undefined) {
     for (let i = 0; i < tags.length; i++) {
       if (tags[i] === tool.source) continue;
-      const run = scratchRun(tags[i]!);
-      visit(TAGS, run.values, run.length, false);
+      const run = sharedStringNumbers(tags[i]!);
+      visit(TAGS, run, run.length, false);
     }
   }
   if (tool.source !== undefined) {
-    const run = scratchRun(tool.source);
-    visit(SOURCE, run.values, run.length, false);
+    const run = sharedStringNumbers(tool.source);
+    visit(SOURCE, run, run.length, false);
   }
   const parameters = parameterStrings(tool.jsonSchema);
   for (let i = 0; i < parameters.length; i++) {
-    const run = scratchRun(parameters[i]!);
-    visit(PARAMETERS, run.values, run.length, false);
+    const run = sharedStringNumbers(parameters[i]!);
+    visit(PARAMETERS, run, run.length, false);
   }
 }
 
