@@ -196,9 +196,16 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
   const id = idWordsBeyondName(tool.id, nameLines);
   if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
-  const descriptionLines = lineRuns(tool.description ?? '');
-  for (let i = 0; i < descriptionLines.length; i++) {
-    visit(DESCRIPTION, descriptionLines[i]!, descriptionLines[i]!.length, true);
+  const description = tool.description ?? '';
+  if (description.includes('\n')) {
+    const lines = description.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const run = scratchRun(lines[i]!);
+      visit(DESCRIPTION, run.values, run.length, true);
+    }
+  } else {
+    const run = scratchRun(description);
+    visit(DESCRIPTION, run.values, run.length, true);
   }
   // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
   const tags = tool.tags;
