@@ -14,7 +14,7 @@ export const DEFAULT_SIZES: readonly number[] = [1_000, 10_000, 100_000];
 /** Queries timed per engine and size by default. */
 export const DEFAULT_PERF_QUERIES = 200;
 /** How many times each engine is measured at each size by default (the median is reported). */
-export const DEFAULT_RUNS = 3;
+export const DEFAULT_RUNS = 5;
 
 /** The time limit per engine and size by default (build, searches and serialisation). */
 export const DEFAULT_TIMEOUT_MS = 120_000;
