@@ -336,19 +336,23 @@ export class KeywordIndex {
     fieldCount: number,
     lookupFields: readonly number[] | undefined,
     fill: (builder: KeywordIndexBuilder) => void,
+    expectedDocuments = 0,
   ): { index: KeywordIndex; entries: readonly TermEntry[] } {
     const index = new KeywordIndex(fieldCount, lookupFields);
     const terms: string[] = [];
     const numbers = new Map<string, number>();
     // Per (term, field) slot (`term × fieldCount + field`): the last document that had it (+1), its
     // frequency there, and how many documents have it.
-    let lastDoc = new Int32Array(1024);
-    let frequency = new Int32Array(1024);
-    let postingCount = new Int32Array(1024);
+    // Sized for the documents expected (growing an array in the middle of a build costs more than
+    // its copy: code optimised for the old array is thrown away).
+    const expectedTerms = Math.max(1024, expectedDocuments * 2);
+    let lastDoc = new Int32Array(expectedTerms * fieldCount);
+    let frequency = new Int32Array(expectedTerms * fieldCount);
+    let postingCount = new Int32Array(expectedTerms * fieldCount);
     // The log: each document's distinct slots, field after field, then the frequencies.
-    const slots = new IntList(1024);
-    const frequencies = new IntList(1024);
-    const docStarts = new IntList(256);
+    const slots = new IntList(Math.max(1024, expectedDocuments * 32));
+    const frequencies = new IntList(Math.max(1024, expectedDocuments * 32));
+    const docStarts = new IntList(Math.max(256, expectedDocuments + 1));
     const averages = index.#averages;
     let building = true;
     const builder: KeywordIndexBuilder = {

@@ -33,6 +33,11 @@ export function termNumber(term: string): number {
   return number;
 }
 
+/** How many terms have numbers (the next number given out). */
+export function termCount(): number {
+  return termTexts.length;
+}
+
 /** The term of a number from {@link termNumber}. */
 export function termText(number: number): string {
   const text = termTexts[number];
@@ -65,7 +70,7 @@ export interface WordRun {
  */
 class WordTable {
   /** Per slot: the word's index plus one (0: empty), and the word's hash, side by side. */
-  #slots = new Int32Array(2 << 14);
+  #slots = new Int32Array(2 << 16);
   #hashes: number[] = [];
   #texts: string[] = [];
   #runs: TermRun[] = [];
@@ -124,7 +129,7 @@ class WordTable {
   }
 
   clear(): void {
-    this.#slots = new Int32Array(2 << 14);
+    this.#slots = new Int32Array(2 << 16);
     this.#hashes = [];
     this.#texts = [];
     this.#runs = [];
@@ -199,7 +204,7 @@ export interface TermSink {
 }
 
 /** The word indices of the text being read (reused: nothing here re-enters). */
-const scratch = new IntList();
+const scratch = new IntList(4096);
 
 /**
  * The words of ASCII text whose apostrophes were dealt with, into `scratch` as word table indices,

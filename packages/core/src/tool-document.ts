@@ -10,6 +10,7 @@ import type { PhraseLines } from './phrase-index.js';
 import {
   sharedStringNumbers,
   type TermRun,
+  termCount,
   termText,
   tokenizeInto,
   tokenizeToNumbers,
@@ -228,7 +229,7 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
 }
 
 /** The run a visitor gets for a string it is not to keep (see {@link RunVisitor}). */
-const scratch = new IntList();
+const scratch = new IntList(4096);
 
 function scratchRun(text: string): IntList {
   scratch.length = 0;
@@ -334,11 +335,11 @@ export function toolPhraseLines(terms: ToolTerms, entryOf: (term: string) => Ter
 export class ToolIndexFeeder {
   readonly #builder: KeywordIndexBuilder;
   /** The build's number of each process-wide term number, plus one (0: not yet used). */
-  #local = new Int32Array(1024);
+  #local: Int32Array;
   /** The phrase lines of the tool being fed, and their distinct pairs (first, second, ...). */
-  #lines = new Int32Array(256);
+  #lines = new Int32Array(4096);
   #lineLength = 0;
-  #pairs = new Int32Array(256);
+  #pairs = new Int32Array(4096);
   #pairLength = 0;
   /** How many phrase lines the tool being fed has had so far. */
   #phraseLines = 0;
@@ -359,8 +360,10 @@ export class ToolIndexFeeder {
   /** Each document's number of distinct pairs. */
   readonly pairCounts: number[] = [];
 
-  constructor(builder: KeywordIndexBuilder) {
+  /** `expectedTools`: how many tools are coming (arrays are sized for them). */
+  constructor(builder: KeywordIndexBuilder, expectedTools = 0) {
     this.#builder = builder;
+    this.#local = new Int32Array(Math.max(1024, termCount() + expectedTools * 2));
   }
 
   add(tool: CatalogTool<unknown>): void {

@@ -270,10 +270,15 @@ export class ToolIndex<TTool = unknown> {
     } else {
       trimTermNumbers();
       let feeder: ToolIndexFeeder | undefined;
-      const { index } = KeywordIndex.build(INDEX_FIELDS.length, LOOKUP_FIELDS, (builder) => {
-        feeder = new ToolIndexFeeder(builder);
-        for (let i = 0; i < tools.length; i++) feeder.add(tools[i]!);
-      });
+      const { index } = KeywordIndex.build(
+        INDEX_FIELDS.length,
+        LOOKUP_FIELDS,
+        (builder) => {
+          feeder = new ToolIndexFeeder(builder, tools.length);
+          for (let i = 0; i < tools.length; i++) feeder.add(tools[i]!);
+        },
+        tools.length,
+      );
       this.#keyword = index;
       this.#phrases = new PhraseIndex();
       const { lines, pairCounts } = feeder!;
