@@ -239,6 +239,14 @@ export class ToolIndex<TTool = unknown> {
   /** Each tool's source, and how many tools each source has (for the source evidence). */
   readonly #sources = new Map<string, string>();
   readonly #sourceSizes = new Map<string, number>();
+  /** Each source's number (never reused), how many tools it has, and each document's source (-1: none). */
+  readonly #sourceNumbers = new Map<string, number>();
+  readonly #sourceSizeOf: number[] = [];
+  readonly #sourceOfDoc: number[] = [];
+  /** Per source, for one search: its best score for the current term, and its total; by source number. */
+  #sourceBest = new Float64Array(0);
+  #sourceTotal = new Float64Array(0);
+  #sourceFactor = new Float64Array(0);
   readonly #keyword: KeywordIndex;
   readonly #phrases: PhraseIndex;
   readonly #vector: VectorIndex | undefined;
@@ -287,7 +295,7 @@ export class ToolIndex<TTool = unknown> {
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }
-    for (let i = 0; i < tools.length; i++) this.#trackSource(tools[i]!);
+    for (let i = 0; i < tools.length; i++) this.#trackSource(tools[i]!, this.#keyword.docOf(tools[i]!.id)!);
     this.#unsubscribe = this.#catalog.subscribe((change) => this.#apply(change));
   }
 
@@ -480,12 +488,22 @@ export class ToolIndex<TTool = unknown> {
     this.#unsubscribe = undefined;
   }
 
-  #trackSource(tool: CatalogTool<TTool>): void {
+  /** Records a tool's source; `doc` is its document number in the keyword index. */
+  #trackSource(tool: CatalogTool<TTool>, doc: number): void {
     this.#untrackSource(tool.id);
     const source = tool.source?.trim();
+    this.#sourceOfDoc[doc] = -1;
     if (!source) return;
     this.#sources.set(tool.id, source);
     this.#sourceSizes.set(source, (this.#sourceSizes.get(source) ?? 0) + 1);
+    let number = this.#sourceNumbers.get(source);
+    if (number === undefined) {
+      number = this.#sourceNumbers.size;
+      this.#sourceNumbers.set(source, number);
+      this.#sourceSizeOf.push(0);
+    }
+    this.#sourceSizeOf[number]! += 1;
+    this.#sourceOfDoc[doc] = number;
   }
 
   #untrackSource(id: string): void {
@@ -495,6 +513,7 @@ export class ToolIndex<TTool = unknown> {
     const size = (this.#sourceSizes.get(source) ?? 1) - 1;
     if (size > 0) this.#sourceSizes.set(source, size);
     else this.#sourceSizes.delete(source);
+    this.#sourceSizeOf[this.#sourceNumbers.get(source)!]! -= 1;
   }
 
   #apply(change: CatalogChange<TTool>): void {
@@ -504,10 +523,7 @@ export class ToolIndex<TTool = unknown> {
       this.#untrackSource(gone);
       this.#vector?.delete(gone);
     }
-    if (change.type !== 'remove') {
-      this.#trackSource(change.tool);
-      this.#vector?.set(change.tool.id, toolText(change.tool));
-    }
+    if (change.type !== 'remove') this.#vector?.set(change.tool.id, toolText(change.tool));
     if (change.type === 'remove') {
       this.#removeTool(change.tool.id);
       return;
@@ -519,7 +535,9 @@ export class ToolIndex<TTool = unknown> {
     const terms = toolTerms(change.tool);
     this.#keyword.add(change.tool.id, toolTermTexts(terms));
     const lines = toolPhraseLines(terms, (term) => this.#keyword.get(term));
-    this.#phrases.add(this.#keyword.docOf(change.tool.id)!, lines);
+    const doc = this.#keyword.docOf(change.tool.id)!;
+    this.#phrases.add(doc, lines);
+    this.#trackSource(change.tool, doc);
   }
 
   #removeTool(id: string): void {
@@ -734,27 +752,45 @@ export class ToolIndex<TTool = unknown> {
     const scores = this.#termScore;
     const termFields = this.#fieldSpecs(TERM_FIELDS, ranking.fieldWeights);
 
+    // The sources whose total is set in this search (to clear afterwards).
+    const totalSources: number[] = [];
     try {
-      const sourceTotal = new Map<string, number>();
-      const bestInSource = new Map<string, number>();
+      // Per source (by number): its best score for the current term, and the total of those.
+      const sourceCount = this.#sourceSizeOf.length;
+      if (this.#sourceBest.length < sourceCount) {
+        this.#sourceBest = new Float64Array(sourceCount * 2);
+        this.#sourceTotal = new Float64Array(sourceCount * 2);
+        this.#sourceFactor = new Float64Array(sourceCount * 2);
+      }
+      const sourceBest = this.#sourceBest;
+      const sourceTotal = this.#sourceTotal;
+      const bestSources: number[] = [];
       const touched: number[] = [];
+      const sourceOfDoc = this.#sourceOfDoc;
       terms.forEach((term, t) => {
         const inClauses = clausesOf.get(term)!;
-        bestInSource.clear();
         state.termSources[t] = this.#scoreTerm(term, termFields, touched);
-        for (const doc of touched) {
+        for (let i = 0; i < touched.length; i++) {
+          const doc = touched[i]!;
           let slot = slotOfDoc[doc]!;
           if (slot < 0) {
-            const id = keyword.idOf(doc)!;
-            slot = state.addCandidate(id, doc, useSources ? this.#sources.get(id) : undefined);
+            slot = state.addCandidate(keyword.idOf(doc)!, doc, useSources ? sourceOfDoc[doc]! : -1);
             slotOfDoc[doc] = slot;
           }
           const score = scores[doc]!;
           state.record(slot, inClauses, score);
-          const source = state.sources[slot];
-          if (source !== undefined && score > (bestInSource.get(source) ?? 0)) bestInSource.set(source, score);
+          const source = state.sources[slot]!;
+          if (source >= 0 && score > sourceBest[source]!) {
+            if (sourceBest[source] === 0) bestSources.push(source);
+            sourceBest[source] = score;
+          }
         }
-        for (const [source, best] of bestInSource) sourceTotal.set(source, (sourceTotal.get(source) ?? 0) + best);
+        for (const source of bestSources) {
+          if (sourceTotal[source] === 0) totalSources.push(source);
+          sourceTotal[source]! += sourceBest[source]!;
+          sourceBest[source] = 0;
+        }
+        bestSources.length = 0;
       });
 
       // Phrases: neighbouring query terms side by side in a line of a tool's name or description,
@@ -764,10 +800,10 @@ export class ToolIndex<TTool = unknown> {
       if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight, phrase, slotOfDoc);
 
       const n = keyword.size;
-      const sourceFactors = new Map<string, number>();
-      for (const source of sourceTotal.keys()) {
-        const size = this.#sourceSizes.get(source) ?? n;
-        sourceFactors.set(source, (ranking.sourceWeight * Math.log(n / size)) / Math.log(n));
+      const sourceFactor = this.#sourceFactor;
+      for (const source of totalSources) {
+        const size = this.#sourceSizeOf[source]!;
+        sourceFactor[source] = (ranking.sourceWeight * Math.log(n / size)) / Math.log(n);
       }
       const { coordination, clauseWeight } = ranking;
       const width = state.width;
@@ -784,15 +820,19 @@ export class ToolIndex<TTool = unknown> {
           }
           evidence = (1 - clauseWeight) * whole + clauseWeight * best;
         }
-        const source = state.sources[slot];
-        if (source !== undefined) {
+        const source = state.sources[slot]!;
+        if (source >= 0) {
           // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
-          evidence += (sourceFactors.get(source) ?? 0) * Math.max(0, (sourceTotal.get(source) ?? 0) - sum);
+          evidence += sourceFactor[source]! * Math.max(0, sourceTotal[source]! - sum);
         }
         state.evidence[slot] = evidence + phrase[slot]!;
       }
     } finally {
       for (let slot = 0; slot < state.count; slot++) slotOfDoc[state.docs[slot]!] = -1;
+      for (const source of totalSources) {
+        this.#sourceTotal[source] = 0;
+        this.#sourceFactor[source] = 0;
+      }
     }
     state.fields = termFields;
     return state;
@@ -807,7 +847,8 @@ class RankingState {
   readonly ids: string[] = [];
   /** The keyword index's document number of each slot. */
   readonly docs: number[] = [];
-  readonly sources: (string | undefined)[] = [];
+  /** Each slot's source number (-1: none, or sources not used). */
+  readonly sources: number[] = [];
   /** Per query term, the index terms it was scored with (for the match report). */
   readonly termSources: TermSource[][] = [];
   /** The fields query terms were scored in. */
@@ -829,7 +870,7 @@ class RankingState {
     this.clauseMatched = new Uint16Array(256 * width);
   }
 
-  addCandidate(id: string, doc: number, source: string | undefined): number {
+  addCandidate(id: string, doc: number, source: number): number {
     const slot = this.count++;
     if (slot >= this.sum.length) this.#grow();
     this.ids.push(id);
