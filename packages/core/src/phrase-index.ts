@@ -3,6 +3,7 @@
 // as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
 // keyword index entries, and a query pair is matched at search time among the documents that have
 // both words.
+import { IntList } from './int-list.js';
 import type { Postings } from './keyword-index.js';
 
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
@@ -16,20 +17,27 @@ export interface SerializedPhraseIndex {
   documents: [number, number, number[]][];
 }
 
+/** The pairs {@link distinctPairCount} has met in the lines it is counting (first, second, ...). */
+const seenPairs = new IntList(256);
+
 /** How many distinct pairs of different neighbouring terms the lines hold (`a b`, `b a` count once). */
 export function distinctPairCount(lines: PhraseLines): number {
-  const seen: number[] = [];
+  seenPairs.length = 0;
   for (let i = 0; i + 1 < lines.length; i++) {
     const a = lines[i]!;
     const b = lines[i + 1]!;
     if (a < 0 || b < 0 || a === b) continue;
-    const first = Math.min(a, b);
-    const second = Math.max(a, b);
+    const first = a < b ? a : b;
+    const second = a < b ? b : a;
+    const seen = seenPairs.values;
     let known = false;
-    for (let j = 0; j < seen.length && !known; j += 2) known = seen[j] === first && seen[j + 1] === second;
-    if (!known) seen.push(first, second);
+    for (let j = 0; j < seenPairs.length && !known; j += 2) known = seen[j] === first && seen[j + 1] === second;
+    if (!known) {
+      seenPairs.push(first);
+      seenPairs.push(second);
+    }
   }
-  return seen.length / 2;
+  return seenPairs.length / 2;
 }
 
 /**

@@ -6,7 +6,10 @@
 
 import { IntList } from './int-list.js';
 import {
+  ASCII_KIND,
   isAscii,
+  MIXED,
+  nextShape,
   normalTerm,
   splitAsciiIdentifier,
   splitWords,
@@ -183,20 +186,9 @@ function piecesNumbers(pieces: readonly string[], numbers: number[]): number[] {
   return numbers;
 }
 
-const DIGITS = 1;
-const CAPITALS = 2;
-const LOWER = 3;
-const MIXED = 4;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 const APOSTROPHE = 0x27;
-
-/** The kind of each ASCII character: a lower-case or capital letter, a digit, or 0 (a separator). */
-const ASCII_KIND = new Uint8Array(128);
-for (let code = 0; code < 128; code++) {
-  ASCII_KIND[code] =
-    code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
-}
 
 /** Where {@link tokenizeInto} appends term numbers: an array or an {@link IntList}. */
 export interface TermSink {
@@ -230,8 +222,8 @@ function scanAscii(text: string, apostrophes: boolean): boolean {
         start = i;
         hash = FNV_OFFSET;
         shape = kind;
-      } else if (shape !== kind && shape !== MIXED) {
-        shape = shape === CAPITALS && kind === LOWER && i === start + 1 ? LOWER : MIXED;
+      } else if (shape !== kind) {
+        shape = nextShape(shape, kind, i === start + 1);
       }
       hash = Math.imul(hash ^ code, FNV_PRIME);
     } else {

@@ -258,24 +258,40 @@ export function splitAsciiIdentifier(run: string, out: string[]): void {
 }
 
 /**
+ * The shape of a run of ASCII letters and digits, as {@link splitWords} sees it: only digits, only
+ * capitals, a word in lower case (capital first or not), or mixed (split further by
+ * {@link splitIdentifier}). A character's kind is one of the first three (0 for any other).
+ */
+export const DIGITS = 1;
+export const CAPITALS = 2;
+export const LOWER = 3;
+export const MIXED = 4;
+
+/** The kind of each ASCII character (see {@link DIGITS}); 0 for what separates words. */
+export const ASCII_KIND = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  ASCII_KIND[code] =
+    code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
+}
+
+/** A run's shape after a character of another kind; `second` when it is the run's second character. */
+export function nextShape(shape: number, kind: number, second: boolean): number {
+  if (shape === MIXED) return MIXED;
+  // A capital followed by lower case (`Weather`) is still one plain word.
+  return shape === CAPITALS && kind === LOWER && second ? LOWER : MIXED;
+}
+
+/**
  * The ASCII path of {@link splitWords}, in one pass over the character codes: a run of letters and
  * digits of one plain shape (`weather`, `Weather`, `API`, `2024`) is a word as it is; any other run
  * goes through {@link splitIdentifier}. Apostrophes are dealt with beforehand.
  */
 function splitAsciiWords(text: string, out: string[]): void {
-  // The shape of the current run: only digits, only capitals, a word in lower case (capital first
-  // or not), or anything else (to split).
-  const DIGITS = 1;
-  const CAPITALS = 2;
-  const LOWER = 3;
-  const MIXED = 4;
   let start = -1;
   let shape = 0;
   const length = text.length;
   for (let i = 0; i <= length; i++) {
-    const code = i < length ? text.charCodeAt(i) : 0;
-    const kind =
-      code >= 97 && code <= 122 ? LOWER : code >= 65 && code <= 90 ? CAPITALS : code >= 48 && code <= 57 ? DIGITS : 0;
+    const kind = i < length ? ASCII_KIND[text.charCodeAt(i)]! : 0;
     if (kind === 0) {
       if (start >= 0) {
         const run = text.slice(start, i);
@@ -286,9 +302,8 @@ function splitAsciiWords(text: string, out: string[]): void {
     } else if (start < 0) {
       start = i;
       shape = kind;
-    } else if (shape !== kind && shape !== MIXED) {
-      // A capital followed by lower case (`Weather`) is still one plain word.
-      shape = shape === CAPITALS && kind === LOWER && i === start + 1 ? LOWER : MIXED;
+    } else if (shape !== kind) {
+      shape = nextShape(shape, kind, i === start + 1);
     }
   }
 }

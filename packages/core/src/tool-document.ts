@@ -101,15 +101,6 @@ export function pairTerm(a: string, b: string): string {
   return a < b ? `${a}+${b}` : `${b}+${a}`;
 }
 
-/** Adds the pairs of neighbouring terms of one line (no pair of a term with itself). */
-export function pushPairs(out: string[], terms: readonly string[]): void {
-  for (let i = 0; i + 1 < terms.length; i++) {
-    const a = terms[i]!;
-    const b = terms[i + 1]!;
-    if (a !== b) out.push(pairTerm(a, b));
-  }
-}
-
 /**
  * The words of a tool's id that its name lacks (e.g. a namespace such as `github__`): only words
  * none of whose terms the name already has, so nothing counts twice; with their terms. (The
@@ -329,36 +320,26 @@ export function toolPhraseLines(terms: ToolTerms, entryOf: (term: string) => Ter
  * Feeds tools to a keyword index build ({@link KeywordIndex.build}), term by term as
  * {@link visitTool} reads them, mapping process-wide term numbers to the build's own through an
  * array; and keeps each tool's phrase lines (in the build's numbers, which are the built entries'
- * ids, -1 between lines) with their number of distinct pairs, for the phrase index once the build
- * is done.
+ * ids, -1 between lines) for the phrase index once the build is done.
  */
 export class ToolIndexFeeder {
   readonly #builder: KeywordIndexBuilder;
   /** The build's number of each process-wide term number, plus one (0: not yet used). */
   #local: Int32Array;
-  /** The phrase lines of the tool being fed, and their distinct pairs (first, second, ...). */
-  #lines = new Int32Array(4096);
-  #lineLength = 0;
-  #pairs = new Int32Array(4096);
-  #pairLength = 0;
-  /** How many phrase lines the tool being fed has had so far. */
+  /** The phrase lines of the tool being fed, and how many it has had so far. */
+  readonly #lines = new IntList(4096);
   #phraseLines = 0;
   readonly #visit: RunVisitor = (field, terms, length, phraseLine) => {
     const builder = this.#builder;
-    if (phraseLine && this.#phraseLines++ > 0) this.#pushLine(-1);
+    if (phraseLine && this.#phraseLines++ > 0) this.#lines.push(-1);
     for (let i = 0; i < length; i++) {
       const term = this.#term(terms[i]!);
       builder.push(field, term);
-      if (phraseLine) {
-        if (i > 0) this.#countPair(this.#lines[this.#lineLength - 1]!, term);
-        this.#pushLine(term);
-      }
+      if (phraseLine) this.#lines.push(term);
     }
   };
   /** Each document's phrase lines, in the build's term numbers. */
   readonly lines: Int32Array[] = [];
-  /** Each document's number of distinct pairs. */
-  readonly pairCounts: number[] = [];
 
   /** `expectedTools`: how many tools are coming (arrays are sized for them). */
   constructor(builder: KeywordIndexBuilder, expectedTools = 0) {
@@ -367,39 +348,12 @@ export class ToolIndexFeeder {
   }
 
   add(tool: CatalogTool<unknown>): void {
-    this.#lineLength = 0;
-    this.#pairLength = 0;
+    this.#lines.length = 0;
     this.#phraseLines = 0;
     this.#builder.open(tool.id);
     visitTool(tool, this.#visit);
     this.#builder.close();
-    this.lines.push(this.#lines.slice(0, this.#lineLength));
-    this.pairCounts.push(this.#pairLength / 2);
-  }
-
-  #pushLine(term: number): void {
-    if (this.#lineLength === this.#lines.length) {
-      const bigger = new Int32Array(this.#lines.length * 2);
-      bigger.set(this.#lines);
-      this.#lines = bigger;
-    }
-    this.#lines[this.#lineLength++] = term;
-  }
-
-  /** Counts a pair of neighbours of the tool's phrase lines, if new (`a b` and `b a` are one). */
-  #countPair(a: number, b: number): void {
-    if (a === b) return;
-    const first = a < b ? a : b;
-    const second = a < b ? b : a;
-    const pairs = this.#pairs;
-    for (let i = 0; i < this.#pairLength; i += 2) if (pairs[i] === first && pairs[i + 1] === second) return;
-    if (this.#pairLength + 2 > pairs.length) {
-      const bigger = new Int32Array(pairs.length * 2);
-      bigger.set(pairs);
-      this.#pairs = bigger;
-    }
-    this.#pairs[this.#pairLength++] = first;
-    this.#pairs[this.#pairLength++] = second;
+    this.lines.push(this.#lines.values.slice(0, this.#lines.length));
   }
 
   #term(global: number): number {

@@ -289,9 +289,9 @@ export class ToolIndex<TTool = unknown> {
       );
       this.#keyword = index;
       this.#phrases = new PhraseIndex();
-      const { lines, pairCounts } = feeder!;
+      const { lines } = feeder!;
       // (document numbers are in order of addition; the lines' term numbers are the entries' ids)
-      for (let doc = 0; doc < lines.length; doc++) this.#phrases.add(doc, lines[doc]!, pairCounts[doc]);
+      for (let doc = 0; doc < lines.length; doc++) this.#phrases.add(doc, lines[doc]!);
       this.#vector = options.embedder ? newVectorIndex(options) : undefined;
       if (this.#vector) for (const tool of catalog) this.#vector.set(tool.id, toolText(tool));
     }

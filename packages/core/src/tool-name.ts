@@ -67,6 +67,7 @@ export function toolNameHash(text: string): string {
   return remainder.toString(36).padStart(HASH_LENGTH, '0');
 }
 
+/** Whether a text is all ASCII (this module imports nothing: its names must not depend on others). */
 function isAsciiText(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
