@@ -28,10 +28,7 @@ export type IndexField = 'name' | 'description' | 'tags' | 'source' | 'parameter
 /** The keyword index's fields, in the order of its field numbers. */
 export const INDEX_FIELDS: readonly IndexField[] = ['name', 'description', 'tags', 'source', 'parameters'];
 
-/**
- * A tool's terms as runs of term numbers: those of each string the tool has, so that a string seen
- * before brings the very same array.
- */
+/** A tool's terms as runs of term numbers: those of each string the tool has. */
 export interface ToolTerms {
   /** The runs of each field, in {@link INDEX_FIELDS} order. */
   fields: TermRun[][];
