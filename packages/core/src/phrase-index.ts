@@ -27,8 +27,8 @@ export function distinctPairCount(lines: PhraseLines): number {
     const a = lines[i]!;
     const b = lines[i + 1]!;
     if (a < 0 || b < 0 || a === b) continue;
-    const first = a < b ? a : b;
-    const second = a < b ? b : a;
+    const first = Math.min(a, b);
+    const second = Math.max(a, b);
     const seen = seenPairs.values;
     let known = false;
     for (let j = 0; j < seenPairs.length && !known; j += 2) known = seen[j] === first && seen[j + 1] === second;

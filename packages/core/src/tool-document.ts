@@ -138,7 +138,7 @@ const NO_ID_WORDS: IdWords = Object.freeze({ words: [], terms: [] });
 /** Whether none of the terms is the name's or among `more`. */
 function allNew(terms: TermRun, nameLines: readonly TermRun[], more: readonly number[] | undefined): boolean {
   for (let i = 0; i < terms.length; i++) {
-    if (isNameTerm(terms[i]!, nameLines) || (more !== undefined && more.includes(terms[i]!))) return false;
+    if (isNameTerm(terms[i]!, nameLines) || more?.includes(terms[i]!)) return false;
   }
   return true;
 }
