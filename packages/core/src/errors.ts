@@ -5,6 +5,7 @@ const marker = Symbol.for('toolscout.error');
  * across two installed copies of the package, where `instanceof` does not.
  */
 export class ToolscoutError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by isInstance through the symbol
   private readonly [marker] = true;
   /** A stable, machine-readable code, e.g. `duplicate-tool`. */
   readonly code: string;
