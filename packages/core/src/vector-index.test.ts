@@ -65,6 +65,18 @@ describe('VectorIndex', () => {
     expect((await index.search('flights between airports', 1)).map((hit) => hit.id)).toEqual(['search_flights']);
   });
 
+  it('embeds a query once while it is among the latest ones (an agent asks the same at every step)', async () => {
+    const embedder = new HashEmbedder({ dimensions: 64 });
+    const index = indexOf(embedder);
+    const first = await index.search('weather forecast in Paris', 3);
+    const queryCalls = () => embedder.embeddedTexts.filter((text) => text === 'weather forecast in Paris').length;
+    expect(queryCalls()).toBe(1);
+    expect(await index.search('weather forecast in Paris', 3)).toEqual(first);
+    await index.search('flights between airports', 3);
+    expect(await index.search('weather forecast in Paris', 3)).toEqual(first);
+    expect(queryCalls()).toBe(1);
+  });
+
   it('embeds lazily, in batches, on the first search or flush', async () => {
     const embedder = new HashEmbedder();
     const index = indexOf(embedder, { batchSize: 3 });
@@ -136,7 +148,8 @@ describe('VectorIndex', () => {
     expect((await index.search('send an email', 4)).map((hit) => hit.id)).not.toContain('send_email');
     index.set('send_email', TOOLS.send_email!);
     expect((await index.search('send an email', 1))[0]?.id).toBe('send_email');
-    expect(embedder.embeddedTexts.slice(embedded)).toEqual(['send an email', 'send an email']);
+    // the query, once (the second search has its vector), and never the tool's text
+    expect(embedder.embeddedTexts.slice(embedded)).toEqual(['send an email']);
   });
 
   it("ignores a cached vector of another length than the index's and embeds the text instead", async () => {

@@ -81,6 +81,9 @@ function embedderError(embedder: Embedder, problem: string): ToolscoutError {
  * await index.search("what's the temperature outside", 5);
  * // [{ id: 'get_weather', similarity: ≈0.4 }, { id: 'convert_currency', similarity: ≈0.05 }]
  */
+/** How many recent queries' vectors a {@link VectorIndex} keeps. */
+const MAX_CACHED_QUERIES = 256;
+
 export class VectorIndex {
   readonly #embedder: Embedder;
   readonly #cache: EmbeddingCache | undefined;
@@ -94,7 +97,12 @@ export class VectorIndex {
   readonly #rows = new Map<string, number>();
   readonly #pending = new Map<string, PendingText>();
   #flushing: Promise<void> | undefined;
-  #query = new Float32Array(0);
+  #query: Float32Array = new Float32Array(0);
+  /**
+   * The normalised vectors of the latest queries, least recently used first: an agent asks about
+   * one request at every step of its loop, and embedding it again costs a model call.
+   */
+  readonly #queries = new Map<string, Float32Array>();
 
   constructor(options: VectorIndexOptions) {
     const { embedder, cache, batchSize = DEFAULT_BATCH_SIZE } = options;
@@ -165,11 +173,18 @@ export class VectorIndex {
   async search(query: string, limit: number): Promise<VectorHit[]> {
     await this.flush();
     if (this.#rows.size === 0 || !(limit >= 1) || query.trim() === '') return [];
-    const [vector] = this.#checkOutput(await this.#embedder.embed([query]), 1);
+    let normalised = this.#queries.get(query);
+    if (normalised === undefined || normalised.length !== this.#dimensions) {
+      const [vector] = this.#checkOutput(await this.#embedder.embed([query]), 1);
+      normalised = new Float32Array(this.#dimensions);
+      normaliseInto(vector!, normalised, 0);
+    }
+    this.#queries.delete(query);
+    this.#queries.set(query, normalised);
+    if (this.#queries.size > MAX_CACHED_QUERIES) this.#queries.delete(this.#queries.keys().next().value!);
     const count = this.#ids.length;
     if (count === 0) return [];
-    if (this.#query.length !== this.#dimensions) this.#query = new Float32Array(this.#dimensions);
-    normaliseInto(vector!, this.#query, 0);
+    this.#query = normalised;
     return this.#scan(Math.min(Math.floor(limit), count));
   }
 
