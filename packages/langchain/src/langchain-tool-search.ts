@@ -32,7 +32,7 @@ import {
   type LoadedToolsStateSchema,
   loadedToolsOf,
 } from './loaded-tools-state.js';
-import { type RunLangChainTool, toolCallBridge } from './tool-call-bridge.js';
+import type { LangChainCallHost, RunLangChainTool } from './tool-call-bridge.js';
 
 /**
  * Where loaded tools are remembered between steps: core's strategies (`memory`, the default;
@@ -527,7 +527,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   ): Promise<ToolMessage | Command> {
     let outcome: ToolCallOutcome;
     try {
-      outcome = await toolCallBridge.run(runTool, () => step.execute(call.name, call.args, { abortSignal: signal }));
+      const host: LangChainCallHost = { runLangChainTool: runTool };
+      outcome = await step.execute(call.name, call.args, { abortSignal: signal, host });
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error;
       const reason = error instanceof Error ? error.message : String(error);

@@ -12,7 +12,7 @@ import {
   type ToolDescriptor,
   toJsonSchema,
 } from '@toolscout/core';
-import { toolCallBridge } from './tool-call-bridge.js';
+import { langChainCallHost } from './tool-call-bridge.js';
 
 /**
  * A LangChain tool as agents and chat models take it: `tool(...)`, a `DynamicStructuredTool`, a
@@ -142,8 +142,8 @@ export function fromLangChainTool(
     description: typeof description === 'string' ? description : '',
     tool,
     execute: async (input, context) => {
-      const runInHost = toolCallBridge.getStore();
-      if (runInHost) return runInHost(tool, input);
+      const host = langChainCallHost(context.host);
+      if (host) return host.runLangChainTool(tool, input);
       const invoke = tool.invoke.bind(tool) as (input: unknown, config?: Record<string, unknown>) => Promise<unknown>;
       return invoke(input, {
         signal: context.abortSignal,

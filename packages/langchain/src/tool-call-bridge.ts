@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LangChainTool } from './langchain-tool.js';
 
 /**
@@ -10,10 +9,22 @@ import type { LangChainTool } from './langchain-tool.js';
 export type RunLangChainTool = (tool: LangChainTool, input: unknown) => Promise<unknown>;
 
 /**
- * The host's way of running a LangChain tool, set around `step.execute` for one tool call. A
- * descriptor made by `fromLangChainTool` runs its tool through it when present, after core has
- * checked the call (offered, policy, arguments); without it, it calls `tool.invoke(input)`.
+ * What the middleware hands `step.execute` as `host` for one tool call: the host's way of running
+ * a LangChain tool. A descriptor made by `fromLangChainTool` runs its tool through it when present,
+ * after core has checked the call (offered, policy, arguments); without it, it calls
+ * `tool.invoke(input)`.
  *
  * @internal
  */
-export const toolCallBridge: AsyncLocalStorage<RunLangChainTool> = new AsyncLocalStorage<RunLangChainTool>();
+export interface LangChainCallHost {
+  readonly runLangChainTool: RunLangChainTool;
+}
+
+/** The LangChain host data of a tool call, when the call came through the middleware. */
+export function langChainCallHost(host: unknown): LangChainCallHost | undefined {
+  return typeof host === 'object' &&
+    host !== null &&
+    typeof (host as Partial<LangChainCallHost>).runLangChainTool === 'function'
+    ? (host as LangChainCallHost)
+    : undefined;
+}
