@@ -1,7 +1,7 @@
 import type { StandardSchemaWithJSON } from '@mastra/core/schema';
 import { createTool, type Tool } from '@mastra/core/tools';
 import type { JsonSchema, OfferedTool, ToolCallError, ToolSearchStep } from '@toolscout/core';
-import { type MastraExecutionContext, withCallContext } from './call-context.js';
+import type { MastraCallHost, MastraExecutionContext } from './call-context.js';
 import type { MastraTool } from './to-tool-descriptors.js';
 
 const callErrorMarker = Symbol.for('toolscout.mastra.ToolSearchCallError');
@@ -96,14 +96,16 @@ export function toMastraTool(
   // Set after construction, so Mastra's own input validation wrapper is skipped: the session validates,
   // and the context Mastra passes (which records that its tool builder checked the input) reaches the
   // original tool untouched.
-  const execute: MastraToolExecute = (input, context) =>
-    withCallContext(context, async () => {
-      const abortSignal = context?.abortSignal instanceof AbortSignal ? context.abortSignal : undefined;
-      const current = typeof step === 'function' ? await step() : step;
-      const outcome = await current.execute(offered.name, input, { abortSignal });
-      if (!outcome.ok) throw new ToolSearchCallError(outcome.error);
-      return outcome.output;
-    });
+  // Mastra's context of the call travels with it as `host`, so that a catalog tool the session runs
+  // gets exactly what Mastra gave the call (request context, writer, suspend, abort signal).
+  const execute: MastraToolExecute = async (input, context) => {
+    const abortSignal = context?.abortSignal instanceof AbortSignal ? context.abortSignal : undefined;
+    const current = typeof step === 'function' ? await step() : step;
+    const host: MastraCallHost | undefined = context ? { mastraContext: context } : undefined;
+    const outcome = await current.execute(offered.name, input, { abortSignal, host });
+    if (!outcome.ok) throw new ToolSearchCallError(outcome.error);
+    return outcome.output;
+  };
   (wrapper as unknown as { execute: MastraToolExecute }).execute = execute;
   return wrapper;
 }

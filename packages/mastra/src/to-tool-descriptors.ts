@@ -7,7 +7,7 @@ import {
   type ToolDescriptor,
   type ToolExecutionContext,
 } from '@toolscout/core';
-import { currentCallContext, type MastraExecutionContext } from './call-context.js';
+import { type MastraExecutionContext, mastraCallHost } from './call-context.js';
 
 /**
  * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from
@@ -78,12 +78,12 @@ function standardSchema(schema: unknown, label: string): SchemaLike {
 
 /**
  * Runs a Mastra (or AI SDK) tool for the session. Inside an agent call, the tool gets the context
- * Mastra gave the call (see `withCallContext`); outside one (e.g. a direct `step.execute`), a minimal
+ * Mastra gave the call (handed on as `host`); outside one (e.g. a direct `step.execute`), a minimal
  * one with the request context and abort signal.
  */
 async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolExecutionContext): Promise<unknown> {
   const execute = tool.execute as unknown as (input: unknown, context: unknown) => unknown;
-  const mastraContext: MastraExecutionContext = currentCallContext() ?? {
+  const mastraContext: MastraExecutionContext = mastraCallHost(context.host)?.mastraContext ?? {
     requestContext: context.context,
     abortSignal: context.abortSignal,
   };
