@@ -1,41 +1,12 @@
-// Core performance at 10,000 tools: index build time, search latency, heap growth, serialised size
-// and load time, incremental updates. The catalog is made of the real dataset tools, varied (name,
-// description and source) until it holds the wanted count; the queries are real dataset queries.
+// Core performance at 10,000 tools: index build time, search latency (long requests and short
+// keyword queries), heap growth, serialised size and load time, incremental updates. The catalog is
+// the one `bench perf` generates; the queries are real dataset queries.
 //
 //   node --expose-gc apps/bench/dist/core-perf.js [--tools 10000] [--queries 300] [--json]
 import { pathToFileURL } from 'node:url';
 import { ToolCatalog, type ToolDescriptor, ToolIndex } from '@toolscout/core';
 import { listDatasets, loadDataset } from './datasets.js';
-
-/** Words that turn one real tool into a plausible sibling (another edition of the same API). */
-const VARIANTS = ['Pro', 'Lite', 'Plus', 'Cloud', 'Express', 'Enterprise', 'Mobile', 'Legacy', 'Global', 'Open'];
-
-/**
- * `count` tools: every dataset tool once, then variants (`<name> Pro`, `Pro edition. <description>`,
- * source `<source> Pro`) in turn until the count is reached. Deterministic.
- */
-export function variedCatalog(tools: readonly ToolDescriptor[], count: number): ToolDescriptor[] {
-  if (tools.length === 0) throw new Error('No tools to vary.');
-  const out: ToolDescriptor[] = [];
-  for (let i = 0; i < count; i++) {
-    const base = tools[i % tools.length]!;
-    const round = Math.floor(i / tools.length);
-    if (round === 0) {
-      out.push(base);
-      continue;
-    }
-    const variant = VARIANTS[(round - 1 + i) % VARIANTS.length]!;
-    const tool: ToolDescriptor = {
-      ...base,
-      id: `${base.id}#${round}`,
-      name: `${base.name ?? base.id} ${variant}`,
-      description: `${variant} edition. ${base.description ?? ''}`.trim(),
-    };
-    if (base.source !== undefined) tool.source = `${base.source} ${variant}`;
-    out.push(tool);
-  }
-  return out;
-}
+import { poolTools, syntheticCatalog } from './synthetic-catalog.js';
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -70,10 +41,8 @@ async function main(): Promise<void> {
     console.error('note: run with node --expose-gc for exact heap figures');
   }
   const datasets = listDatasets().map((name) => loadDataset(name));
-  const tools = variedCatalog(
-    datasets.flatMap((dataset) => dataset.tools),
-    args.tools,
-  );
+  // The catalog `bench perf` measures (the datasets' real tools, then variants of them).
+  const tools = syntheticCatalog(poolTools(datasets), args.tools);
   // The same queries every run, evenly spread over each dataset's queries: the requests as written
   // (long, 40-50 words on average), and short keyword queries (the name of a tool each one needs).
   const perSet = Math.ceil(args.queries / datasets.length);
