@@ -4,7 +4,7 @@
 //
 //   node --expose-gc apps/bench/dist/core-perf.js [--tools 10000] [--queries 300] [--json]
 import { pathToFileURL } from 'node:url';
-import { ToolCatalog, type ToolDescriptor, ToolIndex } from '@toolscout/core';
+import { ToolCatalog, ToolIndex } from '@toolscout/core';
 import { listDatasets, loadDataset } from './datasets.js';
 import { poolTools, syntheticCatalog } from './synthetic-catalog.js';
 
