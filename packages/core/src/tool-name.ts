@@ -38,7 +38,7 @@ const FNV_OFFSET_HIGH = 0xcbf29ce4;
 const FNV_OFFSET_LOW = 0x84222325;
 /** 64-bit FNV-1a's prime is 2^40 + 0x1b3. */
 const FNV_PRIME_LOW = 0x1b3;
-const HASH_MODULUS = 36 ** HASH_LENGTH;
+const HASH_MODULUS = 36n ** BigInt(HASH_LENGTH);
 const encoder = new TextEncoder();
 
 /**
@@ -60,11 +60,8 @@ export function toolNameHash(text: string): string {
     high = (high * FNV_PRIME_LOW + carry + ((low << 8) >>> 0)) >>> 0;
     low = product >>> 0;
   }
-  // (high × 2^32 + low) mod 36^10 in exact doubles: 36^10 < 2^52, so doubling a remainder stays exact.
-  let remainder = high;
-  for (let i = 0; i < 32; i++) remainder = (remainder * 2) % HASH_MODULUS;
-  remainder = (remainder + low) % HASH_MODULUS;
-  return remainder.toString(36).padStart(HASH_LENGTH, '0');
+  const hash = (BigInt(high) << 32n) | BigInt(low);
+  return (hash % HASH_MODULUS).toString(36).padStart(HASH_LENGTH, '0');
 }
 
 /** Whether a text is all ASCII (this module imports nothing: its names must not depend on others). */
