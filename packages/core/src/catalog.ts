@@ -2,6 +2,7 @@ import { DuplicateToolError, InvalidToolError, ToolNameConflictError, UnknownToo
 import { isStandardSchema, toJsonSchema } from './schema.js';
 import { toToolName } from './tool-name.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
+import { describeValue, isRecord } from './values.js';
 
 /** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
 export type CatalogChange<T> =
@@ -16,17 +17,6 @@ export interface ToolCatalogOptions<TTool = unknown> {
    * way. Default: `console.error`.
    */
   onListenerError?: (error: unknown, change: CatalogChange<TTool>) => void;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function invalid(toolLabel: string, field: string, problem: string): InvalidToolError {

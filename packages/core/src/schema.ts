@@ -2,14 +2,11 @@ import { type OutputUnit, type SchemaDraft, Validator } from '@cfworker/json-sch
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { InvalidToolError } from './errors.js';
 import type { JsonSchema, SchemaLike } from './types.js';
+import { describeValue, isRecord } from './values.js';
 
 /** The JSON Schema a tool without an input schema gets: an object with no declared properties. */
 export function emptyObjectSchema(): JsonSchema {
   return { type: 'object', properties: {} };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Whether a value is a Standard Schema (`~standard.validate`), e.g. a zod 4, valibot or arktype schema. */
@@ -17,13 +14,6 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   const standard = (value as Record<string, unknown>)['~standard'];
   return isRecord(standard) && typeof standard.validate === 'function';
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function errorMessage(error: unknown): string {

@@ -18,6 +18,7 @@ import {
 } from './term-numbers.js';
 import { isAscii } from './tokenize.js';
 import type { CatalogTool } from './types.js';
+import { isRecord } from './values.js';
 
 /**
  * The fields a tool is scored under; `source` and `tags` are reported as `tags`. `phrases` are pairs
@@ -40,10 +41,6 @@ export interface ToolTerms {
 const MAX_PARAMETER_DEPTH = 3;
 /** At most this many parameter names are indexed per tool (huge schemas would drown the rest). */
 const MAX_PARAMETERS = 64;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Parameter names, titles and descriptions from a JSON Schema's `properties`, following nested

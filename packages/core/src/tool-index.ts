@@ -18,6 +18,7 @@ import {
   toolText,
 } from './tool-document.js';
 import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
+import { isRecord } from './values.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
 
 /** The fields single query terms are looked up in (pairs go to `phrases`). */
@@ -167,10 +168,6 @@ export interface SerializedToolIndex {
   phrases: SerializedPhraseIndex;
   /** The embedded tools, when the index was hybrid (see `VectorIndex.toJSON`). */
   vector?: SerializedVectorIndex;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */

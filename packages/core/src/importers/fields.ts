@@ -1,5 +1,6 @@
 import { ImportError, type ImportLocation } from '../errors.js';
 import type { JsonSchema, ToolDescriptor } from '../types.js';
+import { describeValue, isRecord } from '../values.js';
 
 /** Options every importer takes. */
 export interface ImporterOptions {
@@ -17,17 +18,7 @@ export interface RecordLocation {
   prefix: string;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `a string`, `an array`, `null`... for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
+export { describeValue, isRecord };
 
 /** The path of a field of the record: `tools[3].name`, or `name` for a JSON Lines record. */
 export function fieldPath(at: RecordLocation, field: string): string {
