@@ -233,12 +233,14 @@ export class ToolIndex<TTool = unknown> {
   readonly #catalog: ToolCatalog<TTool>;
   readonly #minScore: number;
   readonly #ranking: RankingParams;
-  /** Each tool's source, and how many tools each source has (for the source evidence). */
-  readonly #sources = new Map<string, string>();
-  readonly #sourceSizes = new Map<string, number>();
-  /** Each source's number (never reused), how many tools it has, and each document's source (-1: none). */
+  /**
+   * For the source evidence: each source's number (never reused) and how many tools it has, how
+   * many sources have tools, and each tool's source by id and by document number (-1: none).
+   */
   readonly #sourceNumbers = new Map<string, number>();
   readonly #sourceSizeOf: number[] = [];
+  #sourcesInUse = 0;
+  readonly #sourceOfTool = new Map<string, number>();
   readonly #sourceOfDoc: number[] = [];
   /** Per source, for one search: its best score for the current term, and its total; by source number. */
   #sourceBest = new Float64Array(0);
@@ -491,26 +493,22 @@ export class ToolIndex<TTool = unknown> {
     const source = tool.source?.trim();
     this.#sourceOfDoc[doc] = -1;
     if (!source) return;
-    this.#sources.set(tool.id, source);
-    this.#sourceSizes.set(source, (this.#sourceSizes.get(source) ?? 0) + 1);
     let number = this.#sourceNumbers.get(source);
     if (number === undefined) {
       number = this.#sourceNumbers.size;
       this.#sourceNumbers.set(source, number);
       this.#sourceSizeOf.push(0);
     }
-    this.#sourceSizeOf[number]! += 1;
+    if (this.#sourceSizeOf[number]!++ === 0) this.#sourcesInUse += 1;
+    this.#sourceOfTool.set(tool.id, number);
     this.#sourceOfDoc[doc] = number;
   }
 
   #untrackSource(id: string): void {
-    const source = this.#sources.get(id);
-    if (source === undefined) return;
-    this.#sources.delete(id);
-    const size = (this.#sourceSizes.get(source) ?? 1) - 1;
-    if (size > 0) this.#sourceSizes.set(source, size);
-    else this.#sourceSizes.delete(source);
-    this.#sourceSizeOf[this.#sourceNumbers.get(source)!]! -= 1;
+    const number = this.#sourceOfTool.get(id);
+    if (number === undefined) return;
+    this.#sourceOfTool.delete(id);
+    if (--this.#sourceSizeOf[number]! === 0) this.#sourcesInUse -= 1;
   }
 
   #apply(change: CatalogChange<TTool>): void {
@@ -742,7 +740,7 @@ export class ToolIndex<TTool = unknown> {
     const terms = [...clausesOf.keys()];
     const state = new RankingState(terms, clauses.length > 1 ? clauses.length : 0);
     if (terms.length === 0 || this.#keyword.size === 0) return state;
-    const useSources = ranking.sourceWeight > 0 && this.#sourceSizes.size > 1;
+    const useSources = ranking.sourceWeight > 0 && this.#sourcesInUse > 1;
     const keyword = this.#keyword;
     this.#ensureCapacity(keyword.nextDoc);
     const slotOfDoc = this.#slotOfDoc;
