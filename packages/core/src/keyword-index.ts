@@ -330,14 +330,14 @@ export class KeywordIndex {
    * {@link KeywordIndex.add} (same document numbers, statistics, postings and vocabulary order), in
    * a fraction of the time: `fill` adds the documents with their terms as numbers, each posting is
    * first logged in flat arrays, and every term's postings are made at the end, each array in one go.
-   * Returns the index and the entry of each term number (whose `id` is that number).
+   * Each entry's `id` is its term number in the build.
    */
   static build(
     fieldCount: number,
     lookupFields: readonly number[] | undefined,
     fill: (builder: KeywordIndexBuilder) => void,
     expectedDocuments = 0,
-  ): { index: KeywordIndex; entries: readonly TermEntry[] } {
+  ): KeywordIndex {
     const index = new KeywordIndex(fieldCount, lookupFields);
     const terms: string[] = [];
     const numbers = new Map<string, number>();
@@ -491,7 +491,7 @@ export class KeywordIndex {
       if (entry.refs > 0) index.#vocabulary.set(entry.term, entry);
     }
     index.#nextTermId = terms.length;
-    return { index, entries };
+    return index;
   }
 
   /** Rebuilds an index from {@link KeywordIndex.toJSON}; throws an `Error` naming what is malformed. */

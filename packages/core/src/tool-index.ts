@@ -277,7 +277,7 @@ export class ToolIndex<TTool = unknown> {
     } else {
       trimTermNumbers();
       let feeder: ToolIndexFeeder | undefined;
-      const { index } = KeywordIndex.build(
+      this.#keyword = KeywordIndex.build(
         INDEX_FIELDS.length,
         LOOKUP_FIELDS,
         (builder) => {
@@ -286,7 +286,6 @@ export class ToolIndex<TTool = unknown> {
         },
         tools.length,
       );
-      this.#keyword = index;
       this.#phrases = new PhraseIndex();
       const { lines } = feeder!;
       // (document numbers are in order of addition; the lines' term numbers are the entries' ids)
