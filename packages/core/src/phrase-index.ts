@@ -3,7 +3,6 @@
 // as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
 // keyword index entries, and a query pair is matched at search time among the documents that have
 // both words.
-import { IntList } from './int-list.js';
 import type { Postings } from './keyword-index.js';
 
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
@@ -17,27 +16,66 @@ export interface SerializedPhraseIndex {
   documents: [number, number, number[]][];
 }
 
-/** The pairs {@link distinctPairCount} has met in the lines it is counting (first, second, ...). */
-const seenPairs = new IntList(256);
+/**
+ * A set of unordered term pairs for {@link distinctPairCount}: open addressing over typed arrays,
+ * emptied in constant time by a new stamp, so that counting a line's pairs is linear in its length.
+ */
+class PairSet {
+  #firsts = new Int32Array(256);
+  #seconds = new Int32Array(256);
+  /** The stamp of the count that filled each slot (a slot of another stamp is empty). */
+  #stamps = new Int32Array(256);
+  #stamp = 0;
+  #mask = 255;
+  size = 0;
+
+  /** Empties the set, with room for `capacity` pairs at most half full. */
+  reset(capacity: number): void {
+    this.size = 0;
+    if (capacity * 2 > this.#stamps.length) {
+      let slots = this.#stamps.length;
+      while (slots < capacity * 2) slots *= 2;
+      this.#firsts = new Int32Array(slots);
+      this.#seconds = new Int32Array(slots);
+      this.#stamps = new Int32Array(slots);
+      this.#mask = slots - 1;
+      this.#stamp = 0;
+    }
+    if (this.#stamp === 0x7fffffff) {
+      this.#stamps.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp += 1;
+  }
+
+  /** Adds the pair `first < second` (nothing when it is in the set already). */
+  add(first: number, second: number): void {
+    const stamps = this.#stamps;
+    const stamp = this.#stamp;
+    let slot = Math.imul(Math.imul(first, 0x9e3779b1) ^ second, 0x85ebca6b) & this.#mask;
+    while (stamps[slot] === stamp) {
+      if (this.#firsts[slot] === first && this.#seconds[slot] === second) return;
+      slot = (slot + 1) & this.#mask;
+    }
+    stamps[slot] = stamp;
+    this.#firsts[slot] = first;
+    this.#seconds[slot] = second;
+    this.size += 1;
+  }
+}
+
+const seenPairs = new PairSet();
 
 /** How many distinct pairs of different neighbouring terms the lines hold (`a b`, `b a` count once). */
 export function distinctPairCount(lines: PhraseLines): number {
-  seenPairs.length = 0;
+  seenPairs.reset(lines.length);
   for (let i = 0; i + 1 < lines.length; i++) {
     const a = lines[i]!;
     const b = lines[i + 1]!;
     if (a < 0 || b < 0 || a === b) continue;
-    const first = Math.min(a, b);
-    const second = Math.max(a, b);
-    const seen = seenPairs.values;
-    let known = false;
-    for (let j = 0; j < seenPairs.length && !known; j += 2) known = seen[j] === first && seen[j + 1] === second;
-    if (!known) {
-      seenPairs.push(first);
-      seenPairs.push(second);
-    }
+    seenPairs.add(Math.min(a, b), Math.max(a, b));
   }
-  return seenPairs.length / 2;
+  return seenPairs.size;
 }
 
 /**
