@@ -18,18 +18,26 @@ process.on('unhandledRejection', (reason) => {
   );
 });
 
+// stdin is the other half of the protocol: if it fails (not a clean end), the session is over and
+// the exit code must say so.
+let stdinFailure: Error | undefined;
+process.stdin.on('error', (error) => {
+  stdinFailure ??= error;
+  process.stderr.write(`toolscout-mcp: error: stdin failed, the session cannot go on: ${error.message}\n`);
+});
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const code = await runGatewayCli(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   version,
+  // SIGHUP too: the servers run in their own process groups, so a closed terminal reaches only us.
   onSignal(handler) {
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
+    for (const signal of SIGNALS) process.on(signal, handler);
     return () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const signal of SIGNALS) process.off(signal, handler);
     };
   },
 });
-process.exit(code);
+process.exit(code === 0 && stdinFailure ? 1 : code);

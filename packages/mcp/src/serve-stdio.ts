@@ -1,37 +1,113 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidOptionError } from '@toolscout/core';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineReader, MessageTooLargeError, parseJsonRpcLine } from './json-rpc-lines.js';
 import type { McpConnectionOptions } from './mcp-tool-search-server.js';
 
 /**
  * Makes a line-based transport (stdio) answer what it cannot read, as JSON-RPC requires: invalid
  * JSON gets a `-32700` Parse error, JSON that is not a JSON-RPC message a `-32600` Invalid Request,
- * both with `id: null` (the id cannot be known). The SDK's stdio transport only reports them to
- * `onerror`. Call before connecting: the SDK's `connect` keeps an `onerror` set beforehand.
+ * and so does a message over the line limit ({@link MessageTooLargeError}), all with `id: null`
+ * (the id cannot be known). The SDK's stdio transport only reports them to `onerror`. Call before
+ * connecting: the SDK's `connect` keeps an `onerror` set beforehand.
  */
 export function answerMalformedMessages(transport: Transport, onError?: (error: Error) => void): void {
   const previous = transport.onerror;
   transport.onerror = (error: Error) => {
     previous?.(error);
-    const code =
-      error instanceof SyntaxError
-        ? ErrorCode.ParseError
-        : error.name === 'ZodError'
-          ? ErrorCode.InvalidRequest
-          : undefined;
-    if (code === undefined) return onError?.(error);
-    const message =
-      code === ErrorCode.ParseError
-        ? 'Parse error: the line is not valid JSON'
-        : 'Invalid Request: not a JSON-RPC 2.0 message';
-    onError?.(new Error(`${message} (${error.message.split('\n')[0]})`));
+    const answer = malformedAnswer(error);
+    if (answer === undefined) return onError?.(error);
+    onError?.(new Error(`${answer.message} (${error.message.split('\n')[0]})`));
     // JSON-RPC requires `id: null` here; the SDK's message type has no room for it.
-    const response = { jsonrpc: '2.0', id: null, error: { code, message } } as unknown as Parameters<
-      Transport['send']
-    >[0];
+    const response = { jsonrpc: '2.0', id: null, error: answer } as unknown as JSONRPCMessage;
     transport.send(response).catch(() => {});
   };
+}
+
+/** The JSON-RPC error that answers a line that could not be read, or undefined for other errors. */
+function malformedAnswer(error: Error): { code: number; message: string } | undefined {
+  if (error instanceof SyntaxError) {
+    return { code: ErrorCode.ParseError, message: 'Parse error: the line is not valid JSON' };
+  }
+  if (error.name === 'ZodError') {
+    return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' };
+  }
+  if (MessageTooLargeError.isInstance(error)) {
+    return { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${error.message}` };
+  }
+  return undefined;
+}
+
+/**
+ * The server side of stdio: newline-delimited JSON-RPC on a readable and a writable. Unlike the
+ * SDK's `StdioServerTransport`, a message over the line limit does not close the session: it is
+ * reported to `onerror` as a {@link MessageTooLargeError} and skipped up to its newline.
+ */
+export class StdioLineServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #reader: LineReader;
+  #started = false;
+  #closed = false;
+
+  constructor(stdin: Readable, stdout: Writable, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES) {
+    if (!Number.isSafeInteger(maxMessageBytes) || maxMessageBytes <= 0) {
+      throw new InvalidOptionError(
+        'maxMessageBytes',
+        `maxMessageBytes must be a positive whole number of bytes; got ${String(maxMessageBytes)}.`,
+      );
+    }
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#reader = new LineReader(maxMessageBytes, {
+      line: (text) => this.#read(text),
+      overflow: () => this.onerror?.(new MessageTooLargeError(maxMessageBytes)),
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('The stdio transport is already started (connect() starts it).');
+    this.#started = true;
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('error', this.#onStdinError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.#stdout.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.off('data', this.#onData);
+    this.#stdin.off('error', this.#onStdinError);
+    // Pause only a stream nobody else reads.
+    if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
+    this.#reader.clear();
+    this.onclose?.();
+  }
+
+  readonly #onData = (chunk: Buffer | string) => this.#reader.push(chunk);
+
+  /** A stream that fails cannot be read further: report it and close the session. */
+  readonly #onStdinError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  #read(line: string): void {
+    if (this.#closed) return;
+    const read = parseJsonRpcLine(line);
+    if ('message' in read) this.onmessage?.(read.message);
+    else this.onerror?.(read.error);
+  }
 }
 
 /** Something that serves client sessions on a transport: a gateway or a search server. */
@@ -48,6 +124,11 @@ export interface ServeStdioOptions {
   threadId?: string;
   /** Receives what could not be read (malformed lines) and transport errors. */
   onError?: (error: Error) => void;
+  /**
+   * The longest message (one line) read from stdin, in bytes; a longer one is answered with a
+   * JSON-RPC error and skipped, and the session goes on. Default 10 MB (the MCP SDK's limit).
+   */
+  maxMessageBytes?: number;
 }
 
 /** A running stdio session. */
@@ -60,12 +141,12 @@ export interface StdioSession {
 
 /**
  * Serves one client session over stdio (stdin for requests, stdout for answers), answering
- * malformed lines with JSON-RPC errors, and reports when stdin closes.
+ * malformed and oversized lines with JSON-RPC errors, and reports when stdin closes.
  */
 export async function serveStdio(target: McpConnectable, options: ServeStdioOptions = {}): Promise<StdioSession> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const transport = new StdioServerTransport(stdin, stdout);
+  const transport = new StdioLineServerTransport(stdin, stdout, options.maxMessageBytes);
   answerMalformedMessages(transport, options.onError);
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
