@@ -61,6 +61,37 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
   sharedStrings.clear();
 }
 
+/**
+ * A set of term numbers ({@link termNumber}) with constant-time add and lookup, emptied in constant
+ * time: a term is in the set when its mark is the current stamp.
+ */
+export class TermSet {
+  #marks = new Int32Array(1024);
+  #stamp = 1;
+
+  /** Empties the set. */
+  clear(): void {
+    if (this.#stamp === 0x7fffffff) {
+      this.#marks.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp += 1;
+  }
+
+  add(term: number): void {
+    if (term >= this.#marks.length) {
+      const bigger = new Int32Array(Math.max(term + 1, this.#marks.length * 2));
+      bigger.set(this.#marks);
+      this.#marks = bigger;
+    }
+    this.#marks[term] = this.#stamp;
+  }
+
+  has(term: number): boolean {
+    return this.#marks[term] === this.#stamp;
+  }
+}
+
 /** A word as written and its term numbers. */
 export interface WordRun {
   readonly text: string;

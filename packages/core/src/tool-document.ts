@@ -10,6 +10,7 @@ import type { PhraseLines } from './phrase-index.js';
 import {
   sharedStringNumbers,
   type TermRun,
+  TermSet,
   termCount,
   termText,
   tokenizeInto,
@@ -41,6 +42,38 @@ export interface ToolTerms {
 const MAX_PARAMETER_DEPTH = 3;
 /** At most this many parameter names are indexed per tool (huge schemas would drown the rest). */
 const MAX_PARAMETERS = 64;
+
+/**
+ * The most characters of a tool's text the index reads, per part: its name, its id, its
+ * description, its tags (all together), its source, and its parameter text (names, titles and
+ * descriptions together, in schema order). A text cut at the limit loses the word the limit falls
+ * in (see {@link indexedText}). What lies beyond is not searchable, but the catalog keeps and serves
+ * the whole text. No tool of the benchmark datasets comes near it (their longest description has
+ * 8,018 characters); it bounds what one oversized tool costs every build and search.
+ */
+export const MAX_INDEXED_CHARS = 32_768;
+
+/**
+ * The part of a text the index reads: the whole text when it has at most `limit` characters, else
+ * its first `limit` characters without the word the limit cuts (back to the last white space or
+ * control character, if they have one), never half a surrogate pair.
+ */
+export function indexedText(text: string, limit = MAX_INDEXED_CHARS): string {
+  if (text.length <= limit) return text;
+  let end = limit;
+  if (!isBlank(text.charCodeAt(end))) {
+    while (end > 0 && !isBlank(text.charCodeAt(end - 1))) end -= 1;
+    if (end === 0) end = limit; // one word longer than the limit: cut it
+  }
+  const last = text.charCodeAt(end - 1);
+  if (end === limit && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** White space and control characters (where {@link indexedText} cuts a text). */
+function isBlank(code: number): boolean {
+  return code <= 0x20 || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b);
+}
 
 /**
  * Parameter names, titles and descriptions from a JSON Schema's `properties`, following nested
@@ -101,28 +134,38 @@ export function pairTerm(a: string, b: string): string {
  * provider tool name is derived from the id, plus at times a hash, so it adds nothing.)
  */
 function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
+  const known = knownTerms;
+  known.clear();
+  for (let i = 0; i < nameLines.length; i++) {
+    const line = nameLines[i]!;
+    for (let k = 0; k < line.length; k++) known.add(line[k]!);
+  }
   // Every word of an ASCII text has its terms among the text's own (splitWords of a word of
   // splitWords gives words of the text again): when the name has all the id's terms, no word of
   // the id can add any. Most ids are the name, or the name and a namespace.
   if (isAscii(id)) {
     const run = scratchRun(id);
-    if (allNameTerms(run.values, run.length, nameLines)) return NO_ID_WORDS;
+    if (allKnown(run.values, run.length, known)) return NO_ID_WORDS;
   }
   let words: string[] | undefined;
   let terms: number[] | undefined;
   const idWords = wordRuns(id);
   for (let w = 0; w < idWords.length; w++) {
     const run = idWords[w]!.run;
-    if (run.length === 0 || !allNew(run, nameLines, terms)) continue;
+    if (run.length === 0 || !noneKnown(run, known)) continue;
     if (words === undefined || terms === undefined) {
       words = [];
       terms = [];
     }
     words.push(idWords[w]!.text);
     for (let i = 0; i < run.length; i++) terms.push(run[i]!);
+    for (let i = 0; i < run.length; i++) known.add(run[i]!);
   }
   return words === undefined || terms === undefined ? NO_ID_WORDS : { words, terms };
 }
+
+/** The terms of the name and the id words taken so far, for {@link idWordsBeyondName}. */
+const knownTerms = new TermSet();
 
 /** What {@link idWordsBeyondName} finds: the words and their terms. */
 interface IdWords {
@@ -132,22 +175,14 @@ interface IdWords {
 
 const NO_ID_WORDS: IdWords = Object.freeze({ words: [], terms: [] });
 
-/** Whether none of the terms is the name's or among `more`. */
-function allNew(terms: TermRun, nameLines: readonly TermRun[], more: readonly number[] | undefined): boolean {
-  for (let i = 0; i < terms.length; i++) {
-    if (isNameTerm(terms[i]!, nameLines) || more?.includes(terms[i]!)) return false;
-  }
+function noneKnown(terms: TermRun, known: TermSet): boolean {
+  for (let i = 0; i < terms.length; i++) if (known.has(terms[i]!)) return false;
   return true;
 }
 
-function allNameTerms(terms: ArrayLike<number>, length: number, nameLines: readonly TermRun[]): boolean {
-  for (let i = 0; i < length; i++) if (!isNameTerm(terms[i]!, nameLines)) return false;
+function allKnown(terms: ArrayLike<number>, length: number, known: TermSet): boolean {
+  for (let i = 0; i < length; i++) if (!known.has(terms[i]!)) return false;
   return true;
-}
-
-function isNameTerm(term: number, nameLines: readonly TermRun[]): boolean {
-  for (let i = 0; i < nameLines.length; i++) if (nameLines[i]!.includes(term)) return true;
-  return false;
 }
 
 /** The terms of each line of a text. */
@@ -175,14 +210,15 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  *
  * The lines of the name and of the description are also phrase lines (in that order), whose
  * neighbouring terms make phrases. Text goes through {@link tokenize}; no word spans a line break.
+ * Of each part, at most {@link MAX_INDEXED_CHARS} characters are read.
  */
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
-  const nameLines = lineRuns(tool.name);
+  const nameLines = lineRuns(indexedText(tool.name));
   for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
-  const id = idWordsBeyondName(tool.id, nameLines);
+  const id = idWordsBeyondName(indexedText(tool.id), nameLines);
   if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
-  const description = tool.description ?? '';
+  const description = indexedText(tool.description ?? '');
   if (description.includes('\n')) {
     const lines = description.split('\n');
     for (let i = 0; i < lines.length; i++) {
@@ -194,22 +230,27 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
     visit(DESCRIPTION, run.values, run.length, true);
   }
   // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
-  const tags = tool.tags;
-  if (tags !== undefined) {
-    for (let i = 0; i < tags.length; i++) {
-      if (tags[i] === tool.source) continue;
-      const run = sharedStringNumbers(tags[i]!);
-      visit(TAGS, run, run.length, false);
-    }
-  }
+  if (tool.tags !== undefined) visitStrings(TAGS, tool.tags, tool.source, visit);
   if (tool.source !== undefined) {
-    const run = sharedStringNumbers(tool.source);
+    const run = sharedStringNumbers(indexedText(tool.source));
     visit(SOURCE, run, run.length, false);
   }
-  const parameters = parameterStrings(tool.jsonSchema);
-  for (let i = 0; i < parameters.length; i++) {
-    const run = sharedStringNumbers(parameters[i]!);
-    visit(PARAMETERS, run, run.length, false);
+  visitStrings(PARAMETERS, parameterStrings(tool.jsonSchema), undefined, visit);
+}
+
+/**
+ * Visits the strings of one field but any equal to `except`, {@link MAX_INDEXED_CHARS} characters in
+ * all (memoised: such strings repeat from tool to tool).
+ */
+function visitStrings(field: number, strings: readonly string[], except: string | undefined, visit: RunVisitor): void {
+  let left = MAX_INDEXED_CHARS;
+  for (let i = 0; i < strings.length && left > 0; i++) {
+    const whole = strings[i]!;
+    if (whole === except) continue;
+    const text = indexedText(whole, left);
+    left = text.length < whole.length ? 0 : left - text.length;
+    const run = sharedStringNumbers(text);
+    visit(field, run, run.length, false);
   }
 }
 
@@ -261,7 +302,7 @@ function feedLines(hash: Fnv32, parts: readonly string[]): void {
  * of one.
  */
 export function toolFingerprint(tool: CatalogTool<unknown>): string {
-  const idWords = idWordsBeyondName(tool.id, lineRuns(tool.name)).words.join(' ');
+  const idWords = idWordsBeyondName(indexedText(tool.id), lineRuns(indexedText(tool.name))).words.join(' ');
   const hash = new Fnv32().text(tool.name);
   if (idWords !== '') hash.char(NEWLINE).text(idWords);
   hash

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
+import { distinctWords } from './test-utils/distinct-words.js';
 import { HashEmbedder } from './test-utils/hash-embedder.js';
-import { toolText } from './tool-document.js';
+import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
 import { DEFAULT_MIN_SCORE, type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION, ToolIndex } from './tool-index.js';
 import type { Embedder, SearchHit, ToolDescriptor } from './types.js';
 
@@ -439,6 +440,76 @@ describe('ToolIndex serialisation', () => {
     expect(messageOf(catalogOf(TOOLS.slice(1)))).toContain('weather__get_forecast');
     const changed = TOOLS.map((tool) => (tool.id === 'maps__geocode' ? { ...tool, description: 'Changed.' } : tool));
     expect(messageOf(catalogOf(changed))).toContain('maps__geocode');
+  });
+});
+
+describe('ToolIndex text budget', () => {
+  /** The terms a saved index holds. */
+  const vocabulary = (index: ToolIndex) => new Set(index.toJSON().keyword.terms.map(([term]) => term));
+  /** Of words joined by spaces, the last one the budget keeps whole and the first one it drops. */
+  const edge = (words: readonly string[], budget = MAX_INDEXED_CHARS) => {
+    const kept =
+      words
+        .join(' ')
+        .slice(0, budget + 1)
+        .split(' ').length - 1;
+    return { inside: words[kept - 1]!, outside: words[kept]! };
+  };
+
+  it('indexes a tool with a 160,000-word description in linear time, up to the budget', async () => {
+    const words = distinctWords(160_000);
+    const description = words.join(' ');
+    const catalog = catalogOf();
+    const index = new ToolIndex(catalog);
+    const started = performance.now();
+    catalog.add({ id: 'huge', name: 'huge', description });
+    expect(performance.now() - started).toBeLessThan(5_000); // it took 33 s
+    // The catalog serves the whole text; the index holds its words up to the budget.
+    expect(catalog.get('huge')!.description).toBe(description);
+    const { inside, outside } = edge(words);
+    const terms = vocabulary(index);
+    expect(terms.has(inside)).toBe(true);
+    expect(terms.has(outside)).toBe(false);
+    expect(ids(await index.search(`${words[0]} ${inside}`))).toEqual(['huge']);
+  });
+
+  it('reads at most the budget of each part of a tool, in a build as in an update', () => {
+    const name = distinctWords(6_000, 1_000_000);
+    const id = distinctWords(6_000, 2_000_000);
+    const tags = distinctWords(6_000, 3_000_000);
+    const parameter = distinctWords(6_000, 4_000_000);
+    const tool: ToolDescriptor = {
+      id: id.join('_'),
+      name: name.join(' '),
+      tags,
+      inputSchema: { type: 'object', properties: { q: { type: 'string', description: parameter.join(' ') } } },
+    };
+    // Tags are strings of their own (all of one length here), the budget shared.
+    const tagsKept = Math.floor(MAX_INDEXED_CHARS / tags[0]!.length);
+    const expected = (terms: Set<string>) => {
+      for (const [words, separator, budget] of [
+        [name, ' ', MAX_INDEXED_CHARS],
+        [id, '_', MAX_INDEXED_CHARS],
+        [parameter, ' ', MAX_INDEXED_CHARS - 1], // after the parameter's name, `q`
+      ] as const) {
+        const kept =
+          words
+            .join(separator)
+            .slice(0, budget + 1)
+            .split(separator).length - 1;
+        expect(terms.has(words[kept - 1]!)).toBe(true);
+        expect(terms.has(words[kept]!)).toBe(false);
+      }
+      expect(terms.has(tags[tagsKept - 1]!)).toBe(true);
+      expect(terms.has(tags[tagsKept]!)).toBe(false);
+    };
+    const built = new ToolIndex(catalogOf([tool]));
+    expected(vocabulary(built));
+    const catalog = catalogOf([]);
+    const updated = new ToolIndex(catalog);
+    catalog.add(tool);
+    expected(vocabulary(updated));
+    expect(catalog.get(tool.id)!.name).toBe(tool.name);
   });
 });
 
