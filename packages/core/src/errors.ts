@@ -201,3 +201,28 @@ export class ToolLimitError extends ToolscoutError {
     return isCode(error, 'tool-limit');
   }
 }
+
+/**
+ * A loaded-tool store (or its backend) that did not answer or failed: unreachable, timed out, refused
+ * the command. `store` names the store, `operation` what it was doing, `reason` why, and `cause` is
+ * the backend's own error.
+ */
+export class StoreUnavailableError extends ToolscoutError {
+  constructor(
+    readonly store: string,
+    readonly operation: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'store-unavailable',
+      `The ${store} failed while ${operation}: ${reason}. Check that the store is running and reachable; the call can be retried once it answers.`,
+      options,
+    );
+    this.name = 'StoreUnavailableError';
+  }
+
+  static override isInstance(error: unknown): error is StoreUnavailableError {
+    return isCode(error, 'store-unavailable');
+  }
+}

@@ -21,6 +21,7 @@ export {
   InvalidToolError,
   MissingDependencyError,
   StoreDataError,
+  StoreUnavailableError,
   ToolLimitError,
   ToolNameConflictError,
   ToolscoutError,
@@ -71,6 +72,7 @@ export {
   type InMemoryLoadedToolStoreStats,
 } from './stores/in-memory-store.js';
 export {
+  type AppendUniqueOptions,
   KeyValueLoadedToolStore,
   type KeyValueLoadedToolStoreOptions,
   type KeyValueStore,

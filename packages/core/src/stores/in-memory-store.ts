@@ -3,6 +3,7 @@ import {
   type AddLoadedToolsResult,
   assertToolIds,
   countOption,
+  DEFAULT_MAX_TOOLS_PER_THREAD,
   durationOption,
   type LoadedToolStore,
   MAX_TIMER_MS,
@@ -60,7 +61,6 @@ interface ThreadEntry {
 
 const DEFAULT_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_MAX_THREADS = 10_000;
-const DEFAULT_MAX_TOOLS_PER_THREAD = 256;
 const DEFAULT_CLEANUP_INTERVAL_MS = 60_000;
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, StoreDataError, ToolscoutError } from '../errors.js';
+import {
+  InvalidOptionError,
+  StoreDataError,
+  StoreUnavailableError,
+  ToolLimitError,
+  ToolscoutError,
+} from '../errors.js';
 import {
   KeyValueLoadedToolStore,
   type KeyValueStore,
@@ -15,13 +21,16 @@ class MapKeyValueStore implements KeyValueStore {
   appendUnique?: KeyValueStore['appendUnique'];
   removeValues?: KeyValueStore['removeValues'];
 
-  constructor(options: { atomic: boolean }) {
+  /** `ignoreMaxValues`: a backend written before `maxValues` existed, which appends beyond it. */
+  constructor(options: { atomic: boolean; ignoreMaxValues?: boolean }) {
     if (options.atomic) {
       this.appendUnique = async (key, values, ttl) => {
         this.calls.push('appendUnique');
         const raw = this.#read(key);
         const all = raw === undefined ? [] : parseLoadedToolIds(key, raw);
         const added = values.filter((value, i) => !all.includes(value) && values.indexOf(value) === i);
+        const max = options.ignoreMaxValues ? undefined : ttl?.maxValues;
+        if (max !== undefined && all.length + added.length > max) return { all, added: [] };
         all.push(...added);
         this.#write(key, JSON.stringify(all), ttl);
         return { all, added };
@@ -171,6 +180,31 @@ describe.each([
     expect(backend.data.get('app:t')?.value).toBe(raw);
   });
 
+  it('caps a thread at 256 tools by default, refusing the add beyond it whole, like the in-memory store', async () => {
+    const backend = new MapKeyValueStore({ atomic });
+    const store = new KeyValueLoadedToolStore(backend);
+    const ids = Array.from({ length: 256 }, (_, i) => `tool-${i}`);
+    await store.add('t', ids.slice(0, 250));
+    const error = await store.add('t', ['tool-1', ...ids.slice(250), 'extra']).catch((e: unknown) => e);
+    expect(ToolLimitError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ threadKey: 't', limit: 256, loadedCount: 250 });
+    expect(await store.get('t')).toEqual(ids.slice(0, 250));
+    expect((await store.add('t', ids.slice(250))).loaded).toEqual(ids);
+    await expect(store.add('t', ['extra'])).rejects.toThrow(/limit of 256 \(maxToolsPerThread\)/);
+  });
+
+  it('refuses a flood of ids in one add without sending it to the backend', async () => {
+    const backend = new MapKeyValueStore({ atomic });
+    const store = new KeyValueLoadedToolStore(backend, { maxToolsPerThread: 3 });
+    await store.add('t', ['a']);
+    backend.calls.length = 0;
+    const flood = Array.from({ length: 10_000 }, (_, i) => `id-${i}`);
+    const error = await store.add('t', flood).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'tool-limit', limit: 3, loadedCount: 1 });
+    expect(backend.calls).toEqual(['get']);
+    expect(await store.get('t')).toEqual(['a']);
+  });
+
   it('clearAll deletes only its own prefix', async () => {
     const backend = new MapKeyValueStore({ atomic });
     const mine = new KeyValueLoadedToolStore(backend, { prefix: 'app1:' });
@@ -230,8 +264,58 @@ describe('KeyValueLoadedToolStore', () => {
     expect(await backend.get('other')).toBe('x');
   });
 
+  it('takes back what a backend that ignores maxValues appended beyond the limit', async () => {
+    const backend = new MapKeyValueStore({ atomic: true, ignoreMaxValues: true });
+    const store = new KeyValueLoadedToolStore(backend, { maxToolsPerThread: 2 });
+    await store.add('t', ['a']);
+    const error = await store.add('t', ['b', 'c']).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'tool-limit', limit: 2, loadedCount: 1, requestedIds: ['b', 'c'] });
+    expect(await store.get('t')).toEqual(['a']);
+  });
+
+  it('turns a failing backend into StoreUnavailableError naming the store, the operation and the reason', async () => {
+    const timeout = Object.assign(new Error(''), { name: 'TimeoutError' });
+    const down: KeyValueStore = {
+      get: () => Promise.reject(timeout),
+      set: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+      delete: () => Promise.reject(new Error('READONLY You can not write against a read only replica.')),
+      deletePrefix: () => Promise.reject('a string'),
+    };
+    const store = new KeyValueLoadedToolStore(down, { name: 'Valkey loaded-tool store' });
+    const cases: [() => Promise<unknown>, string, string][] = [
+      [() => store.get('T'), 'reading the loaded tools of thread "T"', 'TimeoutError (without a message)'],
+      [() => store.add('T', ['a', 'b', 'a']), 'adding 2 tool(s) to thread "T"', 'TimeoutError (without a message)'],
+      [() => store.remove('T', ['a']), 'removing 1 tool(s) from thread "T"', 'TimeoutError (without a message)'],
+      [() => store.clear('T'), 'clearing thread "T"', 'READONLY You can not write against a read only replica.'],
+      [() => store.clearAll(), 'clearing every thread under "toolscout:loaded:"', 'a string'],
+    ];
+    for (const [attempt, operation, reason] of cases) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(StoreUnavailableError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'store-unavailable', store: 'Valkey loaded-tool store', operation, reason });
+      expect((error as Error).message).toBe(
+        `The Valkey loaded-tool store failed while ${operation}: ${reason}. Check that the store is running and reachable; the call can be retried once it answers.`,
+      );
+      expect((error as Error).cause).toBeDefined();
+    }
+    // A long thread key (it can come from a request) is cut in the message.
+    const error = await store.get('x'.repeat(10_000)).catch((e: unknown) => e);
+    expect((error as Error).message.length).toBeLessThan(400);
+  });
+
+  it('keeps its own errors as they are: bad data stays StoreDataError', async () => {
+    const backend = new MapKeyValueStore({ atomic: false });
+    await backend.set('toolscout:loaded:t', 'nope');
+    const error = await new KeyValueLoadedToolStore(backend).get('t').catch((e: unknown) => e);
+    expect(StoreDataError.isInstance(error)).toBe(true);
+  });
+
   it('validates options', () => {
     const backend = new MapKeyValueStore({ atomic: false });
+    for (const maxToolsPerThread of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new KeyValueLoadedToolStore(backend, { maxToolsPerThread })).toThrow(/"maxToolsPerThread"/);
+    }
+    expect(() => new KeyValueLoadedToolStore(backend, { name: 5 as unknown as string })).toThrow(/"name"/);
     for (const ttlMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => new KeyValueLoadedToolStore(backend, { ttlMs })).toThrow(InvalidOptionError);
     }

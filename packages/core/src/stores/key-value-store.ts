@@ -1,7 +1,15 @@
-import { InvalidOptionError, StoreDataError, ToolscoutError } from '../errors.js';
+import {
+  InvalidOptionError,
+  StoreDataError,
+  StoreUnavailableError,
+  ToolLimitError,
+  ToolscoutError,
+} from '../errors.js';
 import {
   type AddLoadedToolsResult,
   assertToolIds,
+  countOption,
+  DEFAULT_MAX_TOOLS_PER_THREAD,
   durationOption,
   type LoadedToolStore,
   mergeLoadedIds,
@@ -12,6 +20,17 @@ import {
 export interface KeyValueTtlOptions {
   /** Time to live in ms; `undefined` or `0` = no expiry. */
   ttlMs?: number;
+}
+
+/** Options of `KeyValueStore.appendUnique`. */
+export interface AppendUniqueOptions extends KeyValueTtlOptions {
+  /**
+   * The most values the array may hold after the append. When the append would go beyond it, the
+   * backend appends nothing and returns the array as it is (so some requested values are missing
+   * from `all`). A backend without this check is caught after the fact: what it appended is removed
+   * again (not atomic).
+   */
+  maxValues?: number;
 }
 
 /**
@@ -38,12 +57,13 @@ export interface KeyValueStore {
    * Atomically (across every client of the backend) appends the `values` that the JSON string array
    * at `key` does not hold yet, in order and each once, creating the key when missing, and sets the
    * expiry. Returns the whole array after the append and the values it added. When the existing
-   * value is not a JSON array of strings, throws (preferably `StoreDataError`) and changes nothing.
+   * value is not a JSON array of strings, throws (preferably `StoreDataError`) and changes nothing;
+   * beyond `maxValues`, appends nothing (see {@link AppendUniqueOptions}).
    */
   appendUnique?(
     key: string,
     values: readonly string[],
-    options?: KeyValueTtlOptions,
+    options?: AppendUniqueOptions,
   ): Promise<{ all: string[]; added: string[] }>;
   /**
    * Atomically removes `values` from the JSON string array at `key` (deleting the key when it ends up
@@ -65,9 +85,20 @@ export interface KeyValueLoadedToolStoreOptions {
    * on read; a `remove` without `removeValues` too) restarts it. `0` = never expire. Default 1 hour.
    */
   ttlMs?: number;
+  /**
+   * The most tools one thread may have loaded, as in `InMemoryLoadedToolStore`: an `add` that would
+   * go beyond it throws `ToolLimitError` and adds nothing. Default 256.
+   */
+  maxToolsPerThread?: number;
+  /**
+   * What error messages call this store, e.g. `'Redis loaded-tool store'`. Default
+   * `'key-value loaded-tool store'`.
+   */
+  name?: string;
 }
 
 const DEFAULT_PREFIX = 'toolscout:loaded:';
+const DEFAULT_NAME = 'key-value loaded-tool store';
 const DEFAULT_TTL_MS = 60 * 60 * 1000;
 
 /**
@@ -104,6 +135,18 @@ function preview(raw: string): string {
   return raw.length > 80 ? `${JSON.stringify(raw.slice(0, 80))}...` : JSON.stringify(raw);
 }
 
+/** A thread key or prefix for a message: quoted, and cut when long (keys can come from requests). */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
+}
+
+/** Why a backend call failed, in words: its message, or its name when it has none (node-redis timeouts). */
+function failureReason(error: unknown): string {
+  if (StoreUnavailableError.isInstance(error)) return error.reason;
+  if (error instanceof Error) return error.message.trim() || `${error.name} (without a message)`;
+  return String(error);
+}
+
 /** Checks what a backend's `appendUnique`/`removeValues` returned. */
 function checkIds(key: string, ids: unknown, what: string): string[] {
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
@@ -121,19 +164,29 @@ function checkIds(key: string, ids: unknown, what: string): string[] {
  * changing one thread at the same moment can lose one of the changes (the later write wins). One
  * conversation thread rarely loads tools from two instances at once, but prefer a backend with
  * `appendUnique` (e.g. `@toolscout/redis`) when it can.
+ *
+ * Errors: a backend that fails or does not answer gives `StoreUnavailableError` naming the store,
+ * the operation and the backend's reason (its error as `cause`); an unreadable value gives
+ * `StoreDataError`, and an add beyond `maxToolsPerThread` gives `ToolLimitError`.
  */
 export class KeyValueLoadedToolStore implements LoadedToolStore {
   readonly #store: KeyValueStore;
   readonly #prefix: string;
   readonly #ttlMs: number;
+  readonly #maxToolsPerThread: number;
+  readonly #name: string;
 
   constructor(store: KeyValueStore, options: KeyValueLoadedToolStoreOptions = {}) {
-    if (options.prefix !== undefined && typeof options.prefix !== 'string') {
-      throw new InvalidOptionError('prefix', `Option "prefix" must be a string, got ${typeof options.prefix}.`);
+    for (const option of ['prefix', 'name'] as const) {
+      if (options[option] !== undefined && typeof options[option] !== 'string') {
+        throw new InvalidOptionError(option, `Option "${option}" must be a string, got ${typeof options[option]}.`);
+      }
     }
     this.#store = store;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#ttlMs = durationOption('ttlMs', options.ttlMs, DEFAULT_TTL_MS);
+    this.#maxToolsPerThread = countOption('maxToolsPerThread', options.maxToolsPerThread, DEFAULT_MAX_TOOLS_PER_THREAD);
+    this.#name = options.name || DEFAULT_NAME;
   }
 
   /** The backend key of a thread. */
@@ -142,38 +195,70 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
   }
 
   async get(threadKey: string): Promise<string[]> {
+    return this.#run(`reading the loaded tools of thread ${quoted(threadKey)}`, () => this.#read(threadKey));
+  }
+
+  async add(threadKey: string, toolIds: readonly string[]): Promise<AddLoadedToolsResult> {
+    assertToolIds(toolIds);
+    const requested = uniqueIds(toolIds);
+    if (requested.length === 0) return { loaded: await this.get(threadKey), added: [], alreadyLoaded: [] };
+    const operation = `adding ${requested.length} tool(s) to thread ${quoted(threadKey)}`;
+    return this.#run(operation, () => this.#add(threadKey, requested));
+  }
+
+  async #read(threadKey: string): Promise<string[]> {
     const key = this.keyOf(threadKey);
     const raw = await this.#store.get(key, this.#ttl());
     return raw === undefined ? [] : parseLoadedToolIds(key, raw);
   }
 
-  async add(threadKey: string, toolIds: readonly string[]): Promise<AddLoadedToolsResult> {
-    assertToolIds(toolIds);
+  async #add(threadKey: string, requested: string[]): Promise<AddLoadedToolsResult> {
     const key = this.keyOf(threadKey);
-    const requested = uniqueIds(toolIds);
-    if (requested.length === 0) return { loaded: await this.get(threadKey), added: [], alreadyLoaded: [] };
+    const max = this.#maxToolsPerThread;
+    if (requested.length > max) {
+      // Over the limit whatever is loaded: refused without sending thousands of ids to the backend.
+      const loaded = await this.#read(threadKey);
+      throw new ToolLimitError(threadKey, max, loaded.length, mergeLoadedIds(loaded, requested).added);
+    }
 
     if (this.#store.appendUnique) {
-      const result = await this.#store.appendUnique(key, requested, this.#ttl());
-      const loaded = checkIds(key, result.all, 'appendUnique');
+      const result = await this.#store.appendUnique(key, requested, { ...this.#ttl(), maxValues: max });
+      const loaded = uniqueIds(checkIds(key, result.all, 'appendUnique'));
       const added = checkIds(key, result.added, 'appendUnique');
+      if (loaded.length > max) {
+        // The backend ignored maxValues: take back what it appended.
+        await this.#store.removeValues?.(key, added);
+        throw new ToolLimitError(threadKey, max, loaded.length - added.length, added);
+      }
+      const loadedSet = new Set(loaded);
+      const refused = requested.filter((id) => !loadedSet.has(id));
+      if (refused.length > 0) throw new ToolLimitError(threadKey, max, loaded.length, refused);
       const addedSet = new Set(added);
-      return { loaded: uniqueIds(loaded), added, alreadyLoaded: requested.filter((id) => !addedSet.has(id)) };
+      return { loaded, added, alreadyLoaded: requested.filter((id) => !addedSet.has(id)) };
     }
 
     // Read-modify-write: see the class comment for the race.
     const raw = await this.#store.get(key);
-    const result = mergeLoadedIds(raw === undefined ? [] : parseLoadedToolIds(key, raw), requested);
+    const current = raw === undefined ? [] : parseLoadedToolIds(key, raw);
+    const result = mergeLoadedIds(current, requested);
+    if (result.loaded.length > max) throw new ToolLimitError(threadKey, max, current.length, result.added);
     await this.#store.set(key, JSON.stringify(result.loaded), this.#ttl());
     return result;
   }
 
   async remove(threadKey: string, toolIds: readonly string[]): Promise<void> {
     assertToolIds(toolIds);
-    const key = this.keyOf(threadKey);
     if (toolIds.length === 0) return;
+    const ids = uniqueIds(toolIds);
+    await this.#run(`removing ${ids.length} tool(s) from thread ${quoted(threadKey)}`, () =>
+      this.#remove(threadKey, ids),
+    );
+  }
+
+  async #remove(threadKey: string, toolIds: readonly string[]): Promise<void> {
+    const key = this.keyOf(threadKey);
     if (this.#store.removeValues) {
-      const result = await this.#store.removeValues(key, uniqueIds(toolIds));
+      const result = await this.#store.removeValues(key, toolIds);
       checkIds(key, result.all, 'removeValues');
       return;
     }
@@ -189,7 +274,7 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
   }
 
   async clear(threadKey: string): Promise<void> {
-    await this.#store.delete(this.keyOf(threadKey));
+    await this.#run(`clearing thread ${quoted(threadKey)}`, () => this.#store.delete(this.keyOf(threadKey)));
   }
 
   /** Deletes every key under this store's prefix. Needs a backend with `deletePrefix`, and a non-empty prefix. */
@@ -206,7 +291,21 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
         'clearAll refuses to run with an empty prefix: it would delete every key of the backend. Give the store a prefix.',
       );
     }
-    await this.#store.deletePrefix(this.#prefix);
+    const deletePrefix = this.#store.deletePrefix.bind(this.#store);
+    await this.#run(`clearing every thread under ${quoted(this.#prefix)}`, () => deletePrefix(this.#prefix));
+  }
+
+  /**
+   * Runs one operation on the backend. Its own errors (bad data, the tool limit, bad options) pass
+   * through; anything else (unreachable, timed out, refused) becomes `StoreUnavailableError`.
+   */
+  async #run<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (ToolscoutError.isInstance(error) && !StoreUnavailableError.isInstance(error)) throw error;
+      throw new StoreUnavailableError(this.#name, operation, failureReason(error), { cause: error });
+    }
   }
 
   #ttl(): KeyValueTtlOptions | undefined {

@@ -30,6 +30,12 @@ export interface LoadedToolStore {
   clearAll(): Promise<void>;
 }
 
+/**
+ * The most tools one thread may have loaded, by default, in every store (`maxToolsPerThread`): a
+ * model, or a forged conversation, cannot make a thread's tool list grow without bound.
+ */
+export const DEFAULT_MAX_TOOLS_PER_THREAD = 256;
+
 /** The ids once each, first occurrence first. */
 export function uniqueIds(ids: Iterable<string>): string[] {
   return [...new Set(ids)];
