@@ -87,6 +87,23 @@ describe('createRedisKeyValueStore', () => {
     expect(await client.exists(`${ns}empty`)).toBe(0);
   });
 
+  it('appendUnique with maxValues appends nothing when the list would grow beyond it', async () => {
+    const store = createRedisKeyValueStore(client, { prefix: ns });
+    expect(await store.appendUnique('list', ['a', 'b'], { maxValues: 3 })).toEqual({
+      all: ['a', 'b'],
+      added: ['a', 'b'],
+    });
+    expect(await store.appendUnique('list', ['b', 'c', 'd'], { maxValues: 3 })).toEqual({ all: ['a', 'b'], added: [] });
+    expect(await store.appendUnique('list', ['a', 'c', 'c'], { maxValues: 3 })).toEqual({
+      all: ['a', 'b', 'c'],
+      added: ['c'],
+    });
+    expect(await store.appendUnique('list', ['a'], { maxValues: 3 })).toEqual({ all: ['a', 'b', 'c'], added: [] });
+    expect(await store.appendUnique('empty', ['x', 'y'], { maxValues: 1 })).toEqual({ all: [], added: [] });
+    expect(await client.exists(`${ns}empty`)).toBe(0);
+    await expect(store.appendUnique('list', ['z'], { maxValues: -1 })).rejects.toThrow(/"maxValues"/);
+  });
+
   it('appendUnique sets and refreshes the TTL, also when nothing new is added', async () => {
     const store = createRedisKeyValueStore(client, { prefix: ns });
     await store.appendUnique('list', ['a'], { ttlMs: 60_000 });
@@ -214,5 +231,8 @@ describe('createRedisKeyValueStore', () => {
     expect(() => createRedisKeyValueStore({} as RedisCommandClient)).toThrow(/node-redis client/);
     expect(() => createRedisKeyValueStore(client, { scanCount: 0 })).toThrow(InvalidOptionError);
     expect(() => createRedisKeyValueStore(client, { prefix: 1 as unknown as string })).toThrow(InvalidOptionError);
+    for (const commandTimeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5' as unknown as number]) {
+      expect(() => createRedisKeyValueStore(client, { commandTimeoutMs })).toThrow(/"commandTimeoutMs"/);
+    }
   });
 });

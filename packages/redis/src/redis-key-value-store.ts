@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
+  type AppendUniqueOptions,
   InvalidOptionError,
   type KeyValueStore,
   type KeyValueTtlOptions,
   StoreDataError,
+  StoreUnavailableError,
   ToolscoutError,
 } from '@toolscout/core';
 
@@ -13,8 +15,12 @@ import {
  * SCAN would have to visit every node).
  */
 export interface RedisCommandClient {
-  /** Sends one command, e.g. `['GET', 'key']`, and resolves to its reply; rejects with the Redis error. */
-  sendCommand(args: string[]): Promise<unknown>;
+  /**
+   * Sends one command, e.g. `['GET', 'key']`, and resolves to its reply; rejects with the Redis error.
+   * `abortSignal` (node-redis command option) drops the command from the client's queue when the
+   * store stops waiting for it.
+   */
+  sendCommand(args: string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
 }
 
 /** Options of `createRedisKeyValueStore`. */
@@ -23,6 +29,13 @@ export interface RedisKeyValueStoreOptions {
   prefix?: string;
   /** The `COUNT` hint of each `SCAN` step in `deletePrefix`. Default 500. */
   scanCount?: number;
+  /**
+   * How long one command may wait for Redis, in ms, before it fails with `StoreUnavailableError`
+   * (and is dropped from the client's queue). While Redis is down, node-redis keeps reconnecting
+   * and queues commands (node-redis 5 without any limit), so this bounds every call. `0` = no limit
+   * of the store's own. Default 2,000.
+   */
+  commandTimeoutMs?: number;
 }
 
 /** A `KeyValueStore` on Redis, with atomic `appendUnique`/`removeValues` (Lua) and SCAN-based `deletePrefix`. */
@@ -31,7 +44,7 @@ export interface RedisKeyValueStore extends KeyValueStore {
   appendUnique(
     key: string,
     values: readonly string[],
-    options?: KeyValueTtlOptions,
+    options?: AppendUniqueOptions,
   ): Promise<{ all: string[]; added: string[] }>;
   removeValues(key: string, values: readonly string[]): Promise<{ all: string[] }>;
 }
@@ -65,19 +78,24 @@ local function read_list(key)
 end
 `;
 
-/** KEYS[1] = key, ARGV[1] = TTL in ms (0 = none), ARGV[2..] = values. Returns {all, added}. */
+/**
+ * KEYS[1] = key, ARGV[1] = TTL in ms (0 = none), ARGV[2] = the most values the list may hold (0 = no
+ * limit), ARGV[3..] = values. Returns {all, added}; beyond the limit, appends nothing: {list, {}}.
+ */
 const APPEND_UNIQUE = `${READ_LIST}
 local list, problem, seen = read_list(KEYS[1])
 if problem then return redis.error_reply('TOOLSCOUT_STORE_DATA ' .. problem) end
 local added = {}
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   local v = ARGV[i]
   if not seen[v] then
     seen[v] = true
-    list[#list + 1] = v
     added[#added + 1] = v
   end
 end
+local max = tonumber(ARGV[2])
+if max > 0 and #list + #added > max then return {list, {}} end
+for i = 1, #added do list[#list + 1] = added[i] end
 local ttl = tonumber(ARGV[1])
 if #added > 0 then
   if ttl > 0 then
@@ -112,19 +130,37 @@ return kept
 `;
 
 interface Script {
+  /** What errors call it. */
+  name: string;
   source: string;
   sha1: string;
 }
 
-function script(source: string): Script {
-  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+function script(name: string, source: string): Script {
+  return { name, source, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
-const appendUniqueScript = script(APPEND_UNIQUE);
-const removeValuesScript = script(REMOVE_VALUES);
+const appendUniqueScript = script('appendUnique', APPEND_UNIQUE);
+const removeValuesScript = script('removeValues', REMOVE_VALUES);
+
+const STORE_NAME = 'Redis key-value store';
+const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A key for a message: quoted, and cut when long (thread keys can come from requests). */
+function quoted(key: string): string {
+  return JSON.stringify(key.length > 120 ? `${key.slice(0, 120)}...` : key);
+}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Why a command failed, in words; node-redis's `TimeoutError` has an empty message, so its name stands in. */
+function failureReason(error: unknown): string {
+  if (error instanceof Error) return error.message.trim() || `${error.name} (without a message)`;
+  return String(error);
 }
 
 /** A reply as a string: node-redis gives strings, or Buffers under a Buffer type mapping. */
@@ -164,6 +200,8 @@ function pxArgs(options: KeyValueTtlOptions | undefined): string[] {
  *
  * Needs Redis 6.2 or later (or Valkey). A value that is not what toolscout wrote (not a JSON array
  * of strings, or not a Redis string) gives `StoreDataError` naming the key, and is left untouched.
+ * A command that fails (Redis down, refusing, or silent beyond `commandTimeoutMs`) gives
+ * `StoreUnavailableError` naming the command and key, with the client's error as `cause`.
  */
 export function createRedisKeyValueStore(
   client: RedisCommandClient,
@@ -183,12 +221,49 @@ export function createRedisKeyValueStore(
   if (!Number.isSafeInteger(scanCount) || scanCount < 1) {
     throw new InvalidOptionError('scanCount', `Option "scanCount" must be a whole number >= 1, got ${scanCount}.`);
   }
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  if (
+    typeof commandTimeoutMs !== 'number' ||
+    !Number.isFinite(commandTimeoutMs) ||
+    commandTimeoutMs < 0 ||
+    commandTimeoutMs > MAX_TIMER_MS
+  ) {
+    throw new InvalidOptionError(
+      'commandTimeoutMs',
+      `Option "commandTimeoutMs" must be a number of milliseconds from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(commandTimeoutMs)}.`,
+    );
+  }
 
-  /** Runs a command on `key`, turning Redis WRONGTYPE errors into StoreDataError. */
-  async function onKey(key: string, args: string[]): Promise<unknown> {
+  /** Sends a command; rejects with StoreUnavailableError when Redis has not replied within the timeout. */
+  async function send(args: string[], operation: string): Promise<unknown> {
+    if (commandTimeoutMs === 0) return client.sendCommand(args);
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const reason = `no reply from Redis within ${commandTimeoutMs} ms (commandTimeoutMs)`;
+        reject(new StoreUnavailableError(STORE_NAME, operation, reason));
+        abort.abort(); // after the rejection above, so that the race reports the timeout
+      }, commandTimeoutMs);
+    });
     try {
-      return await client.sendCommand(args);
+      return await Promise.race([client.sendCommand(args, { abortSignal: abort.signal }), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Runs a command on `key` (`label` names it in errors; default the command). Redis WRONGTYPE and
+   * script data errors become StoreDataError; a server that is down, slow or refusing becomes
+   * StoreUnavailableError.
+   */
+  async function onKey(key: string, args: string[], label = args[0]): Promise<unknown> {
+    const operation = `${label} ${quoted(key)}`;
+    try {
+      return await send(args, operation);
     } catch (error) {
+      if (ToolscoutError.isInstance(error)) throw error;
       const message = errorMessage(error);
       if (message.includes('WRONGTYPE')) {
         throw new StoreDataError(key, 'the Redis key holds a list, set or hash, not a string', { cause: error });
@@ -204,16 +279,17 @@ export function createRedisKeyValueStore(
           { cause: error },
         );
       }
-      throw error;
+      if (message.startsWith('NOSCRIPT')) throw error;
+      throw new StoreUnavailableError(STORE_NAME, operation, failureReason(error), { cause: error });
     }
   }
 
-  async function runScript(key: string, { source, sha1 }: Script, argv: string[]): Promise<unknown> {
+  async function runScript(key: string, { source, sha1, name }: Script, argv: string[]): Promise<unknown> {
     try {
-      return await onKey(key, ['EVALSHA', sha1, '1', key, ...argv]);
+      return await onKey(key, ['EVALSHA', sha1, '1', key, ...argv], name);
     } catch (error) {
       if (!errorMessage(error).startsWith('NOSCRIPT')) throw error;
-      return onKey(key, ['EVAL', source, '1', key, ...argv]);
+      return onKey(key, ['EVAL', source, '1', key, ...argv], name);
     }
   }
 
@@ -246,18 +322,25 @@ export function createRedisKeyValueStore(
       const match = `${escapeGlob(full)}*`;
       let cursor = '0';
       do {
-        const reply = await client.sendCommand(['SCAN', cursor, 'MATCH', match, 'COUNT', String(scanCount)]);
+        const reply = await onKey(full, ['SCAN', cursor, 'MATCH', match, 'COUNT', String(scanCount)]);
         if (!Array.isArray(reply) || reply.length !== 2) throw new Error('Unexpected SCAN reply from Redis.');
         cursor = replyString(reply[0]) ?? '0';
         const keys = replyStrings(full, reply[1]);
-        if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
+        if (keys.length > 0) await onKey(full, ['UNLINK', ...keys]);
       } while (cursor !== '0');
     },
 
-    async appendUnique(key, values, ttl) {
+    async appendUnique(key, values, options) {
       const fullKey = prefix + key;
-      const px = pxArgs(ttl);
-      const reply = await runScript(fullKey, appendUniqueScript, [px[1] ?? '0', ...values]);
+      const px = pxArgs(options);
+      const maxValues = options?.maxValues ?? 0;
+      if (!Number.isSafeInteger(maxValues) || maxValues < 0) {
+        throw new InvalidOptionError(
+          'maxValues',
+          `Option "maxValues" must be a whole number >= 0 (0 = no limit), got ${maxValues}.`,
+        );
+      }
+      const reply = await runScript(fullKey, appendUniqueScript, [px[1] ?? '0', String(maxValues), ...values]);
       if (!Array.isArray(reply) || reply.length !== 2) {
         throw new StoreDataError(fullKey, 'the append script gave an unexpected reply');
       }

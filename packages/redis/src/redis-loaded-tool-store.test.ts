@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { StoreDataError } from '@toolscout/core';
+import { StoreDataError, ToolLimitError } from '@toolscout/core';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisLoadedToolStore } from './redis-loaded-tool-store.js';
@@ -135,6 +135,40 @@ describe('createRedisLoadedToolStore', () => {
     expect(await mine.get('t24')).toEqual([]);
     expect(await theirs.get('t0')).toEqual(['b']);
     expect(await clientA.get(`${prefix}unrelated`)).toBe('keep');
+  });
+
+  it('caps a thread at 256 tools, like the in-memory store: the add beyond it is refused whole', async () => {
+    const store = createRedisLoadedToolStore(clientA, { prefix });
+    const ids = Array.from({ length: 256 }, (_, i) => `tool_${i}`);
+    expect((await store.add('t', ids.slice(0, 200))).added).toHaveLength(200);
+    expect((await store.add('t', ids.slice(200))).loaded).toEqual(ids);
+
+    const error = await store.add('t', ['tool_0', 'one_too_many']).catch((e: unknown) => e);
+    expect(ToolLimitError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'tool-limit', threadKey: 't', limit: 256, loadedCount: 256 });
+    expect((error as ToolLimitError).requestedIds).toEqual(['one_too_many']);
+    expect(await store.get('t')).toEqual(ids);
+    // Ids already loaded can still be "loaded" again, and a fresh thread starts from zero.
+    expect((await store.add('t', ['tool_7'])).alreadyLoaded).toEqual(['tool_7']);
+    await expect(
+      store.add(
+        'flood',
+        Array.from({ length: 5000 }, (_, i) => `f${i}`),
+      ),
+    ).rejects.toThrow(ToolLimitError);
+    expect(await clientA.exists(`${prefix}flood`)).toBe(0);
+  });
+
+  it('holds maxToolsPerThread under concurrent adds from two instances', async () => {
+    const serverA = createRedisLoadedToolStore(clientA, { prefix, maxToolsPerThread: 5 });
+    const serverB = createRedisLoadedToolStore(clientB, { prefix, maxToolsPerThread: 5 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? serverA : serverB).add('t', [`tool_${i}`])),
+    );
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(refused).toHaveLength(15);
+    for (const outcome of refused) expect(ToolLimitError.isInstance(outcome.reason)).toBe(true);
+    expect(await serverA.get('t')).toHaveLength(5);
   });
 
   it('reports a corrupted thread value with its key instead of resetting it', async () => {

@@ -15,6 +15,17 @@ export interface RedisLoadedToolStoreOptions {
   ttlMs?: number;
   /** The `COUNT` hint of each `SCAN` step in `clearAll`. Default 500. */
   scanCount?: number;
+  /**
+   * The most tools one thread may have loaded, as in the in-memory store: an `add` that would go
+   * beyond it throws `ToolLimitError` and adds nothing (checked atomically in Redis). Default 256.
+   */
+  maxToolsPerThread?: number;
+  /**
+   * How long one Redis command may take, in ms, before the call fails with `StoreUnavailableError`
+   * (while Redis is down, node-redis queues commands and keeps reconnecting). `0` = no limit of the
+   * store's own. Default 2,000.
+   */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -22,12 +33,23 @@ export interface RedisLoadedToolStoreOptions {
  * (`prefix + threadKey`) holding a JSON array of tool ids, added to atomically (a Lua script), so
  * concurrent loads from any instance end up in one list, in order, without duplicates.
  *
- * `client` is a node-redis 5 or 6 client that you create, connect and close yourself.
+ * `client` is a node-redis 5 or 6 client that you create, connect and close yourself. While Redis
+ * is down or silent, every call fails within `commandTimeoutMs` with `StoreUnavailableError`
+ * (code `store-unavailable`), whose message names the "Redis loaded-tool store", the operation
+ * (e.g. reading the loaded tools of thread "T") and the reason.
  */
 export function createRedisLoadedToolStore(
   client: RedisCommandClient,
   options: RedisLoadedToolStoreOptions = {},
 ): KeyValueLoadedToolStore {
-  const keyValueStore = createRedisKeyValueStore(client, { scanCount: options.scanCount });
-  return new KeyValueLoadedToolStore(keyValueStore, { prefix: options.prefix, ttlMs: options.ttlMs });
+  const keyValueStore = createRedisKeyValueStore(client, {
+    scanCount: options.scanCount,
+    commandTimeoutMs: options.commandTimeoutMs,
+  });
+  return new KeyValueLoadedToolStore(keyValueStore, {
+    prefix: options.prefix,
+    ttlMs: options.ttlMs,
+    maxToolsPerThread: options.maxToolsPerThread,
+    name: 'Redis loaded-tool store',
+  });
 }
