@@ -226,3 +226,25 @@ export class StoreUnavailableError extends ToolscoutError {
     return isCode(error, 'store-unavailable');
   }
 }
+
+/**
+ * The policy filter did not answer in time (`filterTimeoutMs`): the tool counts as not allowed. The
+ * reason of the aborted `signal` a filter is handed.
+ */
+export class PolicyTimeoutError extends ToolscoutError {
+  constructor(
+    readonly toolId: string,
+    readonly phase: string,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      'policy-timeout',
+      `The policy filter did not answer within ${timeoutMs} ms (tool "${toolId}", phase "${phase}"), so the tool counts as not allowed. Make the filter answer sooner, or raise filterTimeoutMs.`,
+    );
+    this.name = 'PolicyTimeoutError';
+  }
+
+  static override isInstance(error: unknown): error is PolicyTimeoutError {
+    return isCode(error, 'policy-timeout');
+  }
+}

@@ -20,6 +20,7 @@ export {
   InvalidOptionError,
   InvalidToolError,
   MissingDependencyError,
+  PolicyTimeoutError,
   StoreDataError,
   StoreUnavailableError,
   ToolLimitError,
@@ -51,7 +52,13 @@ export {
   TOOL_SEARCH_MODES,
   type ToolSearchMode,
 } from './meta-tools.js';
-export type { PolicyFilter, PolicyPhase, PolicyRequest } from './policy.js';
+export { clipName, MODEL_INPUT_LIMITS } from './model-input-limits.js';
+export {
+  DEFAULT_FILTER_TIMEOUT_MS,
+  type PolicyFilter,
+  type PolicyPhase,
+  type PolicyRequest,
+} from './policy.js';
 // Schemas: JSON Schema resolution and argument validation
 export {
   emptyObjectSchema,

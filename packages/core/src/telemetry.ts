@@ -39,8 +39,11 @@ export interface BlockedEvent extends EventBase {
   type: 'blocked';
   toolId: string;
   phase: PolicyPhase;
-  /** `denied`: the filter said no; `filter-error`: it threw (fail closed). */
-  reason: 'denied' | 'filter-error';
+  /**
+   * `denied`: the filter said no; `filter-error`: it threw (fail closed); `filter-timeout`: it did
+   * not answer within `filterTimeoutMs` (fail closed).
+   */
+  reason: 'denied' | 'filter-error' | 'filter-timeout';
 }
 
 /** The model called something it could not, and was told how to correct itself. */

@@ -3,10 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { parseToolsJsonl } from './importers/jsonl.js';
+import type { PolicyFilter, PolicyPhase } from './policy.js';
 import { InMemoryLoadedToolStore } from './stores/in-memory-store.js';
 import type { ToolSearchEvent } from './telemetry.js';
-import { ToolSearchSession } from './tool-search-session.js';
-import type { ToolDescriptor } from './types.js';
+import { ToolIndex } from './tool-index.js';
+import { type ToolCallOutcome, ToolSearchSession, type ToolSearchStep } from './tool-search-session.js';
+import type { SearchHit, SearchOptions, ToolDescriptor } from './types.js';
 
 function tools(): ToolDescriptor[] {
   return [
@@ -214,5 +216,246 @@ describe.skipIf(!existsSync(toolbench))('tokens on the toolbench catalog', () =>
     expect(report.offered.tools).toBe(2 + Math.min(3, names.length));
     expect(report.ratio).toBeLessThan(0.01);
     expect(report.savedTokens).toBeGreaterThan(100_000);
+  });
+});
+
+/** A ToolIndex that records the length of every query it is asked, to count the work a name causes. */
+class CountingIndex<TTool> extends ToolIndex<TTool> {
+  readonly queryLengths: number[] = [];
+  override search(query: string, options?: SearchOptions): Promise<SearchHit[]> {
+    this.queryLengths.push(query.length);
+    return super.search(query, options);
+  }
+}
+
+/** Made-up words (a vocabulary of thousands, as a real catalog has), deterministic. */
+function word(n: number): string {
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pe', 'dra', 'gen', 'tor'];
+  let text = '';
+  let rest = n;
+  do {
+    text += syllables[rest % syllables.length];
+    rest = Math.floor(rest / syllables.length);
+  } while (rest > 0);
+  return text;
+}
+
+function largeCatalog(size: number): ToolDescriptor[] {
+  return Array.from({ length: size }, (_, i) => ({
+    id: `${word(i)}_${word(i * 7 + 3)}`,
+    description: Array.from({ length: 10 }, (_, k) => word((i * 31 + k * 131) % 6000)).join(' '),
+  }));
+}
+
+/** About 1 MB of six-letter lower-case words no tool has. */
+function hugeName(length = 1_048_576): string {
+  let seed = 7;
+  let text = '';
+  while (text.length < length) {
+    for (let k = 0; k < 6; k++) {
+      seed = (seed * 16_807) % 2_147_483_647;
+      text += String.fromCharCode(97 + (seed % 26));
+    }
+    text += ' ';
+  }
+  return text.slice(0, length);
+}
+
+function messageOf(outcome: ToolCallOutcome): string {
+  return outcome.ok ? JSON.stringify(outcome.output) : outcome.error.message;
+}
+
+describe('names the model sends are bounded', () => {
+  it('answers a 1 MB unknown tool name on 10,000 tools quickly, searching and echoing only its start', async () => {
+    const catalog = new ToolCatalog(largeCatalog(10_000));
+    const index = new CountingIndex(catalog);
+    const events: ToolSearchEvent[] = [];
+    const session = new ToolSearchSession({ catalog, index, onEvent: (event) => events.push(event) });
+    const step = await session.prepareStep({ threadId: 't' });
+    const name = hugeName();
+    const started = performance.now();
+    const direct = await step.execute(name, {});
+    const loaded = await step.execute('load_tool', { toolName: name });
+    // A generous guard against the blow-up (seconds before); the work is counted below.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(index.queryLengths.every((length) => length <= 200)).toBe(true);
+    for (const outcome of [direct, loaded]) {
+      const message = messageOf(outcome);
+      expect(message.length).toBeLessThan(1_000);
+      expect(message).toContain(`${name.slice(0, 50)}`);
+      expect(message).toContain('… (1048576 characters)');
+      expect(message).toMatch(/at most 1000 characters/);
+    }
+    expect(direct).toMatchObject({ ok: false, error: { code: 'unknown-tool' } });
+    expect(!direct.ok && direct.error.toolName.length).toBeLessThan(300);
+    expect(loaded).toMatchObject({ ok: false, error: { code: 'invalid-arguments', issues: [{ path: 'toolName' }] } });
+    expect(JSON.stringify(events).length).toBeLessThan(10_000);
+  });
+
+  it('cuts what it echoes of a long unknown name, and suggests from its start', async () => {
+    const catalog = new ToolCatalog(tools());
+    const index = new CountingIndex(catalog);
+    const step = await new ToolSearchSession({ catalog, index }).prepareStep({ threadId: 't' });
+    const name = `get_weather ${'x'.repeat(500)}`;
+    const outcome = await step.execute(name, {});
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'unknown-tool', suggestions: ['get_weather'] } });
+    expect(messageOf(outcome)).toContain(`${name.slice(0, 200)}… (512 characters)`);
+    expect(messageOf(outcome)).not.toContain(name.slice(0, 201));
+    expect(index.queryLengths).toEqual([200]);
+  });
+
+  it('rejects a huge name or too many names in every meta-tool that takes names, saying what to do', async () => {
+    const name = hugeName(100_000);
+    const proxy = await new ToolSearchSession({ catalog: tools(), mode: 'proxy' }).prepareStep({ threadId: 't' });
+    const catalogMode = await new ToolSearchSession({ catalog: tools(), mode: 'catalog' }).prepareStep({});
+    const searchLoad = await new ToolSearchSession({ catalog: tools() }).prepareStep({ threadId: 't' });
+    const cases: [ToolSearchStep, string, unknown, string][] = [
+      [proxy, 'describe_tool', { toolName: name }, 'toolName'],
+      [proxy, 'call_tool', { toolName: name, arguments: {} }, 'toolName'],
+      [catalogMode, 'discover_tools', { toolNames: ['get_weather', name] }, 'toolNames[1]'],
+      [searchLoad, 'load_tool', { toolNames: ['get_weather', name] }, 'toolNames[1]'],
+    ];
+    for (const [step, meta, input, path] of cases) {
+      const outcome = await step.execute(meta, input);
+      expect(outcome, meta).toMatchObject({ ok: false, error: { code: 'invalid-arguments', issues: [{ path }] } });
+      expect(messageOf(outcome), meta).toMatch(/at most 1000 characters.*\(100000 characters\)/);
+      expect(messageOf(outcome).length, meta).toBeLessThan(1_000);
+    }
+    const many = Array.from({ length: 1_000_000 }, (_, i) => `tool_${i}`);
+    const outcome = await searchLoad.execute('load_tool', { toolNames: many });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'invalid-arguments', issues: [{ path: 'toolNames' }] } });
+    expect(messageOf(outcome)).toMatch(/At most 50 tool names per call; got 1000000\./);
+  });
+
+  it('searches and echoes at most 2,000 characters of a query, from any caller', async () => {
+    const catalog = new ToolCatalog(tools());
+    const index = new CountingIndex(catalog);
+    const events: ToolSearchEvent[] = [];
+    const session = new ToolSearchSession({ catalog, index, onEvent: (event) => events.push(event) });
+    const query = hugeName(50_000);
+    await session.search(query);
+    const outcome = await (await session.prepareStep({})).execute('search_tools', { query });
+    expect(index.queryLengths).toEqual([2_000, 2_000]);
+    expect(events.filter((event) => event.type === 'search').map((event) => event.query.length)).toEqual([
+      2_000, 2_000,
+    ]);
+    expect(messageOf(outcome).length).toBeLessThan(500);
+  });
+});
+
+/** Resolves to `'hung'` when `promise` is still pending after `ms`: a guard that turns a hang into a failure. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'hung'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<'hung'>((resolve) => {
+    timer = setTimeout(resolve, ms, 'hung');
+  });
+  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
+}
+
+describe('the policy in every phase and mode', () => {
+  const hangIn =
+    (phase: PolicyPhase, toolId = 'get_weather'): PolicyFilter =>
+    (request) =>
+      request.phase === phase && request.toolId === toolId ? new Promise<boolean>(() => {}) : true;
+
+  it('fails closed, promptly, when the filter never answers, in each phase', async () => {
+    const cases: [PolicyPhase, (session: ToolSearchSession) => Promise<unknown>][] = [
+      ['search', async (session) => (await session.search('weather city')).map((hit) => hit.tool.id)],
+      [
+        'load',
+        async (session) =>
+          (await session.prepareStep({ threadId: 't' })).execute('load_tool', { toolName: 'get_weather' }),
+      ],
+      ['active', async (session) => (await session.prepareStep({ threadId: 't', loaded: ['get_weather'] })).toolNames],
+      [
+        'call',
+        async (session) =>
+          (await session.prepareStep({ threadId: 't', loaded: ['get_weather'] })).execute('get_weather', {
+            city: 'Oslo',
+          }),
+      ],
+    ];
+    const expected = {
+      search: [],
+      load: { ok: true, output: { success: false, notFound: ['get_weather'] } },
+      active: ['search_tools', 'load_tool'],
+      call: { ok: false, error: { code: 'unknown-tool', message: /^Tool "get_weather" is not available\./ } },
+    };
+    for (const [phase, run] of cases) {
+      const events: ToolSearchEvent[] = [];
+      const session = new ToolSearchSession({
+        catalog: tools(),
+        filter: hangIn(phase),
+        filterTimeoutMs: 50,
+        onEvent: (event) => events.push(event),
+      });
+      const result = await within(run(session), 2_000);
+      expect(result, phase).toMatchObject(expected[phase]);
+      expect(
+        events.find((event) => event.type === 'blocked'),
+        phase,
+      ).toMatchObject({ toolId: 'get_weather', phase, reason: 'filter-timeout' });
+    }
+  });
+
+  it('waits for a filter that never answers once per operation, not once per tool', async () => {
+    let asked = 0;
+    const session = new ToolSearchSession({
+      catalog: largeCatalog(2_000),
+      search: { limit: 3 },
+      filterTimeoutMs: 50,
+      filter: () => {
+        asked++;
+        return new Promise<boolean>(() => {});
+      },
+    });
+    const query = Array.from({ length: 40 }, (_, i) => word(i)).join(' ');
+    expect(await within(session.search(query), 2_000)).toEqual([]);
+    expect(asked).toBe(3); // the first batch; every later candidate is refused without asking
+  });
+
+  it('in proxy mode, describe_tool and call_tool ask load, active and call; a refusal reads like no tool', async () => {
+    const asked: string[] = [];
+    const ran: unknown[] = [];
+    const catalog = [{ ...tools()[0]!, execute: (input: unknown) => ran.push(input) }];
+    for (const denied of ['load', 'active', 'call'] as const) {
+      asked.length = 0;
+      const session = new ToolSearchSession({
+        catalog,
+        mode: 'proxy',
+        filter: ({ phase }) => {
+          asked.push(phase);
+          return phase !== denied;
+        },
+      });
+      const step = await session.prepareStep({ threadId: 't' });
+      const described = await step.execute('describe_tool', { toolName: 'get_weather' });
+      const called = await step.execute('call_tool', { toolName: 'get_weather', arguments: { city: 'Oslo' } });
+      expect(asked, denied).toContain(denied);
+      expect(called, denied).toMatchObject({ ok: false, error: { code: 'unknown-tool' } });
+      expect(messageOf(called), denied).toBe(
+        'Tool "get_weather" is not available. Use search_tools to find available tools.',
+      );
+      expect(described.ok, denied).toBe(denied === 'call');
+    }
+    expect(ran).toEqual([]);
+  });
+
+  it('never suggests a refused tool for its own name, nor sends the model to load a tool it may not be offered', async () => {
+    const step = await new ToolSearchSession({
+      catalog: tools(),
+      filter: ({ toolId, phase }) => !(toolId === 'get_weather' && phase === 'active'),
+    }).prepareStep({ threadId: 't' });
+    const outcome = await step.execute('get_weather', { city: 'Oslo' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'unknown-tool', suggestions: [] } });
+    expect(messageOf(outcome)).toBe('Tool "get_weather" is not available. Use search_tools to find available tools.');
+  });
+
+  it('rejects a filter timeout that is not a number of milliseconds a timer can wait', () => {
+    for (const filterTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5000' as never]) {
+      expect(() => new ToolSearchSession({ catalog: tools(), filterTimeoutMs }), String(filterTimeoutMs)).toThrow(
+        expect.objectContaining({ code: 'invalid-option', option: 'filterTimeoutMs' }),
+      );
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { ToolCatalog } from './catalog.js';
 import { compactText, firstSentence } from './compact-text.js';
 import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
-import { ToolLimitError, ToolscoutError } from './errors.js';
+import { InvalidOptionError, ToolLimitError, ToolscoutError } from './errors.js';
 import {
   type MetaToolDefinition,
   type MetaToolRole,
@@ -10,7 +10,14 @@ import {
   TOOL_SEARCH_MODES,
   type ToolSearchMode,
 } from './meta-tools.js';
-import { askPolicy, type PolicyFilter, type PolicyPhase } from './policy.js';
+import { clipName, MODEL_INPUT_LIMITS, NAME_LENGTH_RULE, nameStart } from './model-input-limits.js';
+import {
+  DEFAULT_FILTER_TIMEOUT_MS,
+  MAX_FILTER_TIMEOUT_MS,
+  type PolicyFilter,
+  PolicyGate,
+  type PolicyPhase,
+} from './policy.js';
 import { validateInput } from './schema.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from './stores/in-memory-store.js';
 import type { LoadedToolStore } from './stores/loaded-tool-store.js';
@@ -53,8 +60,18 @@ export interface ToolSearchSessionOptions<TTool = unknown> {
   state?: LoadedStateStrategy;
   /** Options of the default in-memory store (`ttlMs`, `maxThreads`, ...). */
   memory?: InMemoryLoadedToolStoreOptions;
-  /** The policy: may this tool be searched, loaded, offered, called? Fails closed when it throws. */
+  /**
+   * The policy: may this tool be searched, loaded, offered, called? Fails closed when it throws or
+   * does not answer in time. See {@link PolicyPhase} for the phases each mode asks.
+   */
   filter?: PolicyFilter<TTool>;
+  /**
+   * How long one operation (a step's preparation, a search, one call) waits for an async `filter`,
+   * in ms, counted from its first async answer. Answers still pending then count as "not allowed"
+   * (a `blocked` event with reason `filter-timeout`), and the operation asks the filter no more.
+   * Between 1 and 2,147,483,647. Default 5,000.
+   */
+  filterTimeoutMs?: number;
   /** Names and descriptions of the meta-tools. Defaults: `search_tools`, `load_tool`, ... */
   metaTools?: MetaToolsConfig;
   /** In `catalog` mode, what the discovery tool's description lists. Default `names-and-summaries`. */
@@ -151,13 +168,25 @@ export interface StepTokenReport {
 
 const DEFAULT_LIMIT = 5;
 const DEFAULT_DESCRIPTION_BUDGET = 160;
-const MAX_NAMES_PER_LOAD = 50;
-const MAX_QUERY_LENGTH = 2000;
+
+/** The policy as one operation asks it: is the tool allowed at each of these phases, in order? */
+type PolicyCheck<TTool> = (
+  tool: CatalogTool<TTool>,
+  phases: readonly PolicyPhase[],
+  input?: unknown,
+) => Promise<boolean>;
+
+/** The phases a "did you mean" suggestion must pass: the model can find, load and be offered it. */
+const SUGGESTION_PHASES: readonly PolicyPhase[] = ['search', 'load', 'active'];
+/** The phases of `describe_tool` (proxy mode): what it shows is for running through `call_tool`. */
+const DESCRIBE_PHASES: readonly PolicyPhase[] = ['load', 'active'];
+/** The phases of `call_tool` (proxy mode): load, offer and call in one. */
+const CALL_THROUGH_PHASES: readonly PolicyPhase[] = ['load', 'active', 'call'];
 
 function assertPositiveInteger(value: number | undefined, name: string): void {
   if (value === undefined) return;
   if (!Number.isInteger(value) || value < 1) {
-    throw new ToolscoutError('invalid-option', `${name} must be a positive integer; got ${String(value)}.`);
+    throw new InvalidOptionError(name, `${name} must be a positive integer; got ${String(value)}.`);
   }
 }
 
@@ -209,6 +238,13 @@ export class ToolSearchSession<TTool = unknown> {
       );
     }
     assertPositiveInteger(options.search?.limit, 'search.limit');
+    const timeout = options.filterTimeoutMs;
+    if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 1 && timeout <= MAX_FILTER_TIMEOUT_MS)) {
+      throw new InvalidOptionError(
+        'filterTimeoutMs',
+        `filterTimeoutMs must be a number of milliseconds from 1 to ${MAX_FILTER_TIMEOUT_MS}; got ${String(timeout)}.`,
+      );
+    }
     if (options.descriptionBudget !== undefined && !(options.descriptionBudget >= 0)) {
       throw new ToolscoutError('invalid-option', 'descriptionBudget must be a number >= 0.');
     }
@@ -329,12 +365,13 @@ export class ToolSearchSession<TTool = unknown> {
    * loaded tools in load order, so the prompt prefix stays stable) and a handler for its calls.
    */
   async prepareStep(request: StepRequest = {}, options: PrepareStepOptions = {}): Promise<ToolSearchStep<TTool>> {
+    const allowed = this.policyFor(request);
     const offered: OfferedTool<TTool>[] = [];
     const offeredIds = new Set<string>();
     const catalogOffers: OfferedTool<TTool>[] = [];
     const offerCatalogTool = async (tool: CatalogTool<TTool>, kind: 'pinned' | 'loaded') => {
       if (offeredIds.has(tool.id)) return;
-      if (!(await this.allowed(tool, 'active', request))) return;
+      if (!(await allowed(tool, ['active']))) return;
       offeredIds.add(tool.id);
       catalogOffers.push({
         kind,
@@ -360,7 +397,7 @@ export class ToolSearchSession<TTool = unknown> {
 
     for (const meta of this.metaTools) {
       if (meta.role === 'discover') {
-        const listing = await this.discoveryListing(request, offeredIds);
+        const listing = await this.discoveryListing(allowed, offeredIds);
         if (listing === undefined) continue;
         offered.push({
           kind: 'meta',
@@ -397,22 +434,32 @@ export class ToolSearchSession<TTool = unknown> {
   }
 
   /**
-   * Searches the catalog as `search_tools` does, under the policy's `search` phase.
+   * Searches the catalog as `search_tools` does, under the policy's `search` phase. Only the first
+   * 2,000 characters of the query are searched (`MODEL_INPUT_LIMITS.queryLength`).
    */
   async search(
     query: string,
     request: StepRequest = {},
     limit?: number,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+    return this.searchWith(query, request, limit, this.policyFor(request));
+  }
+
+  /** @internal {@link search} within an operation's policy check. */
+  async searchWith(
+    fullQuery: string,
+    request: StepRequest,
+    limit: number | undefined,
+    allowed: PolicyCheck<TTool>,
+  ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
     const started = performance.now();
+    const query = nameStart(fullQuery, MODEL_INPUT_LIMITS.queryLength);
     const hits = await this.index.search(query, {
       limit: limit ?? this.options.search?.limit ?? DEFAULT_LIMIT,
       minScore: this.options.search?.minScore,
       filter: async (id) => {
         const tool = this.catalog.get(id);
-        return (
-          tool !== undefined && !this.metaNames.has(tool.toolName) && (await this.allowed(tool, 'search', request))
-        );
+        return tool !== undefined && !this.metaNames.has(tool.toolName) && (await allowed(tool, ['search']));
       },
     });
     const results = hits.flatMap((hit) => {
@@ -481,42 +528,64 @@ export class ToolSearchSession<TTool = unknown> {
     return this.directTools.includes(tool);
   }
 
-  /** @internal Asks the policy (failing closed) and reports a block. */
-  async allowed(tool: CatalogTool<TTool>, phase: PolicyPhase, request: StepRequest, input?: unknown): Promise<boolean> {
-    if (this.isDirect(tool)) return true;
-    const answer = await askPolicy(this.options.filter, {
-      toolId: tool.id,
-      tool,
-      phase,
-      context: request.context,
-      threadId: request.threadId,
-      resourceId: request.resourceId,
-      input,
-    });
-    if (!answer.allowed) {
-      this.telemetry.emit({
-        type: 'blocked',
-        threadId: request.threadId,
-        resourceId: request.resourceId,
-        toolId: tool.id,
-        phase,
-        reason: answer.error === undefined ? 'denied' : 'filter-error',
-      });
-    }
-    return answer.allowed;
+  /**
+   * @internal The policy for one operation of a request (a step's preparation, a search, one
+   * call): one deadline for its asks (`filterTimeoutMs`), each refusal reported as a `blocked`
+   * event. Direct tools are always allowed.
+   */
+  policyFor(request: StepRequest): PolicyCheck<TTool> {
+    const gate = new PolicyGate(this.options.filter, this.options.filterTimeoutMs ?? DEFAULT_FILTER_TIMEOUT_MS);
+    return async (tool, phases, input) => {
+      if (this.isDirect(tool)) return true;
+      for (const phase of phases) {
+        const answer = await gate.ask({
+          toolId: tool.id,
+          tool,
+          phase,
+          context: request.context,
+          threadId: request.threadId,
+          resourceId: request.resourceId,
+          input: phase === 'call' ? input : undefined,
+        });
+        if (answer.allowed) continue;
+        this.telemetry.emit({
+          type: 'blocked',
+          threadId: request.threadId,
+          resourceId: request.resourceId,
+          toolId: tool.id,
+          phase,
+          reason: answer.reason,
+        });
+        return false;
+      }
+      return true;
+    };
   }
 
-  /** @internal Tool names to suggest for a name that is unknown (or hidden): ranked, allowed, loadable. */
-  async suggest(name: string, request: StepRequest, limit = 3): Promise<string[]> {
-    const hits = await this.index.search(name, {
+  /**
+   * @internal The policy phases of the way to get a catalog tool offered (or, in proxy mode, run
+   * through `call_tool`), which a "not loaded" answer sends the model down.
+   */
+  loadPhases(): readonly PolicyPhase[] {
+    return this.mode === 'auto-load' ? SUGGESTION_PHASES : DESCRIBE_PHASES;
+  }
+
+  /**
+   * @internal Tool names to suggest for a name that is unknown (or hidden): ranked by the name's
+   * first characters (`MODEL_INPUT_LIMITS.echoLength`), allowed at search, load and active, never
+   * the tool the name itself refers to (refused, since it is being suggested against).
+   */
+  async suggest(name: string, allowed: PolicyCheck<TTool>, limit = 3): Promise<string[]> {
+    const refused = this.resolve(name)?.id;
+    const hits = await this.index.search(nameStart(name), {
       limit,
       filter: async (id) => {
         const tool = this.catalog.get(id);
         return (
           tool !== undefined &&
+          id !== refused &&
           !this.metaNames.has(tool.toolName) &&
-          (await this.allowed(tool, 'search', request)) &&
-          (await this.allowed(tool, 'load', request))
+          (await allowed(tool, SUGGESTION_PHASES))
         );
       },
     });
@@ -538,12 +607,15 @@ export class ToolSearchSession<TTool = unknown> {
   }
 
   /** The catalog-mode listing of lazy tools, or undefined when every allowed tool is discovered. */
-  private async discoveryListing(request: StepRequest, offeredIds: ReadonlySet<string>): Promise<string | undefined> {
+  private async discoveryListing(
+    allowed: PolicyCheck<TTool>,
+    offeredIds: ReadonlySet<string>,
+  ): Promise<string | undefined> {
     const lines: string[] = [];
     let undiscovered = 0;
     for (const tool of this.catalog) {
       if (tool.pinned || this.metaNames.has(tool.toolName)) continue;
-      if (!(await this.allowed(tool, 'search', request))) continue;
+      if (!(await allowed(tool, ['search']))) continue;
       if (!offeredIds.has(tool.id)) undiscovered++;
       const summary =
         (this.options.catalogListing ?? 'names-and-summaries') === 'names-and-summaries'
@@ -603,9 +675,10 @@ export class ToolSearchStep<TTool = unknown> {
    * that says what to do instead.
    */
   async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ToolCallOutcome> {
+    const allowed = this.session.policyFor(this.request);
     const offered = this.byName.get(name);
-    if (offered?.kind === 'meta' && offered.role) return this.executeMeta(offered.role, name, input, options);
-    const authorization = await this.authorize(name, input);
+    if (offered?.kind === 'meta' && offered.role) return this.executeMeta(offered.role, name, input, options, allowed);
+    const authorization = await this.authorizeWith(name, input, allowed);
     if (!authorization.ok) return authorization;
     return this.run(authorization.tool, authorization.input, options);
   }
@@ -616,15 +689,25 @@ export class ToolSearchStep<TTool = unknown> {
    * the input must match its schema.
    */
   async authorize(name: string, input: unknown): Promise<CallAuthorization<TTool>> {
-    const { session, request } = this;
+    return this.authorizeWith(name, input, this.session.policyFor(this.request));
+  }
+
+  private async authorizeWith(
+    name: string,
+    input: unknown,
+    allowed: PolicyCheck<TTool>,
+  ): Promise<CallAuthorization<TTool>> {
+    const { session } = this;
+    if (name.length > MODEL_INPUT_LIMITS.nameLength) return this.unknownTool(name, allowed);
     const offered = this.byName.get(name);
     const tool = offered?.tool ?? session.resolve(name);
-    if (!tool || offered?.kind === 'meta') return this.unknownTool(name);
+    if (!tool || offered?.kind === 'meta') return this.unknownTool(name, allowed);
     if (!offered) {
-      if (!(await session.allowed(tool, 'load', request))) return this.unknownTool(name);
+      // "Load it first" only when loading it would get it offered; else it reads like an unknown tool.
+      if (!(await allowed(tool, session.loadPhases()))) return this.unknownTool(name, allowed);
       return this.notLoaded(tool, name);
     }
-    if (!(await session.allowed(tool, 'call', request, input))) return this.unknownTool(name);
+    if (!(await allowed(tool, ['call'], input))) return this.unknownTool(name, allowed);
     return this.validate(tool, input);
   }
 
@@ -701,28 +784,41 @@ export class ToolSearchStep<TTool = unknown> {
     }
   }
 
-  private async unknownTool(name: string): Promise<{ ok: false; error: ToolCallError }> {
+  /**
+   * The answer for a name that is no tool, or a tool the policy hides: the same words for both. A
+   * name is quoted cut (`clipName`); one longer than any tool name gets no suggestions.
+   */
+  private async unknownTool(name: string, allowed: PolicyCheck<TTool>): Promise<{ ok: false; error: ToolCallError }> {
     const { session, request } = this;
-    const suggestions = await session.suggest(name, request);
-    const search = session.metaToolName('search');
-    const hint =
-      suggestions.length > 0
-        ? ` Did you mean: ${suggestions.join(', ')}?`
-        : search
-          ? ` Use ${search} to find available tools.`
-          : '';
+    const tooLong = name.length > MODEL_INPUT_LIMITS.nameLength;
+    const suggestions = tooLong ? [] : await session.suggest(name, allowed);
+    const toolName = clipName(name, tooLong ? 50 : undefined);
+    const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : this.findHint();
     session.emit({
       type: 'self-correction',
       threadId: request.threadId,
       resourceId: request.resourceId,
       kind: 'unknown-tool',
-      toolName: name,
+      toolName,
       suggestions,
     });
-    return {
-      ok: false,
-      error: { code: 'unknown-tool', toolName: name, suggestions, message: `Tool "${name}" is not available.${hint}` },
-    };
+    const message = `Tool "${toolName}" is not available${tooLong ? `: ${NAME_LENGTH_RULE}` : ''}.${hint}`;
+    return { ok: false, error: { code: 'unknown-tool', toolName, suggestions, message } };
+  }
+
+  /** Where to find tool names, for an answer that names none: ` Use search_tools to find ...`. */
+  private findHint(): string {
+    const search = this.session.metaToolName('search');
+    return search ? ` Use ${search} to find available tools.` : '';
+  }
+
+  /** A tool error for a name argument longer than any tool name. */
+  private nameTooLong(meta: string, path: string, name: string): { ok: false; error: ToolCallError } {
+    return validationFailure(
+      meta,
+      `"${path}" is not a tool name: ${NAME_LENGTH_RULE}; got "${clipName(name, 50)}".${this.findHint()}`,
+      [{ path, message: `expected at most ${MODEL_INPUT_LIMITS.nameLength} characters` }],
+    );
   }
 
   private notLoaded(tool: CatalogTool<TTool>, name: string): { ok: false; error: ToolCallError } {
@@ -767,6 +863,7 @@ export class ToolSearchStep<TTool = unknown> {
     name: string,
     input: unknown,
     options: ExecuteOptions,
+    allowed: PolicyCheck<TTool>,
   ): Promise<ToolCallOutcome> {
     const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -774,19 +871,23 @@ export class ToolSearchStep<TTool = unknown> {
     }
     switch (role) {
       case 'search':
-        return this.searchTools(name, args);
+        return this.searchTools(name, args, allowed);
       case 'load':
-        return this.loadTools(name, args);
+        return this.loadTools(name, args, allowed);
       case 'discover':
-        return this.discoverTools(name, args);
+        return this.discoverTools(name, args, allowed);
       case 'describe':
-        return this.describeTool(name, args);
+        return this.describeTool(name, args, allowed);
       case 'call':
-        return this.callTool(name, args, options);
+        return this.callTool(name, args, options, allowed);
     }
   }
 
-  private async searchTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+  private async searchTools(
+    name: string,
+    args: Record<string, unknown>,
+    allowed: PolicyCheck<TTool>,
+  ): Promise<ToolCallOutcome> {
     const { session, request } = this;
     const query = args.query;
     if (typeof query !== 'string' || query.trim() === '') {
@@ -794,7 +895,7 @@ export class ToolSearchStep<TTool = unknown> {
         { path: 'query', message: 'expected a non-empty string' },
       ]);
     }
-    const hits = await session.search(query.slice(0, MAX_QUERY_LENGTH), request);
+    const hits = await session.searchWith(query, request, undefined, allowed);
     const budget = session.descriptionBudget();
     const results = hits.map((hit) => ({
       name: hit.tool.toolName,
@@ -806,7 +907,7 @@ export class ToolSearchStep<TTool = unknown> {
         ok: true,
         output: {
           results: [],
-          message: `No tools found matching "${compactText(query, 100)}". Try different keywords.`,
+          message: `No tools found matching "${compactText(nameStart(query, MODEL_INPUT_LIMITS.queryLength), 100)}". Try different keywords.`,
         },
       };
     }
@@ -817,7 +918,10 @@ export class ToolSearchStep<TTool = unknown> {
           : `Use ${session.metaToolName('load')} with an exact toolName or a toolNames array to make them available.`;
       return { ok: true, output: { results, message: `Found ${results.length} tool(s). ${next}` } };
     }
-    const outcome = await this.load(hits.map((hit) => hit.tool.toolName));
+    const outcome = await this.load(
+      hits.map((hit) => hit.tool.toolName),
+      allowed,
+    );
     const loadedNames = [...outcome.loaded, ...outcome.alreadyLoaded];
     const message =
       loadedNames.length > 0
@@ -829,8 +933,14 @@ export class ToolSearchStep<TTool = unknown> {
     };
   }
 
-  /** Resolves, checks and remembers loads; shared by load_tool, auto-load search and discovery. */
-  private async load(names: readonly string[]): Promise<{
+  /**
+   * Resolves, checks and remembers loads; shared by load_tool, auto-load search and discovery.
+   * Names not found are reported cut (`clipName`).
+   */
+  private async load(
+    names: readonly string[],
+    allowed: PolicyCheck<TTool>,
+  ): Promise<{
     loaded: string[];
     alreadyLoaded: string[];
     notFound: string[];
@@ -845,8 +955,8 @@ export class ToolSearchStep<TTool = unknown> {
     const newIds: string[] = [];
     for (const name of uniqueStrings(names)) {
       const tool = session.resolve(name);
-      if (!tool || session.isDirect(tool) || !(await session.allowed(tool, 'load', request))) {
-        notFound.push(name);
+      if (!tool || session.isDirect(tool) || !(await allowed(tool, ['load']))) {
+        notFound.push(clipName(name));
         continue;
       }
       tools.push(tool);
@@ -891,14 +1001,23 @@ export class ToolSearchStep<TTool = unknown> {
     args: Record<string, unknown>,
     allowSingle: boolean,
   ): string[] | { ok: false; error: ToolCallError } {
+    const { namesPerCall } = MODEL_INPUT_LIMITS;
+    const tooMany = (count: number) =>
+      validationFailure(
+        name,
+        `At most ${namesPerCall} tool names per call; got ${count}. Ask for the ones you need now, the rest in another call.`,
+        [{ path: 'toolNames', message: `expected at most ${namesPerCall} names` }],
+      );
     const names: string[] = [];
     if (args.toolNames !== undefined) {
-      if (!Array.isArray(args.toolNames) || args.toolNames.some((item) => typeof item !== 'string')) {
-        return validationFailure(name, `"toolNames" must be an array of tool names.`, [
-          { path: 'toolNames', message: 'expected an array of strings' },
-        ]);
+      if (!Array.isArray(args.toolNames)) return notNames();
+      // Counted before anything else is done with the list, however long it is.
+      if (args.toolNames.length > namesPerCall) return tooMany(args.toolNames.length);
+      for (const [index, item] of (args.toolNames as unknown[]).entries()) {
+        if (typeof item !== 'string') return notNames();
+        if (item.length > MODEL_INPUT_LIMITS.nameLength) return this.nameTooLong(name, `toolNames[${index}]`, item);
+        names.push(item);
       }
-      names.push(...(args.toolNames as string[]));
     }
     if (allowSingle && args.toolName !== undefined) {
       if (typeof args.toolName !== 'string') {
@@ -906,6 +1025,8 @@ export class ToolSearchStep<TTool = unknown> {
           { path: 'toolName', message: 'expected a string' },
         ]);
       }
+      if (args.toolName.length > MODEL_INPUT_LIMITS.nameLength)
+        return this.nameTooLong(name, 'toolName', args.toolName);
       names.push(args.toolName);
     }
     const clean = uniqueStrings(names.map((item) => item.trim()).filter((item) => item !== ''));
@@ -917,26 +1038,32 @@ export class ToolSearchStep<TTool = unknown> {
           : `"toolNames" must list at least one tool name.`,
       );
     }
-    if (clean.length > MAX_NAMES_PER_LOAD) {
-      return validationFailure(name, `At most ${MAX_NAMES_PER_LOAD} tools per call; got ${clean.length}.`);
-    }
+    if (clean.length > namesPerCall) return tooMany(clean.length);
     return clean;
+
+    function notNames() {
+      return validationFailure(name, `"toolNames" must be an array of tool names.`, [
+        { path: 'toolNames', message: 'expected an array of strings' },
+      ]);
+    }
   }
 
-  private async loadTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+  private async loadTools(
+    name: string,
+    args: Record<string, unknown>,
+    allowed: PolicyCheck<TTool>,
+  ): Promise<ToolCallOutcome> {
     const names = this.readNames(name, args, true);
     if (!Array.isArray(names)) return names;
-    const { loaded, alreadyLoaded, notFound, limitReached } = await this.load(names);
+    const { loaded, alreadyLoaded, notFound, limitReached } = await this.load(names, allowed);
     const parts: string[] = [];
     if (limitReached) parts.push(limitReached);
     if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}: available from your next step`);
     if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
     if (notFound.length > 0) {
-      const suggestions = names.length === 1 ? await this.session.suggest(names[0]!, this.request) : [];
-      const search = this.session.metaToolName('search');
-      parts.push(
-        `Not found: ${notFound.join(', ')}${suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : search ? `. Use ${search} to find available tools.` : ''}`,
-      );
+      const suggestions = names.length === 1 ? await this.session.suggest(names[0]!, allowed) : [];
+      const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : this.findHint();
+      parts.push(`Not found: ${notFound.join(', ')}.${hint}`);
     }
     const output: Record<string, unknown> = {
       success: notFound.length === 0 && !limitReached,
@@ -946,14 +1073,18 @@ export class ToolSearchStep<TTool = unknown> {
       alreadyLoaded,
       notFound,
     };
-    if (names.length === 1) output.toolName = loaded[0] ?? alreadyLoaded[0] ?? names[0];
+    if (names.length === 1) output.toolName = loaded[0] ?? alreadyLoaded[0] ?? clipName(names[0]!);
     return { ok: true, output };
   }
 
-  private async discoverTools(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+  private async discoverTools(
+    name: string,
+    args: Record<string, unknown>,
+    allowed: PolicyCheck<TTool>,
+  ): Promise<ToolCallOutcome> {
     const names = this.readNames(name, args, false);
     if (!Array.isArray(names)) return names;
-    const { loaded, alreadyLoaded, notFound, tools } = await this.load(names);
+    const { loaded, alreadyLoaded, notFound, tools } = await this.load(names, allowed);
     const parts = [`Discovered ${tools.length} tool(s); call them from your next step.`];
     if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}.`);
     return {
@@ -972,15 +1103,24 @@ export class ToolSearchStep<TTool = unknown> {
     };
   }
 
-  private async describeTool(name: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
-    const { session, request } = this;
+  /** The `toolName` argument of `describe_tool` and `call_tool`, or the tool error to answer. */
+  private readToolName(name: string, args: Record<string, unknown>, usage: string): string | ToolCallOutcome {
     if (typeof args.toolName !== 'string' || args.toolName === '') {
-      return validationFailure(name, `"${name}" needs a "toolName" string.`, [
-        { path: 'toolName', message: 'expected a string' },
-      ]);
+      return validationFailure(name, `"${name}" needs ${usage}.`, [{ path: 'toolName', message: 'expected a string' }]);
     }
-    const tool = session.resolve(args.toolName);
-    if (!tool || !(await session.allowed(tool, 'load', request))) return this.unknownTool(args.toolName);
+    if (args.toolName.length > MODEL_INPUT_LIMITS.nameLength) return this.nameTooLong(name, 'toolName', args.toolName);
+    return args.toolName;
+  }
+
+  private async describeTool(
+    name: string,
+    args: Record<string, unknown>,
+    allowed: PolicyCheck<TTool>,
+  ): Promise<ToolCallOutcome> {
+    const toolName = this.readToolName(name, args, 'a "toolName" string');
+    if (typeof toolName !== 'string') return toolName;
+    const tool = this.session.resolve(toolName);
+    if (!tool || !(await allowed(tool, DESCRIBE_PHASES))) return this.unknownTool(toolName, allowed);
     return {
       ok: true,
       output: { name: tool.toolName, description: compactText(tool.description, 0), inputSchema: tool.jsonSchema },
@@ -991,27 +1131,18 @@ export class ToolSearchStep<TTool = unknown> {
     name: string,
     args: Record<string, unknown>,
     options: ExecuteOptions,
+    allowed: PolicyCheck<TTool>,
   ): Promise<ToolCallOutcome> {
-    const { session, request } = this;
-    if (typeof args.toolName !== 'string' || args.toolName === '') {
-      return validationFailure(name, `"${name}" needs a "toolName" string and an "arguments" object.`, [
-        { path: 'toolName', message: 'expected a string' },
-      ]);
-    }
+    const toolName = this.readToolName(name, args, 'a "toolName" string and an "arguments" object');
+    if (typeof toolName !== 'string') return toolName;
     const toolArgs = args.arguments ?? {};
     if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) {
       return validationFailure(name, `"arguments" must be an object.`, [
         { path: 'arguments', message: 'expected an object' },
       ]);
     }
-    const tool = session.resolve(args.toolName);
-    if (
-      !tool ||
-      !(await session.allowed(tool, 'load', request)) ||
-      !(await session.allowed(tool, 'call', request, toolArgs))
-    ) {
-      return this.unknownTool(args.toolName);
-    }
+    const tool = this.session.resolve(toolName);
+    if (!tool || !(await allowed(tool, CALL_THROUGH_PHASES, toolArgs))) return this.unknownTool(toolName, allowed);
     const validated = await this.validate(tool, toolArgs);
     if (!validated.ok) return validated;
     return this.run(tool, validated.input, options);
