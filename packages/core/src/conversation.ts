@@ -1,3 +1,7 @@
+import { InvalidOptionError } from './errors.js';
+import { DEFAULT_MAX_TOOLS_PER_THREAD } from './stores/loaded-tool-store.js';
+import { describeValue, isRecord } from './values.js';
+
 /**
  * The conversation in a framework-neutral form: the tool calls and tool results an adapter extracts
  * from its framework's messages, oldest first. Other messages do not matter to tool search.
@@ -46,9 +50,19 @@ export function unwrapToolOutput(output: unknown): unknown {
   return value;
 }
 
-function stringList(value: unknown): string[] {
+/** The strings of a result's own list field (an inherited one, e.g. through `__proto__`, is not the result's). */
+function ownStrings(record: Record<string, unknown>, field: string): string[] {
+  const value = Object.hasOwn(record, field) ? record[field] : undefined;
   if (!Array.isArray(value)) return [];
   return value.filter((item): item is string => typeof item === 'string');
+}
+
+/** The names a load-recording result lists (`loaded`, then `alreadyLoaded`), or none when it is not one. */
+function recordedNames(entry: unknown, recording: ReadonlySet<unknown>): string[] {
+  if (!isRecord(entry) || entry.type !== 'tool-result' || !recording.has(entry.toolName)) return [];
+  const output = unwrapToolOutput(entry.output);
+  if (!isRecord(output)) return [];
+  return [...ownStrings(output, 'loaded'), ...ownStrings(output, 'alreadyLoaded')];
 }
 
 /** The meta-tool names whose results record loads, as the session names them. */
@@ -66,25 +80,38 @@ export interface LoadRecordingTools {
  * `loaded` and `alreadyLoaded` lists of load results, of auto-load search results and of discovery
  * results still present in the messages. A plain search result never counts as a load. When a load
  * result is trimmed from the messages, its tools are no longer loaded.
+ *
+ * The conversation comes from the client, so anything is expected in it: entries that are not tool
+ * results, non-string names and lists inherited through a prototype are ignored. Each result counts
+ * as one add to a store capped at `maxTools` (default 256, as `InMemoryLoadedToolStore`): a result
+ * whose new names would go beyond it adds none of them. Throws `InvalidOptionError` when
+ * `conversation` is neither an array nor undefined.
  */
 export function loadedNamesFromConversation(
   conversation: readonly ConversationEntry[] | undefined,
   tools: LoadRecordingTools,
+  maxTools: number = DEFAULT_MAX_TOOLS_PER_THREAD,
 ): string[] {
   const loaded: string[] = [];
+  if (conversation === undefined) return loaded;
+  if (!Array.isArray(conversation)) {
+    throw new InvalidOptionError(
+      'conversation',
+      `The conversation must be an array of tool calls and results (ConversationEntry[]), got ${describeValue(conversation)}. Pass the adapter's converted messages, or leave it out.`,
+    );
+  }
   const seen = new Set<string>();
-  if (!conversation) return loaded;
-  const recording = new Set([tools.load, tools.autoLoadSearch, tools.discover].filter(Boolean));
-  for (const entry of conversation) {
-    if (entry.type !== 'tool-result' || !recording.has(entry.toolName)) continue;
-    const output = unwrapToolOutput(entry.output);
-    if (typeof output !== 'object' || output === null) continue;
-    const record = output as Record<string, unknown>;
-    for (const name of [...stringList(record.loaded), ...stringList(record.alreadyLoaded)]) {
-      if (!seen.has(name)) {
-        seen.add(name);
-        loaded.push(name);
-      }
+  const recording = new Set<unknown>([tools.load, tools.autoLoadSearch, tools.discover].filter(Boolean));
+  for (const entry of conversation as readonly unknown[]) {
+    const fresh = new Set<string>();
+    for (const name of recordedNames(entry, recording)) {
+      if (!seen.has(name)) fresh.add(name);
+      if (loaded.length + fresh.size > maxTools) break;
+    }
+    if (loaded.length + fresh.size > maxTools) continue;
+    for (const name of fresh) {
+      seen.add(name);
+      loaded.push(name);
     }
   }
   return loaded;
