@@ -1,5 +1,6 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import { IntList } from './int-list.js';
+import { describeValue } from './values.js';
 
 /** The documents holding a term in one field: document numbers, ascending, and term frequencies. */
 export interface Postings {
@@ -22,11 +23,14 @@ export interface TermEntry {
   lookupRefs: number;
 }
 
-/** A {@link KeywordIndex} as plain JSON (see {@link KeywordIndex.toJSON}). */
+/**
+ * A {@link KeywordIndex} as plain JSON (see {@link KeywordIndex.toJSON}). Documents are numbered
+ * 0, 1, 2... in the order they were added (numbers freed by removals are not written).
+ */
 export interface SerializedKeywordIndex {
   /** Number of fields. */
   fields: number;
-  /** The next document number to assign. */
+  /** The number of documents (the next document number). */
   nextDoc: number;
   /** Average field lengths (as kept incrementally, so that a loaded index scores alike). */
   averages: number[];
@@ -36,8 +40,20 @@ export interface SerializedKeywordIndex {
   terms: [string, [number, number[], number[]][]][];
 }
 
-function isNumberArray(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'number' && Number.isFinite(item));
+/** Whether a value is an integer from 0 to 2^53 - 1 (a count, a number of something). */
+export function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * Whether a saved running average of per-document counts is their mean, up to the rounding its
+ * incremental updates gather (and 0 when there are no documents).
+ */
+export function isMeanOf(average: unknown, total: number, count: number): boolean {
+  if (typeof average !== 'number' || !Number.isFinite(average)) return false;
+  if (count === 0) return average === 0;
+  const mean = total / count;
+  return Math.abs(average - mean) <= 1e-6 * Math.max(1, mean);
 }
 
 /** Position of `doc` in ascending `docs`, or -1. */
@@ -299,12 +315,19 @@ export class KeywordIndex {
     this.#docTermsPending = false;
   }
 
-  /** The index as plain JSON; {@link KeywordIndex.fromJSON} rebuilds it to score identically. */
+  /**
+   * The index as plain JSON; {@link KeywordIndex.fromJSON} rebuilds it to score identically. The
+   * documents are numbered anew, 0 up in the same order (a loaded index numbers them so).
+   */
   toJSON(): SerializedKeywordIndex {
     const documents: [number, string, number[]][] = [];
+    // Each document's number in the JSON, when removals left gaps (else a document keeps its own).
+    const dense = this.#count === this.#nextDoc ? undefined : new Int32Array(this.#nextDoc);
     for (let doc = 0; doc < this.#nextDoc; doc++) {
       const id = this.#ids[doc];
-      if (id !== undefined) documents.push([doc, id, this.#lengths[doc]!]);
+      if (id === undefined) continue;
+      if (dense !== undefined) dense[doc] = documents.length;
+      documents.push([documents.length, id, this.#lengths[doc]!]);
     }
     // In vocabulary order; once the tree is built, its terms in its order (inserted in that order,
     // they give the same tree) and then the rest.
@@ -312,7 +335,8 @@ export class KeywordIndex {
     const add = (entry: TermEntry) => {
       const fields: [number, number[], number[]][] = [];
       entry.fields.forEach((postings, f) => {
-        if (postings !== undefined) fields.push([f, postings.docs, postings.freqs]);
+        if (postings === undefined) return;
+        fields.push([f, dense === undefined ? postings.docs : postings.docs.map((doc) => dense[doc]!), postings.freqs]);
       });
       terms.push([entry.term, fields]);
     };
@@ -322,7 +346,7 @@ export class KeywordIndex {
       for (const [, entry] of this.#tree) add(entry);
       for (const entry of this.#vocabulary.values()) if (entry.lookupRefs === 0) add(entry);
     }
-    return { fields: this.#fieldCount, nextDoc: this.#nextDoc, averages: [...this.#averages], documents, terms };
+    return { fields: this.#fieldCount, nextDoc: documents.length, averages: [...this.#averages], documents, terms };
   }
 
   /**
@@ -494,35 +518,57 @@ export class KeywordIndex {
     return index;
   }
 
-  /** Rebuilds an index from {@link KeywordIndex.toJSON}; throws an `Error` naming what is malformed. */
+  /**
+   * Rebuilds an index from {@link KeywordIndex.toJSON}, checking every number and id: documents
+   * numbered 0, 1, 2... with unique ids, postings of known documents in ascending order with
+   * positive integer frequencies, field lengths that are the postings' counts, averages that are
+   * their means. Throws an `Error` naming what is malformed.
+   */
   static fromJSON(value: unknown, fieldCount: number, lookupFields?: readonly number[]): KeywordIndex {
     const fail = (what: string): never => {
       throw new Error(`malformed keyword section: ${what}`);
     };
     if (typeof value !== 'object' || value === null) return fail('not an object');
     const json = value as Partial<SerializedKeywordIndex>;
-    if (json.fields !== fieldCount) fail(`expected ${fieldCount} fields`);
-    if (typeof json.nextDoc !== 'number' || !Number.isInteger(json.nextDoc) || json.nextDoc < 0) fail('nextDoc');
-    if (!isNumberArray(json.averages) || json.averages.length !== fieldCount) fail('averages');
-    if (!Array.isArray(json.documents) || !Array.isArray(json.terms)) fail('documents or terms missing');
+    if (json.fields !== fieldCount) fail(`expected ${fieldCount} fields, found ${describeNumber(json.fields)}`);
+    const { documents, terms, averages } = json;
+    if (!Array.isArray(documents) || !Array.isArray(terms)) return fail('documents or terms missing');
+    if (json.nextDoc !== documents.length) {
+      fail(`nextDoc is ${describeNumber(json.nextDoc)}, not the number of documents (${documents.length})`);
+    }
+    if (!Array.isArray(averages) || averages.length !== fieldCount) {
+      return fail(`averages: expected an array of ${fieldCount} numbers`);
+    }
     const index = new KeywordIndex(fieldCount, lookupFields);
-    const nextDoc = json.nextDoc!;
-    const docTerms: TermEntry[][][] = [];
-    for (const item of json.documents!) {
-      if (!Array.isArray(item) || item.length !== 3) return fail('document entry');
-      const [doc, id, lengths] = item as unknown[];
-      if (typeof doc !== 'number' || !Number.isInteger(doc) || doc < 0 || doc >= nextDoc)
-        return fail('document number');
-      if (typeof id !== 'string' || index.#docOf.has(id) || index.#ids[doc] !== undefined) return fail('document id');
-      if (!isNumberArray(lengths) || lengths.length !== fieldCount) return fail(`field lengths of "${id}"`);
+    const count = documents.length;
+    const totals = new Array<number>(fieldCount).fill(0);
+    const docTerms: TermEntry[][][] = new Array(count);
+    for (let doc = 0; doc < count; doc++) {
+      const item: unknown = documents[doc];
+      if (!Array.isArray(item) || item.length !== 3)
+        return fail(`document entry ${doc}: expected [number, id, lengths]`);
+      const [number, id, lengths] = item as unknown[];
+      if (number !== doc) return fail(`document entry ${doc} has number ${describeNumber(number)}, expected ${doc}`);
+      if (typeof id !== 'string') return fail(`document ${doc}: its id is not a string`);
+      if (index.#docOf.has(id)) return fail(`document id "${id}" twice`);
+      if (!Array.isArray(lengths) || lengths.length !== fieldCount || !lengths.every(isCount)) {
+        return fail(`field lengths of "${id}": expected ${fieldCount} non-negative integers`);
+      }
+      for (let f = 0; f < fieldCount; f++) totals[f]! += lengths[f]!;
       index.#docOf.set(id, doc);
       index.#ids[doc] = id;
-      index.#lengths[doc] = lengths;
+      index.#lengths[doc] = [...lengths];
       docTerms[doc] = Array.from({ length: fieldCount }, () => []);
     }
-    for (const item of json.terms!) {
+    for (let f = 0; f < fieldCount; f++) {
+      if (!isMeanOf(averages[f], totals[f]!, count)) {
+        fail(`average length of field ${f} is ${describeNumber(averages[f])}, not the mean of the documents' lengths`);
+      }
+    }
+    for (let t = 0; t < terms.length; t++) {
+      const item: unknown = terms[t];
       if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !Array.isArray(item[1])) {
-        return fail('term entry');
+        return fail(`term entry ${t}: expected [term, postings]`);
       }
       const [term, fields] = item as [string, unknown[]];
       if (index.#vocabulary.has(term)) return fail(`term "${term}" twice`);
@@ -534,34 +580,67 @@ export class KeywordIndex {
         lookupRefs: 0,
       };
       for (const field of fields) {
-        if (!Array.isArray(field) || field.length !== 3) return fail(`postings of "${term}"`);
-        const [f, docs, freqs] = field as unknown[];
-        if (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f >= fieldCount || entry.fields[f]) {
-          return fail(`field of "${term}"`);
-        }
-        if (!isNumberArray(docs) || !isNumberArray(freqs) || docs.length !== freqs.length || docs.length === 0) {
-          return fail(`postings of "${term}"`);
-        }
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i]!;
-          if (docTerms[doc] === undefined || (i > 0 && docs[i - 1]! >= doc)) return fail(`postings of "${term}"`);
-          docTerms[doc]![f]!.push(entry);
-        }
-        entry.fields[f] = { docs: [...docs], freqs: [...freqs] };
-        entry.refs += docs.length;
-        if (index.#lookedUp[f]) entry.lookupRefs += docs.length;
+        const postings = readPostings(field, fieldCount, count, (problem) => fail(`postings of "${term}": ${problem}`));
+        const f = postings.field;
+        if (entry.fields[f] !== undefined) return fail(`postings of "${term}": field ${f} twice`);
+        for (let i = 0; i < postings.docs.length; i++) docTerms[postings.docs[i]!]![f]!.push(entry);
+        entry.fields[f] = { docs: postings.docs, freqs: postings.freqs };
+        entry.refs += postings.docs.length;
+        if (index.#lookedUp[f]) entry.lookupRefs += postings.docs.length;
       }
       if (entry.refs === 0) return fail(`term "${term}" without postings`);
       index.#vocabulary.set(term, entry);
     }
-    docTerms.forEach((terms, doc) => {
-      if (!terms.every((own, f) => own.length === index.#lengths[doc]![f]))
-        fail(`field lengths of "${index.#ids[doc]}"`);
-      index.#docTerms[doc] = terms.flat();
-    });
-    index.#averages = [...json.averages!];
-    index.#count = json.documents!.length;
-    index.#nextDoc = nextDoc;
+    for (let doc = 0; doc < count; doc++) {
+      const own = docTerms[doc]!;
+      for (let f = 0; f < fieldCount; f++) {
+        if (own[f]!.length !== index.#lengths[doc]![f]) {
+          fail(
+            `field lengths of "${index.#ids[doc]}": field ${f} has ${own[f]!.length} terms, not ${index.#lengths[doc]![f]}`,
+          );
+        }
+      }
+      index.#docTerms[doc] = own.flat();
+    }
+    index.#averages = [...(averages as number[])];
+    index.#count = count;
+    index.#nextDoc = count;
     return index;
   }
+}
+
+/** A number as it appears in an error message (or what the value is instead). */
+function describeNumber(value: unknown): string {
+  return typeof value === 'number' ? String(value) : describeValue(value);
+}
+
+/**
+ * One saved `[field, document numbers, frequencies]` of a term, checked: a field below
+ * `fieldCount`, documents below `documentCount` in ascending order, positive integer frequencies.
+ */
+function readPostings(
+  value: unknown,
+  fieldCount: number,
+  documentCount: number,
+  fail: (problem: string) => never,
+): Postings & { field: number } {
+  if (!Array.isArray(value) || value.length !== 3) return fail('expected [field, documents, frequencies]');
+  const [field, docs, freqs] = value as unknown[];
+  if (!isCount(field) || field >= fieldCount) return fail(`field ${describeNumber(field)} is not a field number`);
+  if (!Array.isArray(docs) || !Array.isArray(freqs) || docs.length !== freqs.length || docs.length === 0) {
+    return fail(`field ${field}: expected as many frequencies as documents, at least one`);
+  }
+  let previous = -1;
+  for (let i = 0; i < docs.length; i++) {
+    const doc: unknown = docs[i];
+    if (!isCount(doc) || doc <= previous || doc >= documentCount) {
+      return fail(`field ${field}: document ${describeNumber(doc)} is not a document number above the one before`);
+    }
+    previous = doc;
+    const freq: unknown = freqs[i];
+    if (!isCount(freq) || freq === 0) {
+      return fail(`field ${field}: frequency ${describeNumber(freq)} in document ${doc} is not a positive integer`);
+    }
+  }
+  return { field, docs: [...(docs as number[])], freqs: [...(freqs as number[])] };
 }

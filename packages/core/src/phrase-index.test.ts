@@ -85,12 +85,12 @@ describe('PhraseIndex', () => {
         {
           average: 1,
           documents: [
-            [0, 1, []],
-            [0, 1, []],
+            [0, 0, []],
+            [0, 0, []],
           ],
         },
         idAt,
       ),
-    ).toThrow(/document number/);
+    ).toThrow(/document number 0 is not a document number above the one before/);
   });
 });

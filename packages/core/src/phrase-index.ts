@@ -3,7 +3,7 @@
 // as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
 // keyword index entries, and a query pair is matched at search time among the documents that have
 // both words.
-import type { Postings } from './keyword-index.js';
+import { isCount, isMeanOf, type Postings } from './keyword-index.js';
 
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
 export type PhraseLines = Int32Array;
@@ -164,12 +164,16 @@ export class PhraseIndex {
     }
   }
 
-  /** The index as plain JSON, each entry id written as `positionOf(id)`. */
-  toJSON(positionOf: (id: number) => number): SerializedPhraseIndex {
+  /**
+   * The index as plain JSON, each entry id written as `positionOf(id)` and each document number as
+   * `numberOf(doc)` (which must keep their order).
+   */
+  toJSON(positionOf: (id: number) => number, numberOf: (doc: number) => number = (doc) => doc): SerializedPhraseIndex {
     const documents: [number, number, number[]][] = [];
     this.#lines.forEach((lines, doc) => {
       if (lines !== undefined) {
-        documents.push([doc, this.#lengths[doc]!, Array.from(lines, (id) => (id < 0 ? -1 : positionOf(id)))]);
+        const positions = Array.from(lines, (id) => (id < 0 ? -1 : positionOf(id)));
+        documents.push([numberOf(doc), this.#lengths[doc]!, positions]);
       }
     });
     return { average: this.#average, documents };
@@ -177,34 +181,49 @@ export class PhraseIndex {
 
   /**
    * Rebuilds an index from {@link PhraseIndex.toJSON}, the entry id of each written position from
-   * `idAt` (undefined: no such term); throws an `Error` naming what is malformed.
+   * `idAt` (undefined: no such term), checking every number: document numbers below
+   * `documentCount` in ascending order, lengths that are the lines' {@link distinctPairCount}, an
+   * average that is their mean. Throws an `Error` naming what is malformed.
    */
-  static fromJSON(value: unknown, idAt: (position: number) => number | undefined): PhraseIndex {
+  static fromJSON(
+    value: unknown,
+    idAt: (position: number) => number | undefined,
+    documentCount = Number.MAX_SAFE_INTEGER,
+  ): PhraseIndex {
     const fail = (what: string): never => {
       throw new Error(`malformed phrase section: ${what}`);
     };
     if (typeof value !== 'object' || value === null) return fail('not an object');
     const json = value as Partial<SerializedPhraseIndex>;
-    if (typeof json.average !== 'number' || !Number.isFinite(json.average)) fail('average');
+    if (typeof json.average !== 'number' || !Number.isFinite(json.average)) fail('average is not a number');
     if (!Array.isArray(json.documents)) return fail('documents missing');
     const index = new PhraseIndex();
-    for (const item of json.documents) {
-      if (!Array.isArray(item) || item.length !== 3) return fail('document entry');
+    let total = 0;
+    let previous = -1;
+    for (const item of json.documents as unknown[]) {
+      if (!Array.isArray(item) || item.length !== 3) return fail('document entry: expected [number, pairs, lines]');
       const [doc, length, positions] = item as unknown[];
-      if (typeof doc !== 'number' || !Number.isInteger(doc) || doc < 0 || index.#lines[doc] !== undefined) {
-        return fail('document number');
+      if (!isCount(doc) || doc <= previous || doc >= documentCount) {
+        return fail(`document number ${String(doc)} is not a document number above the one before`);
       }
-      if (typeof length !== 'number' || !Number.isInteger(length) || length < 0)
-        return fail(`length of document ${doc}`);
-      if (!Array.isArray(positions)) return fail(`lines of document ${doc}`);
-      const lines = Int32Array.from(positions, (position) => {
-        if (position === -1) return -1;
-        const id = typeof position === 'number' ? idAt(position) : undefined;
-        return id ?? fail(`term ${String(position)} of document ${doc}`);
-      });
+      previous = doc;
+      if (!Array.isArray(positions)) return fail(`lines of document ${doc} are not an array`);
+      const lines = new Int32Array(positions.length);
+      for (let i = 0; i < positions.length; i++) {
+        const position: unknown = positions[i];
+        const id = position === -1 ? -1 : isCount(position) ? idAt(position) : undefined;
+        if (id === undefined) return fail(`term ${String(position)} of document ${doc} is not a term position`);
+        lines[i] = id;
+      }
+      const pairs = distinctPairCount(lines);
+      if (length !== pairs) return fail(`document ${doc} has ${String(length)} pairs written, its lines have ${pairs}`);
+      total += pairs;
       index.#lines[doc] = lines;
-      index.#lengths[doc] = length;
+      index.#lengths[doc] = pairs;
       index.#count += 1;
+    }
+    if (!isMeanOf(json.average, total, index.#count)) {
+      fail(`average ${json.average} is not the mean of the documents' pairs`);
     }
     index.#average = json.average!;
     return index;

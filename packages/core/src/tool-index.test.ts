@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
+import { indexIntegrity } from './index-integrity.js';
 import { distinctWords } from './test-utils/distinct-words.js';
 import { HashEmbedder } from './test-utils/hash-embedder.js';
 import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
@@ -423,6 +424,131 @@ describe('ToolIndex serialisation', () => {
     expect(codeOf({ ...json, version: 99 })).toBe('invalid-index');
     expect(codeOf({ ...json, keyword: undefined })).toBe('invalid-index');
     expect(codeOf({ ...json, keyword: { nonsense: true } })).toBe('invalid-index');
+  });
+
+  /** The error `ToolIndex.fromJSON` throws for a document (it must throw a ToolscoutError). */
+  const loadError = (catalog: ToolCatalog, input: unknown): ToolscoutError => {
+    try {
+      ToolIndex.fromJSON(catalog, input as SerializedToolIndex);
+    } catch (error) {
+      expect(ToolscoutError.isInstance(error)).toBe(true);
+      return error as ToolscoutError;
+    }
+    throw new Error('the document was loaded');
+  };
+  /** A saved index changed by `edit`, its integrity hash recomputed (or not) afterwards. */
+  const tampered = (json: SerializedToolIndex, edit: (copy: SerializedToolIndex) => void, rehash = true) => {
+    const copy = JSON.parse(JSON.stringify(json)) as SerializedToolIndex;
+    edit(copy);
+    if (rehash) copy.integrity = indexIntegrity(copy);
+    return copy;
+  };
+
+  it('refuses impossible numbers and ids with a specific message, even under a recomputed hash', () => {
+    const catalog = catalogOf();
+    const json = new ToolIndex(catalog).toJSON();
+    const weather = () => json.keyword.terms.findIndex(([term]) => term === 'weather');
+    const cases: [string, (copy: SerializedToolIndex) => void, RegExp][] = [
+      [
+        'a negative term frequency',
+        (copy) => {
+          copy.keyword.terms[weather()]![1][0]![2][0] = -1;
+        },
+        /frequency -1 in document \d+ is not a positive integer/,
+      ],
+      [
+        'a zero average field length',
+        (copy) => {
+          copy.keyword.averages[1] = 0;
+        },
+        /average length of field 1 is 0, not the mean/,
+      ],
+      [
+        'a document number out of order',
+        (copy) => {
+          copy.keyword.documents[1]![0] = 5;
+        },
+        /document entry 1 has number 5, expected 1/,
+      ],
+      [
+        'a posting of no document',
+        (copy) => {
+          copy.keyword.terms[weather()]![1][0]![1][0] = 99;
+        },
+        /postings of "weather": .*document 99 is not a document number/,
+      ],
+      [
+        'a wrong count of pairs',
+        (copy) => {
+          copy.phrases.documents[0]![1] += 1;
+        },
+        /document 0 has \d+ pairs written, its lines have \d+/,
+      ],
+      [
+        'a line term out of range',
+        (copy) => {
+          copy.phrases.documents[0]![2][0] = 1e9;
+        },
+        /term 1000000000 of document 0 is not a term position/,
+      ],
+      [
+        'a phrase average of NaN',
+        (copy) => {
+          copy.phrases.average = Number.NaN;
+        },
+        /average is not a number/,
+      ],
+    ];
+    for (const [what, edit, message] of cases) {
+      const error = loadError(catalog, tampered(json, edit));
+      expect(error.code, what).toBe('invalid-index');
+      expect(error.message, what).toMatch(message);
+      expect(error.message, what).toMatch(/Rebuild the index/);
+    }
+  });
+
+  it('refuses a tampered index that is still well-formed: its integrity check fails', async () => {
+    const catalog = catalogOf();
+    const original = new ToolIndex(catalog);
+    const json = original.toJSON();
+    // Two tools' ids swapped: every number is as plausible as before.
+    const swapped = tampered(
+      json,
+      (copy) => {
+        const [a, b] = [copy.keyword.documents[0]!, copy.keyword.documents[1]!];
+        [a[1], b[1]] = [b[1], a[1]];
+      },
+      false,
+    );
+    expect(ToolIndex.fromJSON(catalog, json)).toBeInstanceOf(ToolIndex); // (the untouched one loads)
+    for (const copy of [
+      swapped,
+      tampered(json, (copy) => void copy.keyword.terms[0]![1][0]![2][0]!++, false),
+      tampered(json, (copy) => void (copy.keyword.averages[0]! *= 1 + 1e-9), false),
+      tampered(json, (copy) => copy.keyword.terms.reverse(), false),
+    ]) {
+      const error = loadError(catalog, copy);
+      expect(error.code).toBe('invalid-index');
+      expect(error.message).toMatch(/failed its integrity check/);
+    }
+    // The order of the tools' keys is not content (a store may sort an object's keys).
+    const sorted = { ...json, tools: Object.fromEntries(Object.entries(json.tools).reverse()) };
+    const loaded = ToolIndex.fromJSON(catalog, JSON.stringify(sorted));
+    expect(await loaded.search('weather forecast')).toEqual(await original.search('weather forecast'));
+  });
+
+  it('says what is wrong with the version of a saved index', () => {
+    const catalog = catalogOf();
+    const json = new ToolIndex(catalog).toJSON();
+    const messageOf = (version: unknown) => loadError(catalog, { ...json, version }).message;
+    expect(messageOf('3')).toMatch(/"version" is the string "3", where a positive integer is expected/);
+    expect(messageOf(3)).toMatch(
+      /format version 3, written by an older toolscout; this toolscout reads format version 4/,
+    );
+    expect(messageOf(99)).toMatch(/written by a newer toolscout/);
+    expect(messageOf(undefined)).toMatch(/has no "version"/);
+    expect(messageOf(null)).toMatch(/"version" is null/);
+    for (const version of ['3', 3, 99, undefined, null]) expect(messageOf(version)).toMatch(/Rebuild the index/);
   });
 
   it('rejects a saved index that does not match the catalog', () => {

@@ -2,6 +2,7 @@ import type { CatalogChange, ToolCatalog } from './catalog.js';
 import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
+import { type IndexContent, indexIntegrity } from './index-integrity.js';
 import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
 import { PhraseIndex, type SerializedPhraseIndex } from './phrase-index.js';
 import { trimTermNumbers } from './term-numbers.js';
@@ -18,7 +19,7 @@ import {
   toolText,
 } from './tool-document.js';
 import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
-import { isRecord } from './values.js';
+import { describeValue, isRecord } from './values.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
 
 /** The fields single query terms are looked up in (pairs go to `phrases`). */
@@ -120,8 +121,11 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
  */
 export const DEFAULT_MIN_SCORE = 0.1;
 
-/** The format version written by {@link ToolIndex.toJSON}; {@link ToolIndex.fromJSON} reads only this. */
-export const TOOL_INDEX_FORMAT_VERSION = 3;
+/**
+ * The format version written by {@link ToolIndex.toJSON}; {@link ToolIndex.fromJSON} reads only this.
+ * Version 4 added the `integrity` hash and numbers documents 0, 1, 2... in order.
+ */
+export const TOOL_INDEX_FORMAT_VERSION = 4;
 
 /** Options for a {@link ToolIndex}. */
 export interface ToolIndexOptions {
@@ -168,6 +172,11 @@ export interface SerializedToolIndex {
   phrases: SerializedPhraseIndex;
   /** The embedded tools, when the index was hybrid (see `VectorIndex.toJSON`). */
   vector?: SerializedVectorIndex;
+  /**
+   * A hash of `tools`, `keyword` and `phrases` (16 hexadecimal digits), checked on load: it catches
+   * accidental damage and naive edits, not someone who recomputes it (see `indexIntegrity`).
+   */
+  integrity: string;
 }
 
 /** What {@link ToolIndex.fromJSON} hands to the constructor (set only during that call). */
@@ -413,21 +422,34 @@ export class ToolIndex<TTool = unknown> {
     // are those of what it indexed.
     const keyword = this.#keyword.toJSON();
     const positions = new Map(keyword.terms.map(([term], position) => [this.#keyword.get(term)!.id, position]));
+    // (the keyword section numbers documents anew, in order: the phrase section follows it)
+    const numbers = new Int32Array(this.#keyword.nextDoc);
+    for (const [number, id] of keyword.documents) numbers[this.#keyword.docOf(id)!] = number;
+    const content: IndexContent = {
+      tools: Object.fromEntries(Array.from(this.#catalog, (tool) => [tool.id, toolFingerprint(tool)])),
+      keyword,
+      phrases: this.#phrases.toJSON(
+        (id) => positions.get(id)!,
+        (doc) => numbers[doc]!,
+      ),
+    };
     return {
       format: 'toolscout-tool-index',
       version: TOOL_INDEX_FORMAT_VERSION,
-      tools: Object.fromEntries(Array.from(this.#catalog, (tool) => [tool.id, toolFingerprint(tool)])),
-      keyword,
-      phrases: this.#phrases.toJSON((id) => positions.get(id)!),
+      ...content,
       ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
+      integrity: indexIntegrity(content),
     };
   }
 
   /**
    * Loads an index saved by {@link ToolIndex.toJSON} for the same catalog, without re-indexing: it ranks
    * exactly as the saved one did, then follows the catalog's changes. Throws a {@link ToolscoutError}
-   * (code `invalid-index`) for a document that is not such an index or has another format version,
-   * and (code `index-mismatch`) when the catalog's tools are not the ones indexed.
+   * with code `index-mismatch` when the catalog's tools are not the ones indexed, and with code
+   * `invalid-index` for a document that is not such an index, has another format version, is
+   * malformed (every number and id is checked: types, ranges, order, counts and averages that
+   * agree with the postings and lines) or fails its integrity check (its content changed since it
+   * was saved; see {@link SerializedToolIndex.integrity}).
    */
   static fromJSON<T>(
     catalog: ToolCatalog<T>,
@@ -441,23 +463,32 @@ export class ToolIndex<TTool = unknown> {
     try {
       keyword = KeywordIndex.fromJSON(document.keyword, INDEX_FIELDS.length, LOOKUP_FIELDS);
       const terms = document.keyword.terms;
-      phrases = PhraseIndex.fromJSON(document.phrases, (position) => {
-        const term = terms[position]?.[0];
-        return term === undefined ? undefined : keyword.get(term)?.id;
-      });
+      phrases = PhraseIndex.fromJSON(
+        document.phrases,
+        (position) => {
+          const term = terms[position]?.[0];
+          return term === undefined ? undefined : keyword.get(term)?.id;
+        },
+        keyword.size,
+      );
     } catch (error) {
-      throw new ToolscoutError('invalid-index', `The saved tool index is damaged: ${String(error)}`, { cause: error });
+      throw damaged(error instanceof Error ? error.message : String(error), error);
     }
     const ids = Object.keys(document.tools);
-    const docs = ids.map((id) => keyword.docOf(id));
     if (
       keyword.size !== ids.length ||
       phrases.size !== ids.length ||
-      !docs.every((doc) => doc !== undefined && phrases.has(doc))
+      !ids.every((id) => {
+        const doc = keyword.docOf(id);
+        return doc !== undefined && phrases.has(doc);
+      })
     ) {
+      throw damaged('its keyword or phrase section does not hold the tools it lists');
+    }
+    if (indexIntegrity(document) !== document.integrity) {
       throw new ToolscoutError(
         'invalid-index',
-        'The saved tool index is damaged: its keyword or phrase section does not hold the tools it lists.',
+        'The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.',
       );
     }
     let vector: VectorIndex | undefined;
@@ -991,6 +1022,15 @@ function resolveRanking(overrides: RankingOverrides | undefined): RankingParams 
   };
 }
 
+/** The error of a saved index whose content is malformed. */
+function damaged(problem: string, cause?: unknown): ToolscoutError {
+  return new ToolscoutError(
+    'invalid-index',
+    `The saved tool index is damaged (${problem}). Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 function parseSerialized(json: SerializedToolIndex | string): SerializedToolIndex {
   let value: unknown = json;
   if (typeof json === 'string') {
@@ -1006,32 +1046,46 @@ function parseSerialized(json: SerializedToolIndex | string): SerializedToolInde
       'Not a saved tool index: expected an object with format "toolscout-tool-index" (from ToolIndex.toJSON()).',
     );
   }
-  if (value.version !== TOOL_INDEX_FORMAT_VERSION) {
-    throw new ToolscoutError(
-      'invalid-index',
-      `The saved tool index has format version ${String(value.version)}; this toolscout reads version ${TOOL_INDEX_FORMAT_VERSION}. Rebuild the index from the catalog.`,
-    );
-  }
+  checkVersion(value.version);
   if (!isRecord(value.tools) || !isRecord(value.keyword) || !isRecord(value.phrases)) {
-    throw new ToolscoutError(
-      'invalid-index',
-      'The saved tool index lacks its "tools", "keyword" or "phrases" section.',
-    );
+    throw damaged('it lacks its "tools", "keyword" or "phrases" section');
   }
-  if (!Object.values(value.tools).every((print) => typeof print === 'string')) {
-    throw new ToolscoutError('invalid-index', 'The saved tool index has a malformed "tools" section.');
+  for (const id in value.tools) {
+    if (typeof value.tools[id] !== 'string') throw damaged(`the fingerprint of tool "${id}" is not a string`);
   }
-  if (value.vector !== undefined && !isRecord(value.vector)) {
-    throw new ToolscoutError('invalid-index', 'The saved tool index has a malformed "vector" section.');
-  }
+  if (value.vector !== undefined && !isRecord(value.vector)) throw damaged('its "vector" section is not an object');
+  if (typeof value.integrity !== 'string') throw damaged('it has no "integrity" hash');
   return value as unknown as SerializedToolIndex;
+}
+
+/** Refuses a saved index of another format version, saying how it differs. */
+function checkVersion(version: unknown): void {
+  if (version === TOOL_INDEX_FORMAT_VERSION) return;
+  const wanted = `this toolscout reads format version ${TOOL_INDEX_FORMAT_VERSION}`;
+  const rebuild = 'Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.';
+  let problem: string;
+  if (typeof version === 'number' && Number.isInteger(version) && version > 0) {
+    const by = version < TOOL_INDEX_FORMAT_VERSION ? 'an older' : 'a newer';
+    problem = `The saved tool index has format version ${version}, written by ${by} toolscout; ${wanted}.`;
+  } else if (version === undefined) {
+    problem = `The saved tool index has no "version"; ${wanted}.`;
+  } else {
+    const shown =
+      typeof version === 'string' ? `the string ${JSON.stringify(version.slice(0, 40))}` : describeVersion(version);
+    problem = `The saved tool index's "version" is ${shown}, where a positive integer is expected; ${wanted}.`;
+  }
+  throw new ToolscoutError('invalid-index', `${problem} ${rebuild}`);
+}
+
+function describeVersion(version: unknown): string {
+  return typeof version === 'number' ? `the number ${version}` : describeValue(version);
 }
 
 function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, string>): void {
   let count = 0;
   for (const tool of catalog) {
     count += 1;
-    const expected = saved[tool.id];
+    const expected = Object.hasOwn(saved, tool.id) ? saved[tool.id] : undefined;
     if (expected === undefined) {
       throw new ToolscoutError(
         'index-mismatch',

@@ -1,0 +1,99 @@
+// The integrity check of a saved tool index: a hash of its content, written by `ToolIndex.toJSON`
+// and compared by `ToolIndex.fromJSON` once the content's structure has been checked.
+import type { SerializedKeywordIndex } from './keyword-index.js';
+import type { SerializedPhraseIndex } from './phrase-index.js';
+
+/** The sections of a saved tool index that the integrity check covers. */
+export interface IndexContent {
+  tools: Readonly<Record<string, string>>;
+  keyword: SerializedKeywordIndex;
+  phrases: SerializedPhraseIndex;
+}
+
+const FLOAT = new Float64Array(1);
+const FLOAT_WORDS = new Int32Array(FLOAT.buffer);
+
+/**
+ * A 64-bit hash in two 32-bit FNV-1a lanes (different primes, the second also fed the first), fed
+ * 32-bit words: integers as they are, other numbers as their two words, strings as their length and
+ * characters. Fast (no strings made, no BigInt), and not cryptographic.
+ */
+class ContentHash {
+  #first = 0x811c9dc5 | 0;
+  #second = 0xcbf29ce4 | 0;
+
+  word(value: number): void {
+    this.#first = Math.imul(this.#first ^ value, 0x01000193);
+    this.#second = Math.imul(this.#second ^ value ^ (this.#first >>> 15), 0x5bd1e995);
+  }
+
+  number(value: number): void {
+    if ((value | 0) === value) {
+      this.word(value);
+      return;
+    }
+    FLOAT[0] = value;
+    this.word(FLOAT_WORDS[0]!);
+    this.word(FLOAT_WORDS[1]!);
+  }
+
+  numbers(values: readonly number[]): void {
+    this.word(values.length);
+    for (let i = 0; i < values.length; i++) this.number(values[i]!);
+  }
+
+  text(text: string): void {
+    this.word(text.length);
+    for (let i = 0; i < text.length; i++) this.word(text.charCodeAt(i));
+  }
+
+  /** The hash as 16 hexadecimal digits. */
+  digest(): string {
+    const hex = (value: number) => (value >>> 0).toString(16).padStart(8, '0');
+    return hex(this.#first) + hex(this.#second);
+  }
+}
+
+/**
+ * The integrity hash of a saved index's content, in the order the content is read: the keyword
+ * section (fields, documents with their ids and lengths, averages, every term with its postings),
+ * each document's fingerprint from `tools` (in document order, so that the order of the `tools`
+ * object's keys does not matter), and the phrase section. Call it only on content whose structure
+ * has been checked (`KeywordIndex.fromJSON`, `PhraseIndex.fromJSON`).
+ *
+ * It protects against accidental damage and naive tampering (a number or an id changed by hand or
+ * by a faulty store); not against someone who recomputes it, which anyone can: the structural
+ * checks of a load are what keep such a document from doing worse than ranking badly.
+ */
+export function indexIntegrity(content: IndexContent): string {
+  const hash = new ContentHash();
+  const { keyword, phrases, tools } = content;
+  hash.word(keyword.fields);
+  hash.word(keyword.nextDoc);
+  hash.numbers(keyword.averages);
+  hash.word(keyword.documents.length);
+  for (const [doc, id, lengths] of keyword.documents) {
+    hash.word(doc);
+    hash.text(id);
+    hash.text(Object.hasOwn(tools, id) ? tools[id]! : '');
+    hash.numbers(lengths);
+  }
+  hash.word(keyword.terms.length);
+  for (const [term, fields] of keyword.terms) {
+    hash.text(term);
+    hash.word(fields.length);
+    for (const [field, docs, freqs] of fields) {
+      hash.word(field);
+      hash.numbers(docs);
+      hash.numbers(freqs);
+    }
+  }
+  hash.number(phrases.average);
+  hash.word(phrases.documents.length);
+  for (const [doc, length, lines] of phrases.documents) {
+    hash.word(doc);
+    hash.word(length);
+    hash.numbers(lines);
+  }
+  return hash.digest();
+}
