@@ -1,5 +1,23 @@
 // Runs one measurement in a child Node process, with a time limit: a hang is killed and reported.
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The path of this app's compiled module `name` (e.g. `hostile-child.js`), to fork: beside this
+ * module when it runs from `dist/`, in `dist/` when it runs from `src/` (tests run on the sources;
+ * turbo builds the app before its tests). Throws when the module is not built.
+ */
+export function compiledModule(name: string): string {
+  const here = fileURLToPath(import.meta.url);
+  const dir = here.endsWith('.ts') ? join(dirname(here), '..', 'dist') : dirname(here);
+  const path = join(dir, name);
+  if (!existsSync(path)) {
+    throw new Error(`${path} is missing: build the bench app first (pnpm --filter @toolscout/bench build).`);
+  }
+  return path;
+}
 
 /**
  * What a child sends: `ready` once set up (the time limit starts then), any number of `progress`
@@ -76,5 +94,42 @@ export function runInChild<T, P = unknown>(
       ),
     );
     child.send(request as object);
+  });
+}
+
+/** What a child's measurement reports while it runs (see {@link serveChildRun}). */
+export interface ChildHooks<P> {
+  /** Set up: the time limit starts now. */
+  ready(): void;
+  /** What is measured so far (a timed-out run reports the last one). */
+  progress(progress: P): void;
+}
+
+function sendToParent<T, P>(message: ChildMessage<T, P>): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) resolve();
+    else process.send(message, undefined, {}, () => resolve());
+  });
+}
+
+/**
+ * The child's side of {@link runInChild}: waits for the request, runs `measure` on it, sends its
+ * result (or its error) back, and exits.
+ */
+export function serveChildRun<R, T, P>(measure: (request: R, hooks: ChildHooks<P>) => Promise<T>): void {
+  process.once('message', async (request: R) => {
+    try {
+      const value = await measure(request, {
+        ready: () => void sendToParent({ type: 'ready' }),
+        progress: (progress) => void sendToParent({ type: 'progress', value: progress }),
+      });
+      await sendToParent({ type: 'result', value });
+    } catch (error) {
+      await sendToParent({
+        type: 'error',
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+    process.exit(0);
   });
 }

@@ -1,11 +1,10 @@
 // Speed at catalog size: index build time, search latency, heap growth and (toolscout) the saved
 // index, for each engine at each size, each run in its own child process with a time limit.
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { type ChildOutcome, runInChild } from './child-run.js';
 import { loadDataset } from './datasets.js';
 import { type EngineName, engineByName } from './engines/index.js';
+import { garbageCollector } from './gc.js';
 import { median, percentile, round } from './stats.js';
 import { DEFAULT_SEED, poolTools, sampleQueries, syntheticCatalog } from './synthetic-catalog.js';
 
@@ -113,14 +112,6 @@ export interface PerfOptions {
   isolate?: boolean;
   /** Receives progress lines. */
   onProgress?: (line: string) => void;
-}
-
-/** A full garbage collection, whether or not Node was started with `--expose-gc`. */
-function garbageCollector(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (typeof exposed === 'function') return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }
 
 const MIB = 1024 * 1024;
