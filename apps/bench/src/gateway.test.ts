@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { GATEWAY_OPERATIONS, runGateway } from './gateway.js';
+
+describe('runGateway', () => {
+  it('runs clients against a real gateway, then counts the sessions left as they leave', async () => {
+    const progress: string[] = [];
+    const [result] = await runGateway({
+      clients: [3],
+      calls: 2,
+      idleMs: 500,
+      onProgress: (line) => progress.push(line),
+    });
+    if (!result || 'error' in result) throw new Error(`the level did not run: ${JSON.stringify(result)}`);
+    expect(result.errorSamples).toEqual([]);
+    expect(result).toMatchObject({ clients: 3, callsPerClient: 2, errors: 0, timedOut: false, ops: 18 });
+    expect(GATEWAY_OPERATIONS.map((operation) => result.operations[operation].count)).toEqual([3, 3, 3, 3, 6]);
+    for (const operation of GATEWAY_OPERATIONS) {
+      expect(result.operations[operation].p99Ms).toBeGreaterThanOrEqual(result.operations[operation].p50Ms);
+    }
+    // clients 0 and 2 leave with DELETE, client 1 drops its connection and expires after 500 ms idle
+    expect(result.sessions).toEqual({
+      open: 3,
+      afterDelete: 1,
+      afterDrop: 1,
+      afterIdle: 0,
+      idleMs: 500,
+      expiredAfterMs: expect.any(Number),
+    });
+    expect(result.threadsLeft).toBe(0);
+    for (const figures of [result.memory.rssMB, result.memory.heapMB]) {
+      expect(figures.before).toBeGreaterThan(0);
+      expect(figures.peak).toBeGreaterThanOrEqual(figures.before);
+    }
+    expect(result.cpu.gatewayS).toBeGreaterThan(0);
+    expect(progress.at(-1)).toMatch(/^gateway: 3 clients: \d+ ops\/s, 0 errors/);
+  });
+
+  it('refuses a level beyond the bound', async () => {
+    await expect(runGateway({ clients: [1001] })).rejects.toThrow(
+      "A level's clients must be an integer from 1 to 1000, got 1001.",
+    );
+  });
+});

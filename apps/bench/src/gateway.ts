@@ -1,0 +1,438 @@
+// A load test of the HTTP gateway on this machine (loopback only, bounded in count and time): N
+// concurrent MCP SDK clients each initialize, list, search, load and call a series of tools through
+// the real gateway (serveHttp + McpGateway, in a child process of its own in front of fast in-process
+// upstreams); then half leave with DELETE and half just drop, and the gateway's sessions and memory
+// are read until the dropped sessions expire.
+import { type ChildProcess, fork } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { compiledModule } from './child-run.js';
+import { UPSTREAM_TOOLS, type UpstreamTool, upstreamAnswer } from './gateway-upstreams.js';
+import { percentile, round } from './stats.js';
+
+/** Concurrent clients per level by default; each level gets a fresh gateway. */
+export const DEFAULT_CLIENT_COUNTS: readonly number[] = [50, 200];
+/** Calls of its loaded tool each client makes by default (after initialize, list, search and load). */
+export const DEFAULT_CALLS = 6;
+/** The limit of a whole `bench gateway` run by default. */
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 120_000;
+/** The idle timeout the gateway under test gets by default, so that dropped sessions expire during the run. */
+export const DEFAULT_IDLE_MS = 2_000;
+/**
+ * Clients that run once against each fresh gateway before it is measured, so that the figures are
+ * those of a running gateway (and a warm client side), not of code running for the first time.
+ */
+export const WARM_UP_CLIENTS = 5;
+/** The most clients per level (the load test is bounded). */
+export const MAX_CLIENTS = 1_000;
+
+/** What the bench sends the gateway child. */
+export type GatewayCommand =
+  | { type: 'start'; idleMs: number }
+  | { type: 'sample'; gc: boolean; resetPeak?: boolean }
+  | { type: 'stop' };
+
+/** What the gateway child answers. */
+export type GatewayChildMessage =
+  | { type: 'listening'; url: string; tools: number }
+  | { type: 'sample'; value: GatewaySample }
+  | { type: 'error'; message: string };
+
+/** The gateway process at one moment. */
+export interface GatewaySample {
+  rssMB: number;
+  heapMB: number;
+  /** The highest RSS of the process since it started. */
+  peakRssMB: number;
+  /** The highest heap use seen since the last sample that reset it (sampled every 20 ms). */
+  peakHeapMB: number;
+  /** HTTP sessions open. */
+  sessions: number;
+  /** Threads of loaded tools the gateway's in-memory store holds. */
+  threads: number;
+  /** CPU seconds the process has used. */
+  cpuS: number;
+}
+
+/** The operations each client makes, in order. */
+export const GATEWAY_OPERATIONS = ['initialize', 'list', 'search', 'load', 'call'] as const;
+/** One of {@link GATEWAY_OPERATIONS}. */
+export type GatewayOperation = (typeof GATEWAY_OPERATIONS)[number];
+
+/** Latencies of one operation. */
+export interface OperationFigures {
+  /** Completed (answered, right or wrong). */
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Before the clients, the highest while they ran and left, and after they left (and a full GC). */
+export interface BeforePeakAfter {
+  before: number;
+  peak: number;
+  after: number;
+}
+
+/** One concurrency level, measured. */
+export interface GatewayFigures {
+  clients: number;
+  callsPerClient: number;
+  /** Operations answered. */
+  ops: number;
+  /** From the first client's start to the last one's last answer. */
+  wallMs: number;
+  opsPerSecond: number;
+  operations: Record<GatewayOperation, OperationFigures>;
+  /** Failed operations (thrown, an error result, or a wrong answer) and failed DELETEs. */
+  errors: number;
+  /** Up to five distinct error messages. */
+  errorSamples: string[];
+  /** Whether the run's time limit stopped the clients. */
+  timedOut: boolean;
+  memory: { rssMB: BeforePeakAfter; heapMB: BeforePeakAfter };
+  sessions: {
+    /** Open while every client was connected. */
+    open: number;
+    /** Once the clients that leave with DELETE had left. */
+    afterDelete: number;
+    /** Once the others had dropped their connections without DELETE. */
+    afterDrop: number;
+    /** After the gateway's idle timeout (`idleMs`). */
+    afterIdle: number;
+    idleMs: number;
+    /** How long after the drop the last session expired; null when some never did. */
+    expiredAfterMs: number | null;
+  };
+  /** Threads of loaded tools the gateway still holds after every session closed. */
+  threadsLeft: number;
+  /** CPU seconds while the clients ran: this process (the clients) and the gateway's. */
+  cpu: { clientsS: number; gatewayS: number };
+}
+
+/** One row of `bench gateway`: measured, or why not. */
+export type GatewayResult = GatewayFigures | { clients: number; error: string };
+
+/** Options of {@link runGateway}. */
+export interface GatewayOptions {
+  /** Concurrent clients, one level each. Default {@link DEFAULT_CLIENT_COUNTS}. */
+  clients?: readonly number[];
+  /** Calls per client. Default {@link DEFAULT_CALLS}. */
+  calls?: number;
+  /** Limit of the whole run. Default {@link DEFAULT_GATEWAY_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** The gateway's session idle timeout. Default {@link DEFAULT_IDLE_MS}. */
+  idleMs?: number;
+  /** Receives progress lines. */
+  onProgress?: (line: string) => void;
+}
+
+const MIB_DIGITS = 1;
+const POLL_MS = 100;
+
+/** The gateway child process, driven over IPC. */
+class GatewayProcess {
+  readonly #child: ChildProcess;
+  readonly #waiting: { resolve(message: GatewayChildMessage): void; reject(error: Error): void }[] = [];
+  #exited: Error | undefined;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+    child.on('message', (message: GatewayChildMessage) => {
+      const next = this.#waiting.shift();
+      if (message.type === 'error') next?.reject(new Error(`the gateway failed: ${message.message}`));
+      else next?.resolve(message);
+    });
+    child.on('exit', (code, signal) => {
+      this.#exited = new Error(`the gateway process exited (${signal ?? `code ${code}`})`);
+      for (const waiting of this.#waiting.splice(0)) waiting.reject(this.#exited);
+    });
+  }
+
+  /** Starts a gateway; resolves once it listens. */
+  static async start(idleMs: number): Promise<{ process: GatewayProcess; url: URL; tools: number }> {
+    const child = fork(compiledModule('gateway-child.js'), [], {
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const gateway = new GatewayProcess(child);
+    const answer = await gateway.#ask({ type: 'start', idleMs });
+    if (answer.type !== 'listening') throw new Error(`the gateway answered "${answer.type}" to start`);
+    return { process: gateway, url: new URL(answer.url), tools: answer.tools };
+  }
+
+  #ask(command: GatewayCommand): Promise<GatewayChildMessage> {
+    if (this.#exited) return Promise.reject(this.#exited);
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      this.#child.send(command);
+    });
+  }
+
+  /** Its memory, sessions and CPU now; `gc` first runs full garbage collections. */
+  async sample(gc: boolean, resetPeak = false): Promise<GatewaySample> {
+    const answer = await this.#ask({ type: 'sample', gc, resetPeak });
+    if (answer.type !== 'sample') throw new Error(`the gateway answered "${answer.type}" to sample`);
+    return answer.value;
+  }
+
+  /** Closes the gateway; kills it if it has not exited within 5 s. */
+  async stop(): Promise<void> {
+    if (this.#exited) return;
+    const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
+    this.#child.send({ type: 'stop' } satisfies GatewayCommand);
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** What the clients of one level record. */
+class LoadRecord {
+  readonly latencies = new Map<GatewayOperation, number[]>(GATEWAY_OPERATIONS.map((operation) => [operation, []]));
+  errors = 0;
+  readonly errorSamples = new Set<string>();
+
+  /** Times one operation; a throw or a wrong answer (`check` returns a reason) counts as an error. */
+  async time<T>(operation: GatewayOperation, run: () => Promise<T>, check?: (value: T) => string | undefined) {
+    const started = performance.now();
+    let problem: string | undefined;
+    try {
+      const value = await run();
+      this.latencies.get(operation)!.push(performance.now() - started);
+      problem = check?.(value);
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    }
+    if (problem !== undefined) this.fail(`${operation}: ${problem}`);
+    return problem === undefined;
+  }
+
+  fail(message: string): void {
+    this.errors += 1;
+    if (this.errorSamples.size < 5) this.errorSamples.add(message.slice(0, 200));
+  }
+
+  get ops(): number {
+    let total = 0;
+    for (const values of this.latencies.values()) total += values.length;
+    return total;
+  }
+}
+
+function resultText(result: unknown): string {
+  const content = (result as CallToolResult).content ?? [];
+  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+function toolError(result: unknown): string | undefined {
+  return (result as CallToolResult).isError ? `an error result: ${resultText(result).slice(0, 160)}` : undefined;
+}
+
+/** A client and its transport. */
+interface ClientSession {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}
+
+/** One client's session: initialize, list, search, load, then `calls` calls of the loaded tool. */
+async function runClient(
+  index: number,
+  url: URL,
+  calls: number,
+  signal: AbortSignal,
+  record: LoadRecord,
+): Promise<ClientSession> {
+  const tool: UpstreamTool = UPSTREAM_TOOLS[index % UPSTREAM_TOOLS.length]!;
+  const transport = new StreamableHTTPClientTransport(url);
+  const client = new Client({ name: `bench-client-${index}`, version: '1.0.0' });
+  const options = { signal };
+  const steps: (() => Promise<boolean>)[] = [
+    () => record.time('initialize', () => client.connect(transport, options)),
+    () =>
+      record.time(
+        'list',
+        () => client.listTools(undefined, options),
+        (listed) => (listed.tools.some((entry) => entry.name === 'search_tools') ? undefined : 'no search_tools'),
+      ),
+    () =>
+      record.time(
+        'search',
+        () => client.callTool({ name: 'search_tools', arguments: { query: tool.query } }, undefined, options),
+        toolError,
+      ),
+    () =>
+      record.time(
+        'load',
+        () => client.callTool({ name: 'load_tool', arguments: { toolName: tool.gatewayName } }, undefined, options),
+        toolError,
+      ),
+    ...Array.from({ length: calls }, (_, call) => {
+      const id = `client-${index}-call-${call}`;
+      return () =>
+        record.time(
+          'call',
+          () => client.callTool({ name: tool.gatewayName, arguments: { id } }, undefined, options),
+          (result) =>
+            toolError(result) ??
+            (resultText(result) === upstreamAnswer(tool.name, id) ? undefined : `wrong answer "${resultText(result)}"`),
+        );
+    }),
+  ];
+  // Each step needs the one before: a client stops at its first failure.
+  for (const step of steps) if (!(await step())) break;
+  return { client, transport };
+}
+
+const mb = (value: number) => round(value, MIB_DIGITS);
+
+function operationFigures(record: LoadRecord): Record<GatewayOperation, OperationFigures> {
+  const out = {} as Record<GatewayOperation, OperationFigures>;
+  for (const operation of GATEWAY_OPERATIONS) {
+    const values = record.latencies.get(operation)!;
+    out[operation] = {
+      count: values.length,
+      p50Ms: round(percentile(values, 0.5), 2),
+      p99Ms: round(percentile(values, 0.99), 2),
+    };
+  }
+  return out;
+}
+
+/** Polls the gateway until its sessions are gone or `withinMs` has passed; the last sample and when it emptied. */
+async function waitForExpiry(gateway: GatewayProcess, withinMs: number) {
+  const started = performance.now();
+  let sample = await gateway.sample(false);
+  while (sample.sessions > 0 && performance.now() - started < withinMs) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    sample = await gateway.sample(false);
+  }
+  return { sample, expiredAfterMs: sample.sessions === 0 ? Math.round(performance.now() - started) : null };
+}
+
+/** {@link WARM_UP_CLIENTS} clients run once and leave with DELETE; their errors show in the level's. */
+async function warmUp(url: URL, calls: number, deadline: number): Promise<void> {
+  const signal = AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now())));
+  const record = new LoadRecord();
+  const sessions = await Promise.all(
+    Array.from({ length: WARM_UP_CLIENTS }, (_, index) => runClient(index, url, calls, signal, record)),
+  );
+  await Promise.all(sessions.map((session) => leave(session, record)));
+  if (record.errors > 0) throw new Error(`the warm-up failed: ${[...record.errorSamples].join('; ')}`);
+}
+
+/** A client leaves with DELETE (its session ends at once); a failed DELETE is an error. */
+async function leave(session: ClientSession, record: LoadRecord): Promise<void> {
+  try {
+    await session.transport.terminateSession();
+  } catch (error) {
+    record.fail(`DELETE: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await session.client.close();
+}
+
+/** One level: a fresh gateway, `clients` concurrent clients, then their leaving. */
+async function runLevel(
+  clients: number,
+  calls: number,
+  idleMs: number,
+  deadline: number,
+  onProgress: (line: string) => void,
+): Promise<GatewayFigures> {
+  const { process: gateway, url } = await GatewayProcess.start(idleMs);
+  try {
+    await warmUp(url, calls, deadline);
+    const before = await gateway.sample(true, true);
+    const record = new LoadRecord();
+    const signal = AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now())));
+    const clientCpu = process.cpuUsage();
+    const started = performance.now();
+    const sessions = await Promise.all(
+      Array.from({ length: clients }, (_, index) => runClient(index, url, calls, signal, record)),
+    );
+    const wallMs = performance.now() - started;
+    const clientCpuS = (() => {
+      const used = process.cpuUsage(clientCpu);
+      return (used.user + used.system) / 1e6;
+    })();
+    const loaded = await gateway.sample(false);
+    onProgress(`gateway: ${clients} clients done in ${(wallMs / 1000).toFixed(1)} s; leaving...`);
+    // Half leave with DELETE, the other half just drop their connections.
+    const leaving = sessions.filter((_, index) => index % 2 === 0);
+    const dropping = sessions.filter((_, index) => index % 2 === 1);
+    await Promise.all(leaving.map((session) => leave(session, record)));
+    const afterDelete = await gateway.sample(false);
+    await Promise.all(dropping.map(({ client }) => client.close()));
+    const afterDrop = await gateway.sample(false);
+    // The gateway sweeps every idleMs: a session idle for idleMs goes at the next sweep.
+    const expiry = await waitForExpiry(gateway, 2 * idleMs + 3_000);
+    const after = await gateway.sample(true);
+    return {
+      clients,
+      callsPerClient: calls,
+      ops: record.ops,
+      wallMs: round(wallMs, 0),
+      opsPerSecond: round(record.ops / (wallMs / 1000), 0),
+      operations: operationFigures(record),
+      errors: record.errors,
+      errorSamples: [...record.errorSamples],
+      timedOut: signal.aborted,
+      memory: {
+        rssMB: { before: mb(before.rssMB), peak: mb(after.peakRssMB), after: mb(after.rssMB) },
+        heapMB: { before: mb(before.heapMB), peak: mb(after.peakHeapMB), after: mb(after.heapMB) },
+      },
+      sessions: {
+        open: loaded.sessions,
+        afterDelete: afterDelete.sessions,
+        afterDrop: afterDrop.sessions,
+        afterIdle: expiry.sample.sessions,
+        idleMs,
+        expiredAfterMs: expiry.expiredAfterMs,
+      },
+      threadsLeft: after.threads,
+      cpu: { clientsS: round(clientCpuS, 2), gatewayS: round(loaded.cpuS - before.cpuS, 2) },
+    };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+function describeLevel(result: GatewayResult): string {
+  if ('error' in result) return result.error;
+  return `${result.opsPerSecond} ops/s, ${result.errors} errors, heap ${result.memory.heapMB.before} → ${result.memory.heapMB.peak} → ${result.memory.heapMB.after} MB, sessions left ${result.sessions.afterDelete} / ${result.sessions.afterDrop} / ${result.sessions.afterIdle}`;
+}
+
+/** Runs each concurrency level against a fresh gateway, within one time limit for the whole run. */
+export async function runGateway(options: GatewayOptions = {}): Promise<GatewayResult[]> {
+  const {
+    clients = DEFAULT_CLIENT_COUNTS,
+    calls = DEFAULT_CALLS,
+    timeoutMs = DEFAULT_GATEWAY_TIMEOUT_MS,
+    idleMs = DEFAULT_IDLE_MS,
+    onProgress = () => {},
+  } = options;
+  for (const count of clients) {
+    if (!Number.isInteger(count) || count < 1 || count > MAX_CLIENTS) {
+      throw new Error(`A level's clients must be an integer from 1 to ${MAX_CLIENTS}, got ${count}.`);
+    }
+  }
+  const deadline = performance.now() + timeoutMs;
+  const results: GatewayResult[] = [];
+  for (const count of clients) {
+    if (performance.now() >= deadline) {
+      results.push({ clients: count, error: `not run: the run's limit of ${timeoutMs / 1000} s was reached` });
+      continue;
+    }
+    onProgress(`gateway: ${count} concurrent clients, ${calls} calls each...`);
+    let result: GatewayResult;
+    try {
+      result = await runLevel(count, calls, idleMs, deadline, onProgress);
+    } catch (error) {
+      result = { clients: count, error: `failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    onProgress(`gateway: ${count} clients: ${describeLevel(result)}`);
+    results.push(result);
+  }
+  return results;
+}
