@@ -24,8 +24,8 @@ const METRIC_KEYS = ['r1', 'r5', 'r10', 'ndcg10', 'mrr', 'complete10', 'queryP50
 
 describe('bench command line: argument errors', () => {
   it.each([
-    [[], 'Missing command: one of quality, perf, tokens, report.'],
-    [['speed'], 'Unknown command "speed": use one of quality, perf, tokens, report.'],
+    [[], 'Missing command: one of quality, perf, tokens, gateway, hostile, report.'],
+    [['speed'], 'Unknown command "speed": use one of quality, perf, tokens, gateway, hostile, report.'],
     [['quality', '--fast'], 'Unknown option --fast.'],
     [['quality', 'extra'], 'Unexpected argument "extra".'],
     [['quality', '--sizes', '1000'], '--sizes does not apply to "quality" (only to perf, report).'],
@@ -45,6 +45,19 @@ describe('bench command line: argument errors', () => {
     [['perf', '--runs', '0'], '--runs expects a positive integer up to 100, got "0".'],
     [['perf', '--seed', '1', '--seed', '2'], '--seed is given twice.'],
     [['quality', '--json=yes'], '--json takes no value.'],
+    [
+      ['gateway', '--dataset', 'toolbench'],
+      '--dataset does not apply to "gateway" (only to quality, perf, tokens, hostile, report).',
+    ],
+    [['gateway', '--clients', '50,0'], '--clients expects a positive integer up to 1000, got "0".'],
+    [['gateway', '--calls', '1001'], '--calls expects a positive integer up to 1000, got "1001".'],
+    [['hostile', '--clients', '5'], '--clients does not apply to "hostile" (only to gateway, report).'],
+    [
+      ['hostile', '--cases', 'schema-2kb,huge'],
+      'Unknown hostile case "huge": use description-1mb, schema-2kb, unknown-name-1mb, load-name-1.3mb, description-160k-words, schema-allof-22, schema-dag-24.',
+    ],
+    [['hostile', '--cases', 'schema-2kb,schema-2kb'], '--cases lists a hostile case twice: "schema-2kb,schema-2kb".'],
+    [['hostile', '--tools', '0'], '--tools expects a positive integer up to 1000000, got "0".'],
   ])('%j → exit 2: %s', async (argv, message) => {
     const result = await run(...argv);
     expect(result.code).toBe(2);
@@ -87,6 +100,13 @@ describe('bench command line: argument errors', () => {
         '3',
         '--token-queries',
         '4',
+        '--clients=2,5',
+        '--calls',
+        '3',
+        '--cases',
+        'schema-2kb',
+        '--tools',
+        '100',
         '--out',
         'x',
         '--json',
@@ -100,6 +120,10 @@ describe('bench command line: argument errors', () => {
       runs: 2,
       seed: 3,
       tokenQueries: 4,
+      clients: [2, 5],
+      calls: 3,
+      cases: ['schema-2kb'],
+      tools: 100,
       out: 'x',
       json: true,
     });
@@ -196,11 +220,44 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
   });
 });
 
+describe('bench command line: the gateway and hostile input', () => {
+  it('gateway --json: one level per --clients, run against a real gateway, with no dataset needed', async () => {
+    const result = await run('gateway', '--json', '--clients', '2', '--calls', '1');
+    expect(result.code).toBe(0);
+    const { gateway } = JSON.parse(result.stdout);
+    expect(gateway).toHaveLength(1);
+    expect(gateway[0]).toMatchObject({ clients: 2, callsPerClient: 1, ops: 10, errors: 0, sessions: { afterIdle: 0 } });
+  });
+
+  it('hostile --json: the chosen cases against a catalog of --tools tools', async () => {
+    const result = await run(
+      'hostile',
+      '--json',
+      '--dataset',
+      FIXTURE_DIR,
+      '--cases',
+      'load-name-1.3mb',
+      '--tools',
+      '30',
+    );
+    expect(result.code).toBe(0);
+    const { hostile } = JSON.parse(result.stdout);
+    expect(hostile).toEqual([
+      expect.objectContaining({
+        case: 'load-name-1.3mb',
+        tools: 30,
+        status: 'ok',
+        phases: { load: expect.any(Number) },
+      }),
+    ]);
+  });
+});
+
 describe('bench report', () => {
   const out = mkdtempSync(join(tmpdir(), 'bench-report-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('writes benchmarks.md and the two charts, and prints the three results as one JSON document', async () => {
+  it('writes benchmarks.md and the two charts, and prints the five results as one JSON document', async () => {
     const result = await run(
       'report',
       '--json',
@@ -212,12 +269,20 @@ describe('bench report', () => {
       '4',
       '--token-queries',
       '7',
+      '--clients',
+      '2',
+      '--calls',
+      '1',
+      '--cases',
+      'unknown-name-1mb',
+      '--tools',
+      '30',
       '--out',
       out,
     );
     expect(result.code).toBe(0);
     const document = JSON.parse(result.stdout);
-    expect(Object.keys(document)).toEqual(['quality', 'perf', 'tokens']);
+    expect(Object.keys(document)).toEqual(['quality', 'perf', 'tokens', 'gateway', 'hostile']);
     const markdown = readFileSync(join(out, 'benchmarks.md'), 'utf8');
     expect(markdown).toContain(`Generated by \`pnpm bench report --dataset ${FIXTURE_DIR} --sizes 12`);
     expect(markdown).toMatch(/\*\*Machine:\*\* .+, \d+ cores, .*Node v\d+/);
@@ -225,6 +290,10 @@ describe('bench report', () => {
     expect(markdown).toMatch(/\| +12 \| _mastra ÷ toolscout_ +\|/);
     expect(markdown).toContain('![NDCG@10 per engine and dataset](benchmarks-quality.svg)');
     expect(markdown).toContain('in search-load mode the meta-tools');
+    expect(markdown).toContain('## The HTTP gateway under load');
+    expect(markdown).toMatch(/\| +2 \| +10 \| /);
+    expect(markdown).toContain('## Hostile input');
+    expect(markdown).toContain('| **answer a call of a 1 MB unknown tool name** |');
     for (const chart of ['benchmarks-quality.svg', 'benchmarks-latency.svg']) {
       expect(readFileSync(join(out, chart), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     }

@@ -6,6 +6,22 @@ import { pathToFileURL } from 'node:url';
 import { type Dataset, datasetsRoot, listDatasets, loadDataset } from './datasets.js';
 import { ENGINE_NAMES, type EngineName, PERF_ENGINE_NAMES } from './engines/index.js';
 import {
+  DEFAULT_CALLS,
+  DEFAULT_CLIENT_COUNTS,
+  DEFAULT_GATEWAY_TIMEOUT_MS,
+  type GatewayResult,
+  MAX_CLIENTS,
+  runGateway,
+} from './gateway.js';
+import {
+  DEFAULT_HOSTILE_TIMEOUT_MS,
+  HOSTILE_CASE_NAMES,
+  HOSTILE_CATALOG_SIZE,
+  type HostileCaseName,
+  type HostileResult,
+  runHostile,
+} from './hostile.js';
+import {
   DEFAULT_PERF_QUERIES,
   DEFAULT_RUNS,
   DEFAULT_SIZES,
@@ -14,12 +30,21 @@ import {
   runPerf,
 } from './perf.js';
 import { type QualityResult, runQuality } from './quality.js';
-import { machineInfo, perfTable, projectRoot, qualityTables, tokensTables, writeReport } from './report.js';
+import {
+  gatewayTables,
+  hostileTable,
+  machineInfo,
+  perfTable,
+  projectRoot,
+  qualityTables,
+  tokensTables,
+  writeReport,
+} from './report.js';
 import { DEFAULT_SEED } from './synthetic-catalog.js';
 import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
 
 /** The commands. */
-export const COMMANDS = ['quality', 'perf', 'tokens', 'report'] as const;
+export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'report'] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -29,19 +54,26 @@ Commands:
   quality   ranking quality of every engine on each dataset (R@1, R@5, R@10, NDCG@10, MRR, Complete@10)
   perf      build time, search p50/p99, heap (and toolscout's saved index) at 1,000 / 10,000 / 100,000 tools
   tokens    tokens of offering every tool directly vs. toolscout's meta-tools per step, per mode
-  report    all three, written to docs/benchmarks.md with SVG charts
+  gateway   load test of the MCP HTTP gateway on loopback: concurrent clients, latency, errors, memory, sessions
+  hostile   hostile input against a ${HOSTILE_CATALOG_SIZE.toLocaleString('en-US')}-tool catalog (huge descriptions and names, adversarial schemas)
+  report    all five, written to docs/benchmarks.md with SVG charts
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
-                       repeatable; default: every folder there (quality, perf, tokens, report)
+                       repeatable; default: every folder there (quality, perf, tokens, hostile, report)
   --engines a,b        quality: ${ENGINE_NAMES.join(', ')} (default all);
                        perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
   --perf-queries N     queries timed per engine and size (default ${DEFAULT_PERF_QUERIES}) (perf, report)
-  --timeout SECONDS    time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000}) (perf, report)
+  --timeout SECONDS    perf, report: time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000});
+                       hostile: per case (default ${DEFAULT_HOSTILE_TIMEOUT_MS / 1000}); gateway: the whole run (default ${DEFAULT_GATEWAY_TIMEOUT_MS / 1000})
   --runs N             fresh-process measurements per engine and size, medians reported (default ${DEFAULT_RUNS}) (perf, report)
-  --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}) (perf, report)
+  --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}) (perf, hostile, report)
   --token-queries N    queries sampled per dataset (default ${DEFAULT_TOKEN_QUERIES}) (tokens, report)
+  --clients n,n        concurrent clients, one level each (default ${DEFAULT_CLIENT_COUNTS.join(',')}) (gateway, report)
+  --calls N            tool calls per client after its search and load (default ${DEFAULT_CALLS}) (gateway, report)
+  --cases a,b          hostile cases: ${HOSTILE_CASE_NAMES.join(', ')} (default all) (hostile, report)
+  --tools N            tools in the hostile cases' catalog (default ${HOSTILE_CATALOG_SIZE}) (hostile, report)
   --out DIR            where benchmarks.md and its charts go (default docs/ at the project root) (report)
   --json               print one JSON document on stdout and nothing else
   -h, --help           this help`;
@@ -62,22 +94,44 @@ export interface CliArgs {
   runs?: number;
   seed?: number;
   tokenQueries?: number;
+  clients?: number[];
+  calls?: number;
+  cases?: HostileCaseName[];
+  tools?: number;
   out?: string;
   json: boolean;
 }
 
 const OPTION_COMMANDS: Record<string, readonly Command[]> = {
-  '--dataset': ['quality', 'perf', 'tokens', 'report'],
+  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'report'],
   '--engines': ['quality', 'perf'],
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
-  '--timeout': ['perf', 'report'],
+  '--timeout': ['perf', 'gateway', 'hostile', 'report'],
   '--runs': ['perf', 'report'],
-  '--seed': ['perf', 'report'],
+  '--seed': ['perf', 'hostile', 'report'],
   '--token-queries': ['tokens', 'report'],
+  '--clients': ['gateway', 'report'],
+  '--calls': ['gateway', 'report'],
+  '--cases': ['hostile', 'report'],
+  '--tools': ['hostile', 'report'],
   '--out': ['report'],
-  '--json': ['quality', 'perf', 'tokens', 'report'],
+  '--json': COMMANDS,
 };
+
+/** A comma-separated list of names from `allowed`, each once; `noun` names one in messages (`where` after it). */
+function names<T extends string>(option: string, text: string, allowed: readonly T[], noun: string, where = ''): T[] {
+  const items = list(option, text);
+  for (const item of items) {
+    if (!(allowed as readonly string[]).includes(item)) {
+      throw new UsageError(`Unknown ${noun} "${item}"${where}: use ${allowed.join(', ')}.`);
+    }
+  }
+  if (new Set(items).size !== items.length) {
+    throw new UsageError(`${option} lists ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} twice: "${text}".`);
+  }
+  return items as T[];
+}
 
 function positiveInteger(option: string, text: string, max = Number.MAX_SAFE_INTEGER): number {
   const value = Number(text.replace(/_/g, ''));
@@ -134,19 +188,15 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
         if (value === '') throw new UsageError('--dataset needs a folder.');
         args.datasets.push(value);
         break;
-      case '--engines': {
-        const allowedEngines = args.command === 'perf' ? PERF_ENGINE_NAMES : ENGINE_NAMES;
-        const engines = list(option, value);
-        for (const engine of engines) {
-          if (!(allowedEngines as readonly string[]).includes(engine)) {
-            throw new UsageError(`Unknown engine "${engine}" for ${args.command}: use ${allowedEngines.join(', ')}.`);
-          }
-        }
-        if (new Set(engines).size !== engines.length)
-          throw new UsageError(`--engines lists an engine twice: "${value}".`);
-        args.engines = engines as EngineName[];
+      case '--engines':
+        args.engines = names<EngineName>(
+          option,
+          value,
+          args.command === 'perf' ? PERF_ENGINE_NAMES : ENGINE_NAMES,
+          'engine',
+          ` for ${args.command}`,
+        );
         break;
-      }
       case '--sizes':
         args.sizes = list(option, value).map((size) => positiveInteger(option, size, 10_000_000));
         break;
@@ -164,6 +214,18 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
         break;
       case '--token-queries':
         args.tokenQueries = positiveInteger(option, value, 100_000);
+        break;
+      case '--clients':
+        args.clients = list(option, value).map((count) => positiveInteger(option, count, MAX_CLIENTS));
+        break;
+      case '--calls':
+        args.calls = positiveInteger(option, value, 1_000);
+        break;
+      case '--cases':
+        args.cases = names(option, value, HOSTILE_CASE_NAMES, 'hostile case');
+        break;
+      case '--tools':
+        args.tools = positiveInteger(option, value, 1_000_000);
         break;
       case '--out':
         if (value === '') throw new UsageError('--out needs a folder.');
@@ -228,6 +290,14 @@ function tokensText(results: TokenResult[]): string {
   return `## Tokens per step\n\n${tokensTables(results)}\n`;
 }
 
+function gatewayText(results: GatewayResult[]): string {
+  return `## The HTTP gateway under load\n\n${gatewayTables(results)}\n`;
+}
+
+function hostileText(results: HostileResult[]): string {
+  return `## Hostile input\n\n${hostileTable(results)}\n`;
+}
+
 /** Runs the command line; resolves to the exit code (0 done, 1 failed, 2 usage error). */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   let args: CliArgs;
@@ -239,7 +309,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       return 0;
     }
     args = parsed;
-    dirs = datasetDirs(args);
+    // The gateway's load test runs on its own tools: no dataset needed.
+    dirs = args.command === 'gateway' ? [] : datasetDirs(args);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`bench: ${error.message}\n\n${USAGE}\n`);
@@ -262,6 +333,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       onProgress: progress,
     };
     const tokenOptions = { queries: args.tokenQueries ?? DEFAULT_TOKEN_QUERIES, onProgress: progress };
+    const gatewayOptions = {
+      clients: args.clients ?? DEFAULT_CLIENT_COUNTS,
+      calls: args.calls ?? DEFAULT_CALLS,
+      onProgress: progress,
+    };
+    const hostileOptions = {
+      datasets: dirs,
+      cases: args.cases ?? HOSTILE_CASE_NAMES,
+      tools: args.tools ?? HOSTILE_CATALOG_SIZE,
+      seed: args.seed ?? DEFAULT_SEED,
+      onProgress: progress,
+    };
+    // --timeout is the limit of the command it is given to (the report's is perf's).
+    const ownTimeoutMs = (fallbackMs: number) => (args.timeoutS === undefined ? fallbackMs : args.timeoutS * 1000);
     switch (args.command) {
       case 'quality': {
         const quality = await runQuality(loadAll(), { engines: args.engines, onProgress: progress });
@@ -278,6 +363,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         io.stdout(args.json ? `${JSON.stringify({ tokens }, null, 2)}\n` : tokensText(tokens));
         break;
       }
+      case 'gateway': {
+        const gateway = await runGateway({ ...gatewayOptions, timeoutMs: ownTimeoutMs(DEFAULT_GATEWAY_TIMEOUT_MS) });
+        io.stdout(args.json ? `${JSON.stringify({ gateway }, null, 2)}\n` : gatewayText(gateway));
+        break;
+      }
+      case 'hostile': {
+        const hostile = await runHostile({ ...hostileOptions, timeoutMs: ownTimeoutMs(DEFAULT_HOSTILE_TIMEOUT_MS) });
+        io.stdout(args.json ? `${JSON.stringify({ hostile }, null, 2)}\n` : hostileText(hostile));
+        break;
+      }
       case 'report': {
         const date = new Date();
         const machine = machineInfo();
@@ -285,10 +380,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         const quality = await runQuality(datasets, { onProgress: progress });
         const perf = await runPerf({ ...perfOptions, engines: PERF_ENGINE_NAMES });
         const tokens = await runTokens(datasets, tokenOptions);
+        const gateway = await runGateway({ ...gatewayOptions, timeoutMs: DEFAULT_GATEWAY_TIMEOUT_MS });
+        const hostile = await runHostile({ ...hostileOptions, timeoutMs: DEFAULT_HOSTILE_TIMEOUT_MS });
         const outDir = args.out ?? join(projectRoot(), 'docs');
         const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--json')].join(' ');
         const files = await writeReport(
-          { quality, perf, tokens },
+          { quality, perf, tokens, gateway, hostile },
           {
             outDir,
             command,
@@ -302,14 +399,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
               runs: perfOptions.runs,
               tokenQueries: tokenOptions.queries,
               seed: perfOptions.seed,
+              gatewayCalls: gatewayOptions.calls,
+              gatewayTimeoutS: DEFAULT_GATEWAY_TIMEOUT_MS / 1000,
+              hostileTimeoutS: DEFAULT_HOSTILE_TIMEOUT_MS / 1000,
             },
           },
         );
         progress(`report: wrote ${files.join(', ')}`);
         io.stdout(
           args.json
-            ? `${JSON.stringify({ quality, perf, tokens }, null, 2)}\n`
-            : `${qualityText(quality)}\n${perfText(perf)}\n${tokensText(tokens)}\nWrote ${files.join(', ')}\n`,
+            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile }, null, 2)}\n`
+            : [qualityText(quality), perfText(perf), tokensText(tokens), gatewayText(gateway), hostileText(hostile)]
+                .concat(`Wrote ${files.join(', ')}\n`)
+                .join('\n'),
         );
         break;
       }

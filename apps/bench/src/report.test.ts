@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { GatewayResult } from './gateway.js';
+import type { HostileResult } from './hostile.js';
 import type { PerfResult } from './perf.js';
 import type { QualityResult } from './quality.js';
-import { type BenchResults, checks, perfTable, tokensTables } from './report.js';
+import { type BenchResults, checks, gatewayTables, hostileTable, perfTable, tokensTables } from './report.js';
 import type { TokenResult } from './tokens.js';
 
 const m = (ndcg10: number) => ({ r1: 0, r5: 0, r10: 0, ndcg10, mrr: 0, complete10: 0, queryP50Ms: 1 });
@@ -46,28 +48,140 @@ const tokens = (meta: number): TokenResult[] => [
   },
 ];
 
+const operation = (p50Ms: number) => ({ count: 200, p50Ms, p99Ms: p50Ms * 2 });
+const gatewayLevel = (clients: number, errors: number, heapAfter: number): GatewayResult => ({
+  clients,
+  callsPerClient: 6,
+  ops: clients * 10,
+  wallMs: 2000,
+  opsPerSecond: clients * 5,
+  operations: {
+    initialize: operation(100),
+    list: operation(50),
+    search: operation(40),
+    load: operation(30),
+    call: { count: clients * 6, p50Ms: 20, p99Ms: 45.25 },
+  },
+  errors,
+  errorSamples: errors > 0 ? ['call: wrong answer "nothing"'] : [],
+  timedOut: false,
+  memory: { rssMB: { before: 100, peak: 210, after: 208 }, heapMB: { before: 20, peak: 85, after: heapAfter } },
+  sessions: {
+    open: clients,
+    afterDelete: clients / 2,
+    afterDrop: clients / 2,
+    afterIdle: 0,
+    idleMs: 2000,
+    expiredAfterMs: 3100,
+  },
+  threadsLeft: 0,
+  cpu: { clientsS: 1.7, gatewayS: 1.5 },
+});
+const gateway = (errors: number, heapAfter: number): GatewayResult[] => [
+  gatewayLevel(50, 0, 21),
+  gatewayLevel(200, errors, heapAfter),
+];
+const ok = (ms: number) => ({
+  status: 'ok' as const,
+  input: '1,048,576 characters',
+  ms,
+  phases: { add: ms },
+  outcome: 'ok',
+});
+const hostile = (schemaMs: number | null): HostileResult[] => [
+  { case: 'description-1mb', what: 'index one tool with a 1 MB description', claimed: true, tools: 10_000, ...ok(90) },
+  {
+    case: 'schema-2kb',
+    what: 'validate a call against a 2 KB adversarial schema',
+    claimed: true,
+    tools: 10_000,
+    ...(schemaMs === null
+      ? { status: 'timed-out', timeoutMs: 10_000, input: '2,016 bytes', during: 'call', phases: { add: 1, load: 1 } }
+      : { ...ok(schemaMs), phases: { add: 1, load: 1, call: schemaMs - 2 } }),
+  },
+  {
+    case: 'unknown-name-1mb',
+    what: 'answer a call of a 1 MB unknown tool name',
+    claimed: true,
+    tools: 10_000,
+    ...ok(600),
+  },
+  {
+    case: 'schema-dag-24',
+    what: 'add and call a tool whose schema reuses one sub-object at 24 levels',
+    claimed: false,
+    tools: 10_000,
+    status: 'failed',
+    error: 'the child exited (SIGABRT) without a result\nmore',
+  },
+];
+const all = (values: { gateway: GatewayResult[]; hostile: HostileResult[] }) => values;
+
 describe('checks', () => {
   it('holds when the figures bear the claims out', () => {
-    const results: BenchResults = { quality: quality(68), perf: perf(1.5, 900), tokens: tokens(197) };
+    const results: BenchResults = {
+      quality: quality(68),
+      perf: perf(1.5, 900),
+      tokens: tokens(197),
+      ...all({ gateway: gateway(0, 23), hostile: hostile(40) }),
+    };
     expect(checks(results).map((check) => [check.claim, check.holds])).toEqual([
       ["toolbench: toolscout's NDCG@10 ahead of mastra, ai-sdk and bm25", true],
       ["10,000 tools: toolscout's search p50 at least 10× lower than mastra's", true],
       ["10,000 tools: toolscout's build time no higher than mastra's", true],
       ['100,000 tools: toolscout builds and searches', true],
       ["toolbench: in search-load mode the meta-tools' definitions cost at most 300 tokens", true],
+      [
+        'the HTTP gateway: 200 concurrent clients, 0 errors, every session closed once the clients left (DELETE or idle timeout), heap back within 10 MB of the start',
+        true,
+      ],
+      [
+        '10,000 tools: indexing one tool with a 1 MB description, validating a call against a 2 KB adversarial schema and answering a 1 MB unknown tool name each take under 1 s',
+        true,
+      ],
     ]);
   });
 
   it('says which claims fail, with the figures', () => {
-    const results: BenchResults = { quality: quality(57), perf: perf(2.5, 1200), tokens: tokens(301) };
+    const results: BenchResults = {
+      quality: quality(57),
+      perf: perf(2.5, 1200),
+      tokens: tokens(301),
+      ...all({ gateway: gateway(0, 35), hostile: hostile(null) }),
+    };
     const list = checks(results);
-    expect(list.map((check) => check.holds)).toEqual([false, false, false, true, false]);
+    expect(list.map((check) => check.holds)).toEqual([false, false, false, true, false, false, false]);
     expect(list[0]!.detail).toBe('toolscout 57.0; mastra 56.0, ai-sdk 14.0, bm25 58.0');
     expect(list[1]!.detail).toBe('toolscout 2.50 ms, mastra 20.00 ms (8.00×)');
+    expect(list[5]!.detail).toBe(
+      '200 clients: 0 errors; sessions left 100 after DELETE, 100 after drop, 0 after the idle timeout; heap 20.0 / 85.0 / 35.0 MB, RSS 100.0 / 210.0 / 208.0 MB (before / peak / after)',
+    );
+    expect(list[6]!.detail).toBe(
+      'description-1mb 90.0 ms; schema-2kb timed out (> 10 s) during call; unknown-name-1mb 600.0 ms',
+    );
+  });
+
+  it('fails the gateway claim on any error, and on a schema case that answers after 1 s', () => {
+    const results: BenchResults = {
+      quality: [],
+      perf: [],
+      tokens: [],
+      ...all({ gateway: gateway(3, 21), hostile: hostile(1500) }),
+    };
+    expect(
+      checks(results)
+        .slice(-2)
+        .map((check) => check.holds),
+    ).toEqual([false, false]);
+    results.gateway = [{ clients: 200, error: "not run: the run's limit of 120 s was reached" }];
+    expect(checks(results).at(-2)).toMatchObject({
+      holds: false,
+      detail: "200 clients: not run: the run's limit of 120 s was reached",
+    });
   });
 
   it('counts a 100,000-tool run stopped while serialising as built and searched, and says so', () => {
-    const results: BenchResults = { quality: [], perf: perf(1.5, 900), tokens: [] };
+    const results: BenchResults = { quality: [], perf: perf(1.5, 900), tokens: [], gateway: [], hostile: [] };
     results.perf[1]!.engines.toolscout = {
       timedOut: true,
       timeoutMs: 120_000,
@@ -96,8 +210,8 @@ describe('checks', () => {
   });
 
   it('reports claims whose figures were not measured as such', () => {
-    const list = checks({ quality: [], perf: [], tokens: [] });
-    expect(list.map((check) => check.holds)).toEqual([null, null, null]);
+    const list = checks({ quality: [], perf: [], tokens: [], gateway: [], hostile: [] });
+    expect(list.map((check) => check.holds)).toEqual([null, null, null, null, null]);
   });
 });
 
@@ -120,5 +234,37 @@ describe('tables', () => {
     expect(table).toContain('every definition offered directly = 1,000 tokens per step');
     expect(table).toContain('| search-load | 197 | 700 | 70.00 % | 200 |');
     expect(table).toContain('| catalog | 900 | 950 | 95.00 % | – (no search tool) |');
+  });
+
+  it('gateway: latency per operation, then memory, sessions and CPU, and the errors below', () => {
+    const text = gatewayTables([
+      ...gateway(2, 23),
+      { clients: 400, error: 'failed: the gateway process exited (code 1)' },
+    ]);
+    const flat = text.replace(/ +/g, ' ');
+    expect(flat).toContain(
+      '| 200 | 2,000 | 1,000 | 100.0 / 200.0 | 50.0 / 100.0 | 40.0 / 80.0 | 30.0 / 60.0 | 20.0 / 45.3 | 2 |',
+    );
+    expect(flat).toContain(
+      '| 200 | 100.0 / 210.0 / 208.0 | 20.0 / 85.0 / 23.0 | 200 | 100 | 100 | 0 (3.1 s) | 0 | 1.70 / 1.50 |',
+    );
+    expect(flat).toContain('left after 2 s idle timeout');
+    expect(flat).toContain('| 400 | failed: the gateway process exited (code 1) |');
+    expect(text).toContain('- 200 clients: call: wrong answer "nothing"');
+  });
+
+  it("hostile: the issue's cases in bold, a time-out with its phase, a failure in one line", () => {
+    const flat = hostileTable(hostile(null)).replace(/ +/g, ' ');
+    expect(flat).toContain('| case (10,000 tools) | input | time | under 1 s | what came back |');
+    expect(flat).toContain(
+      '| **index one tool with a 1 MB description** | 1,048,576 characters | 90.0 ms | yes | ok |',
+    );
+    expect(flat).toContain(
+      '| **validate a call against a 2 KB adversarial schema** | 2,016 bytes | timed out (> 10 s) during call | no | – |',
+    );
+    expect(flat).toContain(
+      '| add and call a tool whose schema reuses one sub-object at 24 levels | – | failed: the child exited (SIGABRT) without a result | – | – |',
+    );
+    expect(hostileTable(hostile(40))).toMatch(/40\.0 ms \(add 1\.0, load 1\.0, call 38\.0\)/);
   });
 });

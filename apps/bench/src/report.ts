@@ -6,6 +6,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { latencyChart, qualityChart } from './charts.js';
 import { ENGINES, type EngineName } from './engines/index.js';
+import { type GatewayFigures, type GatewayResult, WARM_UP_CLIENTS } from './gateway.js';
+import { HOSTILE_BOUND_MS, type HostileResult } from './hostile.js';
 import { METRIC_COLUMNS } from './metrics.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
@@ -16,6 +18,8 @@ export interface BenchResults {
   quality: QualityResult[];
   perf: PerfResult[];
   tokens: TokenResult[];
+  gateway: GatewayResult[];
+  hostile: HostileResult[];
 }
 
 /** Where and how the figures were measured. */
@@ -208,6 +212,116 @@ export function tokensTables(results: readonly TokenResult[]): string {
     .join('\n\n');
 }
 
+const slash = (values: readonly number[], digits: number) => values.map((value) => fmt(value, digits)).join(' / ');
+
+/**
+ * The gateway's tables: throughput and latency per operation, then memory, sessions and CPU; a
+ * level that could not run says why, and error messages are listed below.
+ */
+export function gatewayTables(results: readonly GatewayResult[]): string {
+  const latencyHeaders = [
+    'clients',
+    'ops',
+    'ops/s',
+    'initialize ms',
+    'tools/list ms',
+    'search_tools ms',
+    'load_tool ms',
+  ];
+  const latencyRows: string[][] = [];
+  const resourceRows: string[][] = [];
+  const errors: string[] = [];
+  for (const result of results) {
+    const clients = fmt(result.clients, 0);
+    if ('error' in result) {
+      latencyRows.push([clients, result.error]);
+      resourceRows.push([clients, result.error]);
+      continue;
+    }
+    const { operations: op, memory, sessions, cpu } = result;
+    const latency = (name: keyof GatewayFigures['operations']) => slash([op[name].p50Ms, op[name].p99Ms], 1);
+    latencyRows.push([
+      clients,
+      fmt(result.ops, 0),
+      fmt(result.opsPerSecond, 0),
+      latency('initialize'),
+      latency('list'),
+      latency('search'),
+      latency('load'),
+      latency('call'),
+      `${fmt(result.errors, 0)}${result.timedOut ? ' (time limit reached)' : ''}`,
+    ]);
+    resourceRows.push([
+      clients,
+      slash([memory.rssMB.before, memory.rssMB.peak, memory.rssMB.after], 1),
+      slash([memory.heapMB.before, memory.heapMB.peak, memory.heapMB.after], 1),
+      fmt(sessions.open, 0),
+      fmt(sessions.afterDelete, 0),
+      fmt(sessions.afterDrop, 0),
+      `${fmt(sessions.afterIdle, 0)} (${sessions.expiredAfterMs === null ? 'not all expired' : `${fmt(sessions.expiredAfterMs / 1000, 1)} s`})`,
+      fmt(result.threadsLeft, 0),
+      slash([cpu.clientsS, cpu.gatewayS], 2),
+    ]);
+    for (const sample of result.errorSamples) errors.push(`- ${fmt(result.clients, 0)} clients: ${sample}`);
+  }
+  const idle = results.find((result): result is GatewayFigures => !('error' in result))?.sessions.idleMs;
+  return [
+    table([...latencyHeaders, 'call ms', 'errors'], latencyRows, ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
+    '',
+    table(
+      [
+        'clients',
+        'RSS MB before / peak / after',
+        'heap MB before / peak / after',
+        'sessions open',
+        'left after DELETE',
+        'left after drop',
+        `left after ${idle === undefined ? 'the' : `${fmt(idle / 1000, 0)} s`} idle timeout`,
+        'threads kept',
+        'CPU s clients / gateway',
+      ],
+      resourceRows,
+      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    ...(errors.length > 0 ? ['', 'Errors:', '', ...errors] : []),
+  ].join('\n');
+}
+
+function hostileTime(result: HostileResult): string {
+  if (result.status === 'timed-out')
+    return `timed out (> ${fmt(result.timeoutMs / 1000, 0)} s) during ${result.during ?? 'set-up'}`;
+  if (result.status === 'failed') return `failed: ${result.error.split('\n')[0]}`;
+  const phases = Object.entries(result.phases).map(([phase, ms]) => `${phase} ${fmt(ms, 1)}`);
+  return `${fmt(result.ms, 1)} ms${phases.length > 1 ? ` (${phases.join(', ')})` : ''}`;
+}
+
+/** Whether a hostile case answered within {@link HOSTILE_BOUND_MS}. */
+function withinBound(result: HostileResult): boolean {
+  return result.status === 'ok' && result.ms < HOSTILE_BOUND_MS;
+}
+
+/** The hostile-input table: one row per case (the issue's claimed cases in bold). */
+export function hostileTable(results: readonly HostileResult[]): string {
+  const rows = results.map((result) => [
+    result.claimed ? `**${result.what}**` : result.what,
+    ('input' in result ? result.input : undefined) ?? '–',
+    hostileTime(result),
+    result.status === 'failed' ? '–' : withinBound(result) ? 'yes' : 'no',
+    result.status === 'ok' ? result.outcome : '–',
+  ]);
+  return table(
+    [
+      `case (${fmt(results[0]?.tools ?? 0, 0)} tools)`,
+      'input',
+      'time',
+      `under ${HOSTILE_BOUND_MS / 1000} s`,
+      'what came back',
+    ],
+    rows,
+    ['l', 'l', 'r', 'l', 'l'],
+  );
+}
+
 /** One claim of the issue and whether the figures bear it out. */
 export interface Check {
   /** The claim. */
@@ -283,7 +397,42 @@ export function checks(results: BenchResults): Check[] {
       detail: `${fmt(meta, 0)} tokens`,
     });
   }
+  out.push(gatewayCheck(results.gateway), hostileCheck(results.hostile));
   return out;
+}
+
+/** How far above its start the gateway's heap may end, once the clients have left, to count as "back". */
+export const GATEWAY_HEAP_SLACK_MB = 10;
+/** The concurrency the gateway claim is about. */
+const GATEWAY_CLAIM_CLIENTS = 200;
+
+function gatewayCheck(results: readonly GatewayResult[]): Check {
+  const claim = `the HTTP gateway: ${GATEWAY_CLAIM_CLIENTS} concurrent clients, 0 errors, every session closed once the clients left (DELETE or idle timeout), heap back within ${GATEWAY_HEAP_SLACK_MB} MB of the start`;
+  const level = results.find((result) => result.clients >= GATEWAY_CLAIM_CLIENTS);
+  if (!level) return { claim, holds: null, detail: 'not measured' };
+  if ('error' in level) return { claim, holds: false, detail: `${fmt(level.clients, 0)} clients: ${level.error}` };
+  const { heapMB, rssMB } = level.memory;
+  return {
+    claim,
+    holds:
+      level.errors === 0 &&
+      !level.timedOut &&
+      level.sessions.afterIdle === 0 &&
+      heapMB.after - heapMB.before <= GATEWAY_HEAP_SLACK_MB,
+    detail: `${fmt(level.clients, 0)} clients: ${fmt(level.errors, 0)} errors${level.timedOut ? ' (time limit reached)' : ''}; sessions left ${level.sessions.afterDelete} after DELETE, ${level.sessions.afterDrop} after drop, ${level.sessions.afterIdle} after the idle timeout; heap ${slash([heapMB.before, heapMB.peak, heapMB.after], 1)} MB, RSS ${slash([rssMB.before, rssMB.peak, rssMB.after], 1)} MB (before / peak / after)`,
+  };
+}
+
+function hostileCheck(results: readonly HostileResult[]): Check {
+  const claimed = results.filter((result) => result.claimed);
+  const tools = fmt(claimed[0]?.tools ?? 0, 0);
+  const claim = `${tools} tools: indexing one tool with a 1 MB description, validating a call against a 2 KB adversarial schema and answering a 1 MB unknown tool name each take under ${HOSTILE_BOUND_MS / 1000} s`;
+  if (claimed.length < 3) return { claim, holds: null, detail: 'not measured' };
+  return {
+    claim,
+    holds: claimed.every(withinBound),
+    detail: claimed.map((result) => `${result.case} ${hostileTime(result)}`).join('; '),
+  };
 }
 
 /** The checks as a markdown list. */
@@ -316,6 +465,9 @@ export interface ReportContext {
     runs: number;
     tokenQueries: number;
     seed: number;
+    gatewayCalls: number;
+    gatewayTimeoutS: number;
+    hostileTimeoutS: number;
   };
 }
 
@@ -361,6 +513,18 @@ ${perfTable(results.perf)}
 o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model at a step, as OpenAI function tools (name, description, JSON Schema). _meta-tools_: the first step, before anything is loaded (in \`catalog\` mode the discovery tool lists every tool). _with 5 loaded_: the step after loading the 5 top hits of a query (\`auto-load\`: the search loads them; \`proxy\`: nothing is ever loaded, tools run through \`call_tool\`). _search result_: the JSON of one \`search_tools\` result, as the model reads it back. Medians over ${context.settings.tokenQueries} queries per dataset, spread evenly.
 
 ${tokensTables(results.tokens)}
+
+## The HTTP gateway under load
+
+The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls} times, its answers checked. Latencies are p50 / p99 in ms, queueing included (every client starts at once). Then half the clients leave with DELETE and half drop their connections without it; the gateway's sessions are counted after each, and again once its idle timeout (shortened for the bench) has closed the dropped ones. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The whole run is limited to ${context.settings.gatewayTimeoutS} s.
+
+${gatewayTables(results.gateway)}
+
+## Hostile input
+
+Each case in a fresh Node process against a catalog of ${fmt(results.hostile[0]?.tools ?? 0, 0)} tools generated as for the speed figures (a session over it, index built; not timed), with a limit of ${context.settings.hostileTimeoutS} s from the moment the hostile input is ready: a case still running then is killed and reported as timed out. Hostile text is real words of the catalog's descriptions in a seeded random order (names joined by \`_\`). _add_: the tool enters the catalog (copied, checked, indexed); _search_: a \`search_tools\` call of its first three words; _load_ / _call_: \`load_tool\`, then a call of the tool through the session (arguments validated). The cases in bold are the issue's, each bound to take under ${HOSTILE_BOUND_MS / 1000} s.
+
+${hostileTable(results.hostile)}
 `;
 }
 
