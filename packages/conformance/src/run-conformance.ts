@@ -1,4 +1,4 @@
-import { DuplicateToolError, type PolicyRequest, type ToolSearchMode } from '@toolscout/core';
+import { DuplicateToolError, type PolicyRequest, TOOL_SEARCH_MODES, type ToolSearchMode } from '@toolscout/core';
 import { describe, expect, it } from 'vitest';
 import { createFixtureCatalog } from './fixtures.js';
 import {
@@ -12,6 +12,7 @@ import {
   search,
   type Transcript,
 } from './harness.js';
+import { ATTEMPTS, expectGuarded, guardIn, POLICY_PHASES } from './policy-scenarios.js';
 
 /** What an adapter supports; scenarios that need more are skipped, and the skip says why. */
 export interface ConformanceCapabilities {
@@ -39,6 +40,11 @@ export const SCENARIOS = [
   'policy: active phase',
   'policy: call phase',
   'policy: throwing filter fails closed',
+  'policy: each phase refused, search-load mode',
+  'policy: each phase refused, auto-load mode',
+  'policy: each phase refused, catalog mode',
+  'policy: each phase refused, proxy mode',
+  'policy: a filter that never answers fails closed',
   'threads are isolated',
   'conversation strategy across a restart',
   'conversation strategy after the load result is trimmed',
@@ -49,6 +55,13 @@ export const SCENARIOS = [
 ] as const;
 
 export type ScenarioName = (typeof SCENARIOS)[number];
+
+const PHASE_SCENARIOS: Readonly<Record<ToolSearchMode, ScenarioName>> = {
+  'search-load': 'policy: each phase refused, search-load mode',
+  'auto-load': 'policy: each phase refused, auto-load mode',
+  catalog: 'policy: each phase refused, catalog mode',
+  proxy: 'policy: each phase refused, proxy mode',
+};
 
 export interface ConformanceOptions {
   /** The adapter's name: tests run inside `describe("conformance: <name>")`. */
@@ -402,6 +415,39 @@ export function runConformance(options: ConformanceOptions): void {
       expect(resultOf(transcript, 1).output).toMatchObject({ success: false, notFound: ['get_weather'] });
       expect(resultOf(transcript, 2).isError).toBe(true);
       expect(executions).toEqual([]);
+    });
+
+    // One tool kept out in one phase at a time, tried every way the mode offers.
+    for (const searchMode of TOOL_SEARCH_MODES) {
+      const supported = searchMode === 'search-load' || mode(searchMode);
+      scenario(PHASE_SCENARIOS[searchMode], supported, async () => {
+        for (const phase of POLICY_PHASES) {
+          const { filter, asked } = guardIn(phase, 'deny');
+          const { agent, executions } = await agentWith({ options: { mode: searchMode, filter } });
+          const transcript = await agent.run({
+            prompt: 'Email bob',
+            threadId: `thread-refused-${searchMode}-${phase}`,
+            script: ATTEMPTS[searchMode].script,
+          });
+          expectGuarded(searchMode, phase, { transcript, executions, asked });
+        }
+      });
+    }
+
+    scenario('policy: a filter that never answers fails closed', true, async () => {
+      for (const phase of POLICY_PHASES) {
+        const { filter, asked } = guardIn(phase, 'hang');
+        const { agent, executions } = await agentWith({ options: { filter, filterTimeoutMs: 50 } });
+        const started = Date.now();
+        const transcript = await agent.run({
+          prompt: 'Email bob',
+          threadId: `thread-hung-policy-${phase}`,
+          script: ATTEMPTS['search-load'].script,
+        });
+        // A guard against waiting the default 5 s (or forever) per operation; it takes well under 1 s.
+        expect(Date.now() - started, phase).toBeLessThan(4_000);
+        expectGuarded('search-load', phase, { transcript, executions, asked });
+      }
     });
 
     scenario('threads are isolated', true, async () => {
