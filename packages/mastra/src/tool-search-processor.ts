@@ -100,6 +100,11 @@ export interface ToolSearchProcessorOptions {
    */
   filter?(args: ToolSearchFilterArgs): boolean | Promise<boolean>;
   /**
+   * How long one operation (a step's preparation, a search, one call) waits for an async `filter`,
+   * in ms; answers still pending then mean "no". Default 5,000.
+   */
+  filterTimeoutMs?: number;
+  /**
    * Not supported (`true` is rejected): pass the tools to search in `tools`, e.g.
    * `await mcp.listTools()`. Tools resolved for the agent itself are always offered.
    */
@@ -284,6 +289,7 @@ function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessio
         input: request.input,
       });
   }
+  if (options.filterTimeoutMs !== undefined) session.filterTimeoutMs = options.filterTimeoutMs;
   if (options.embedder !== undefined) session.indexOptions = { embedder: options.embedder };
   if (options.onEvent !== undefined) session.onEvent = options.onEvent;
   if (options.metaTools !== undefined) session.metaTools = options.metaTools;

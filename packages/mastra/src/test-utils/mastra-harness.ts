@@ -139,6 +139,7 @@ function processorOptions(
         input: args.input,
       });
   }
+  if (options.filterTimeoutMs !== undefined) result.filterTimeoutMs = options.filterTimeoutMs;
   if (options.indexOptions?.embedder) result.embedder = options.indexOptions.embedder;
   if (options.onEvent) result.onEvent = options.onEvent;
   if (options.metaTools) result.metaTools = options.metaTools;
