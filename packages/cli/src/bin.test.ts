@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,19 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
     const usage = toolscout(['search', 'x', '--catalog', 'tools.jsonl', '--limit', 'many'], dir);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toBe('toolscout: --limit must be a positive integer, got "many"\n');
+  });
+
+  it('reports a 600 MB catalog document as too large to read whole, with its size, the limit and what to do', () => {
+    // Sparse: 600 MB on paper, nothing on disk. Before the size check it was read whole and failed
+    // with "Invalid string length".
+    writeFileSync(join(dir, 'huge.json'), '{\n  "tools": [\n');
+    truncateSync(join(dir, 'huge.json'), 600 * 2 ** 20);
+    const result = toolscout(['search', 'x', '--catalog', 'huge.json'], dir);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolscout: the catalog file "huge.json" is 600.0 MiB, more than the 256.0 MiB a JSON catalog document may have (it is read whole). Split it into several files, or convert it to JSON Lines (one tool per line), which is read line by line at any size.\n',
+    );
   });
 
   it('prints the version', () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { readFile } from 'node:fs/promises';
 import { runCli } from './cli.js';
+import { nodeFileIO } from './node-io.js';
 
 // `toolscout ... | head` closes stdout early: stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -11,5 +11,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  readFile: (path) => readFile(path, 'utf8'),
+  ...nodeFileIO,
 });

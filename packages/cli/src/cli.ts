@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs';
 import {
   type CatalogFormat,
+  ImportError,
   importCatalog,
   parseQueriesJsonl,
+  parseToolsJsonl,
   type RetrievalQuery,
   type SearchHit,
   ToolCatalog,
+  type ToolDescriptor,
   ToolIndex,
   ToolscoutError,
 } from '@toolscout/core';
+import { LineTooLongError } from './node-io.js';
 
 /** Somewhere to write text: `process.stdout`, or a test's collector. */
 export interface CliOutput {
@@ -23,7 +27,30 @@ export interface CliIO {
   stderr: CliOutput;
   /** Reads a file (relative to the working directory) as UTF-8 text. */
   readFile: (path: string) => Promise<string>;
+  /**
+   * A file's size in bytes, checked before the file is read whole. Without it, files are read
+   * whole whatever their size.
+   */
+  fileSize?: (path: string) => Promise<number>;
+  /**
+   * Reads a file line by line (without the line breaks). Without it, a catalog larger than
+   * `maxWholeFileBytes` cannot be read.
+   */
+  readLines?: (path: string) => AsyncIterable<string>;
+  /**
+   * The largest file read whole, in bytes: a JSON catalog document, a queries file, and a JSON
+   * Lines catalog up to this size. A larger JSON Lines catalog is read line by line; any other
+   * larger file is refused with a message saying what to do. Default {@link MAX_WHOLE_FILE_BYTES}.
+   */
+  maxWholeFileBytes?: number;
 }
+
+/**
+ * The largest file the CLI reads whole by default (256 MiB): far below V8's longest string
+ * (about 512 Mi characters, "Invalid string length"), and a JSON document of this size already
+ * takes gigabytes once parsed.
+ */
+export const MAX_WHOLE_FILE_BYTES = 256 * 2 ** 20;
 
 /** Exit codes: 0 done, 1 bad input (a file missing or malformed), 2 bad usage (options, arguments). */
 export const EXIT_OK = 0;
@@ -94,6 +121,7 @@ Options:
   --catalog <file>     The tools to search (required). JSON Lines ({"id", "name", "description",
                        "parameters", "tags", "source"} per line), an MCP tools/list result, or an
                        array of OpenAI or Anthropic tool definitions; the format is detected.
+                       Files over ${MAX_WHOLE_FILE_BYTES / 2 ** 20} MiB must be JSON Lines: they are read line by line.
   --format <format>    Read the catalog as jsonl, mcp, openai or anthropic instead of detecting it.
   --queries <file>     Search every request in a JSON Lines file ({"id", "query", "relevant"} per
                        line) instead of one query given as an argument.
@@ -233,23 +261,174 @@ export function cliVersion(): string {
   return manifest.version;
 }
 
+/** A file that cannot be opened or read, as InputFileError: the path and the reason in words. */
+function unreadable(path: string, what: string, error: unknown): InputFileError {
+  if (InputFileError.isInstance(error)) return error;
+  const code = (error as { code?: unknown }).code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  return new InputFileError(path, `cannot read the ${what} file "${path}": ${reason}`, { cause: error });
+}
+
 async function readInput(io: CliIO, path: string, what: string): Promise<string> {
   try {
     return await io.readFile(path);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES' || code === 'EPERM'
-            ? 'permission denied'
-            : error instanceof Error
-              ? error.message
-              : String(error);
-    throw new InputFileError(path, `cannot read the ${what} file "${path}": ${reason}`, { cause: error });
+    throw unreadable(path, what, error);
   }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/** The file's size, or undefined when the IO cannot tell (it is then read whole). */
+async function sizeOf(io: CliIO, path: string, what: string): Promise<number | undefined> {
+  try {
+    return await io.fileSize?.(path);
+  } catch (error) {
+    throw unreadable(path, what, error);
+  }
+}
+
+/** A file over the whole-file limit: its size, the limit and what to do. */
+function tooLarge(path: string, what: string, size: number, limit: number, advice: string): InputFileError {
+  return new InputFileError(
+    path,
+    `the ${what} file "${path}" is ${mebibytes(size)}, more than the ${mebibytes(limit)} ${advice}`,
+  );
+}
+
+const CATALOG_TOO_LARGE =
+  'a JSON catalog document may have (it is read whole). Split it into several files, or convert it to JSON Lines (one tool per line), which is read line by line at any size.';
+
+/**
+ * Whether the first line of a file shows a JSON document (an array, `{"tools": [...]}`, a JSON-RPC
+ * response, or the opening line of a pretty-printed one) rather than one JSON Lines tool. A line
+ * that looks like a tool but is malformed is left to the JSON Lines parser, which names the line.
+ */
+function isDocumentLine(text: string): boolean {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return !trimmed.endsWith('}');
+  }
+  const record = value as Record<string, unknown>;
+  return Array.isArray(record.tools) || 'jsonrpc' in record || 'result' in record;
+}
+
+/** A file over the whole-file limit. */
+interface LargeFile {
+  path: string;
+  /** Its size in bytes. */
+  size: number;
+  /** The whole-file limit in bytes. */
+  limit: number;
+}
+
+/**
+ * Reads a JSON Lines catalog line by line, so its size is bounded by the memory of the tools, not
+ * by the longest string. Errors name the file and the line, as when it is read whole.
+ */
+async function streamToolsJsonl(
+  lines: AsyncIterable<string>,
+  { path, size, limit }: LargeFile,
+  stderr: CliOutput,
+): Promise<ToolDescriptor[]> {
+  const tools: ToolDescriptor[] = [];
+  const firstLineOf = new Map<string, number>();
+  let line = 0;
+  try {
+    for await (const text of lines) {
+      line += 1;
+      if (text.trim() === '') continue;
+      if (tools.length === 0) {
+        if (isDocumentLine(text.replace(/^\uFEFF/, '')))
+          throw tooLarge(path, 'catalog', size, limit, CATALOG_TOO_LARGE);
+        stderr.write(`toolscout: reading the ${mebibytes(size)} catalog "${path}" line by line (JSON Lines)\n`);
+      }
+      const [tool] = atLine(line, () => parseToolsJsonl(text, { file: path }));
+      if (!tool) continue;
+      const first = firstLineOf.get(tool.id);
+      if (first !== undefined) {
+        throw new ImportError(`duplicate tool id "${tool.id}" (first at line ${first})`, {
+          file: path,
+          line,
+          field: 'id',
+        });
+      }
+      firstLineOf.set(tool.id, line);
+      tools.push(tool);
+    }
+  } catch (error) {
+    if (error instanceof LineTooLongError) {
+      throw new InputFileError(
+        path,
+        `line ${error.line} of the catalog file "${path}" is longer than ${mebibytes(error.maxBytes)}, the most one JSON Lines line may have: each line holds one tool. Check that the file is JSON Lines.`,
+        { cause: error },
+      );
+    }
+    if (ToolscoutError.isInstance(error)) throw error;
+    throw unreadable(path, 'catalog', error);
+  }
+  return tools;
+}
+
+/**
+ * Runs a one-line parse for line `line` of a file: its ImportError says "line 1", so it is thrown
+ * again with the real line number (the message is rebuilt from the same location fields).
+ */
+function atLine<T>(line: number, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!ImportError.isInstance(error)) throw error;
+    const location = { ...error.location, line };
+    const where = new ImportError('', error.location).message; // "file, line 1, field ...: "
+    throw new ImportError(error.message.slice(where.length), location, { cause: error });
+  }
+}
+
+/** The catalog's tools: read whole, or line by line when it is a JSON Lines file over the whole-file limit. */
+async function readCatalog(io: CliIO, command: SearchCommand): Promise<ToolDescriptor[]> {
+  const path = command.catalog;
+  const size = await sizeOf(io, path, 'catalog');
+  const limit = io.maxWholeFileBytes ?? MAX_WHOLE_FILE_BYTES;
+  if (size === undefined || size <= limit) {
+    const options: { file: string; format?: CatalogFormat } = { file: path };
+    if (command.format !== undefined) options.format = command.format;
+    return importCatalog(await readInput(io, path, 'catalog'), options);
+  }
+  if (io.readLines === undefined || (command.format !== undefined && command.format !== 'jsonl')) {
+    throw tooLarge(path, 'catalog', size, limit, CATALOG_TOO_LARGE);
+  }
+  return streamToolsJsonl(io.readLines(path), { path, size, limit }, io.stderr);
+}
+
+async function readQueries(io: CliIO, path: string): Promise<RetrievalQuery[]> {
+  const size = await sizeOf(io, path, 'queries');
+  const limit = io.maxWholeFileBytes ?? MAX_WHOLE_FILE_BYTES;
+  if (size !== undefined && size > limit) {
+    throw tooLarge(
+      path,
+      'queries',
+      size,
+      limit,
+      'a queries file may have (it is read whole). Split it into several files.',
+    );
+  }
+  return parseQueriesJsonl(await readInput(io, path, 'queries'), { file: path });
 }
 
 function oneLine(text: string): string {
@@ -281,15 +460,8 @@ function jsonHits(hits: readonly SearchHit[]): { id: string; score: number }[] {
 
 async function search(command: SearchCommand, io: CliIO): Promise<number> {
   const started = performance.now();
-  const catalogText = await readInput(io, command.catalog, 'catalog');
-  const options: { file: string; format?: CatalogFormat } = { file: command.catalog };
-  if (command.format !== undefined) options.format = command.format;
-  const catalog = new ToolCatalog(importCatalog(catalogText, options));
-  let queries: RetrievalQuery[] | undefined;
-  if (command.queries !== undefined) {
-    const queriesText = await readInput(io, command.queries, 'queries');
-    queries = parseQueriesJsonl(queriesText, { file: command.queries });
-  }
+  const catalog = new ToolCatalog(await readCatalog(io, command));
+  const queries = command.queries === undefined ? undefined : await readQueries(io, command.queries);
   if (catalog.size === 0) io.stderr.write(`toolscout: warning: the catalog "${command.catalog}" holds no tools\n`);
   const index = new ToolIndex(catalog);
   const searchOptions: { limit: number; minScore?: number } = { limit: command.limit };

@@ -9,8 +9,10 @@ export {
   EXIT_USAGE_ERROR,
   HELP,
   InputFileError,
+  MAX_WHOLE_FILE_BYTES,
   parseCliArgs,
   runCli,
   type SearchCommand,
   UsageError,
 } from './cli.js';
+export { LineTooLongError, MAX_LINE_BYTES, nodeFileIO, readLines } from './node-io.js';
