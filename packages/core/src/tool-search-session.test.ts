@@ -327,6 +327,34 @@ describe('names the model sends are bounded', () => {
     expect(messageOf(outcome)).toMatch(/At most 50 tool names per call; got 1000000\./);
   });
 
+  it('quotes at most ten argument issues, each path cut, however many and however long the arguments', async () => {
+    const step = await new ToolSearchSession({
+      catalog: [
+        {
+          id: 'get_weather',
+          inputSchema: {
+            type: 'object',
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+            additionalProperties: false,
+          },
+          execute: () => 'sunny',
+        },
+      ],
+      mode: 'proxy',
+    }).prepareStep({});
+    const manyKeys = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key_${i}`, i]));
+    for (const args of [{ city: 'Oslo', ['k'.repeat(1_000_000)]: 1 }, manyKeys]) {
+      const outcome = await step.execute('call_tool', { toolName: 'get_weather', arguments: args });
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+      const error = !outcome.ok ? outcome.error : undefined;
+      expect(JSON.stringify(error).length).toBeLessThan(5_000);
+      expect(error?.issues?.length).toBeLessThanOrEqual(10);
+    }
+    const outcome = await step.execute('call_tool', { toolName: 'get_weather', arguments: manyKeys });
+    expect(messageOf(outcome)).toMatch(/and \d+ more issue\(s\)\. Fix these fields/);
+  });
+
   it('searches and echoes at most 2,000 characters of a query, from any caller', async () => {
     const catalog = new ToolCatalog(tools());
     const index = new CountingIndex(catalog);

@@ -168,6 +168,8 @@ export interface StepTokenReport {
 
 const DEFAULT_LIMIT = 5;
 const DEFAULT_DESCRIPTION_BUDGET = 160;
+/** Argument issues quoted in a tool error; the rest are counted. */
+const MAX_ISSUES_QUOTED = 10;
 
 /** The policy as one operation asks it: is the tool allowed at each of these phases, in order? */
 type PolicyCheck<TTool> = (
@@ -714,7 +716,13 @@ export class ToolSearchStep<TTool = unknown> {
   private async validate(tool: CatalogTool<TTool>, input: unknown): Promise<CallAuthorization<TTool>> {
     const result = await validateInput(tool, input ?? {});
     if (result.success) return { ok: true, tool, input: result.value };
-    const detail = result.issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`).join('; ');
+    // Paths are the model's own keys: quote a bounded number of them, each cut.
+    const issues = result.issues.slice(0, MAX_ISSUES_QUOTED).map((issue) => ({
+      path: clipName(issue.path, 100),
+      message: compactText(issue.message, 300),
+    }));
+    const more = result.issues.length - issues.length;
+    const detail = `${issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`).join('; ')}${more > 0 ? `; and ${more} more issue(s)` : ''}`;
     this.session.emit({
       type: 'self-correction',
       threadId: this.request.threadId,
@@ -726,7 +734,7 @@ export class ToolSearchStep<TTool = unknown> {
     return validationFailure(
       tool.toolName,
       `Invalid arguments for tool "${tool.toolName}": ${detail}. Fix these fields and call it again.`,
-      result.issues,
+      issues,
     );
   }
 
