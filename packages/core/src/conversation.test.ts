@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ConversationEntry, loadedNamesFromConversation, unwrapToolOutput } from './conversation.js';
+import { InvalidOptionError } from './errors.js';
+import { ToolSearchSession } from './tool-search-session.js';
 
 const tools = { load: 'load_tool', autoLoadSearch: undefined, discover: undefined };
 
@@ -39,5 +41,24 @@ describe('unwrapToolOutput', () => {
   it('leaves plain text and malformed JSON as they are', () => {
     expect(unwrapToolOutput('hello')).toBe('hello');
     expect(unwrapToolOutput('{not json')).toBe('{not json');
+  });
+});
+
+describe("the 'conversation' state of a ToolSearchSession", () => {
+  const catalog = Array.from({ length: 300 }, (_, i) => ({ id: `tool_${i}`, description: `Tool number ${i}.` }));
+
+  it('offers at most 256 loaded tools, however many load results the messages hold', async () => {
+    const session = new ToolSearchSession({ catalog, state: 'conversation' });
+    const conversation = catalog.map(({ id }) => result('load_tool', { loaded: [id] }));
+    const step = await session.prepareStep({ threadId: 't', conversation });
+    expect(step.toolNames.filter((name) => name.startsWith('tool_'))).toHaveLength(256);
+    session.dispose();
+  });
+
+  it('rejects a conversation that is not an array with InvalidOptionError, out of prepareStep', async () => {
+    const session = new ToolSearchSession({ catalog, state: 'conversation' });
+    const conversation = { 0: result('load_tool', { loaded: ['tool_1'] }) } as unknown as ConversationEntry[];
+    await expect(session.prepareStep({ threadId: 't', conversation })).rejects.toThrow(InvalidOptionError);
+    session.dispose();
   });
 });
