@@ -144,7 +144,7 @@ describe('KeywordIndex', () => {
     const json = indexOf(DOCS).toJSON();
     const attempt = (value: unknown) => () => KeywordIndex.fromJSON(value, 2, [0]);
     expect(attempt(null)).toThrow(/not an object/);
-    expect(attempt({ ...json, fields: 3 })).toThrow(/expected 2 fields/);
+    expect(attempt({ ...json, fields: 3 })).toThrow(/"fields" is 3, expected 2/);
     expect(attempt({ ...json, averages: [1] })).toThrow(/averages/);
     expect(attempt({ ...json, documents: [[0, 'a', [1]], ...json.documents.slice(1)] })).toThrow(/field lengths/);
     expect(attempt({ ...json, terms: [['weather', [[0, [7], [1]]]]] })).toThrow(/postings of "weather"/);

@@ -530,11 +530,11 @@ export class KeywordIndex {
     };
     if (typeof value !== 'object' || value === null) return fail('not an object');
     const json = value as Partial<SerializedKeywordIndex>;
-    if (json.fields !== fieldCount) fail(`expected ${fieldCount} fields, found ${describeNumber(json.fields)}`);
+    if (json.fields !== fieldCount) fail(`"fields" is ${describeNumber(json.fields)}, expected ${fieldCount}`);
     const { documents, terms, averages } = json;
     if (!Array.isArray(documents) || !Array.isArray(terms)) return fail('documents or terms missing');
     if (json.nextDoc !== documents.length) {
-      fail(`nextDoc is ${describeNumber(json.nextDoc)}, not the number of documents (${documents.length})`);
+      fail(`"nextDoc" is ${describeNumber(json.nextDoc)}, not the number of documents (${documents.length})`);
     }
     if (!Array.isArray(averages) || averages.length !== fieldCount) {
       return fail(`averages: expected an array of ${fieldCount} numbers`);
@@ -610,7 +610,8 @@ export class KeywordIndex {
 }
 
 /** A number as it appears in an error message (or what the value is instead). */
-function describeNumber(value: unknown): string {
+export function describeNumber(value: unknown): string {
+  if (value === undefined) return 'absent';
   return typeof value === 'number' ? String(value) : describeValue(value);
 }
 

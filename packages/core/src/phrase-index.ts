@@ -3,7 +3,7 @@
 // as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
 // keyword index entries, and a query pair is matched at search time among the documents that have
 // both words.
-import { isCount, isMeanOf, type Postings } from './keyword-index.js';
+import { describeNumber, isCount, isMeanOf, type Postings } from './keyword-index.js';
 
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
 export type PhraseLines = Int32Array;
@@ -204,7 +204,7 @@ export class PhraseIndex {
       if (!Array.isArray(item) || item.length !== 3) return fail('document entry: expected [number, pairs, lines]');
       const [doc, length, positions] = item as unknown[];
       if (!isCount(doc) || doc <= previous || doc >= documentCount) {
-        return fail(`document number ${String(doc)} is not a document number above the one before`);
+        return fail(`document number ${describeNumber(doc)} is not a document number above the one before`);
       }
       previous = doc;
       if (!Array.isArray(positions)) return fail(`lines of document ${doc} are not an array`);
@@ -212,11 +212,12 @@ export class PhraseIndex {
       for (let i = 0; i < positions.length; i++) {
         const position: unknown = positions[i];
         const id = position === -1 ? -1 : isCount(position) ? idAt(position) : undefined;
-        if (id === undefined) return fail(`term ${String(position)} of document ${doc} is not a term position`);
+        if (id === undefined) return fail(`term ${describeNumber(position)} of document ${doc} is not a term position`);
         lines[i] = id;
       }
       const pairs = distinctPairCount(lines);
-      if (length !== pairs) return fail(`document ${doc} has ${String(length)} pairs written, its lines have ${pairs}`);
+      if (length !== pairs)
+        return fail(`document ${doc} has ${describeNumber(length)} pairs written, its lines have ${pairs}`);
       total += pairs;
       index.#lines[doc] = lines;
       index.#lengths[doc] = pairs;
