@@ -48,8 +48,9 @@ type Path = (string | number)[];
 /** Every node of a JSON value (the root too), as paths. */
 function paths(value: unknown, path: Path = [], out: Path[] = []): Path[] {
   out.push(path);
-  if (Array.isArray(value)) value.forEach((item, i) => paths(item, [...path, i], out));
-  else if (typeof value === 'object' && value !== null) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) paths(value[i], [...path, i], out);
+  } else if (typeof value === 'object' && value !== null) {
     for (const key of Object.keys(value)) paths((value as Record<string, unknown>)[key], [...path, key], out);
   }
   return out;

@@ -523,8 +523,20 @@ describe('ToolIndex serialisation', () => {
     expect(ToolIndex.fromJSON(catalog, json)).toBeInstanceOf(ToolIndex); // (the untouched one loads)
     for (const copy of [
       swapped,
-      tampered(json, (copy) => void copy.keyword.terms[0]![1][0]![2][0]!++, false),
-      tampered(json, (copy) => void (copy.keyword.averages[0]! *= 1 + 1e-9), false),
+      tampered(
+        json,
+        (copy) => {
+          copy.keyword.terms[0]![1][0]![2][0]! += 1;
+        },
+        false,
+      ),
+      tampered(
+        json,
+        (copy) => {
+          copy.keyword.averages[0]! *= 1 + 1e-9;
+        },
+        false,
+      ),
       tampered(json, (copy) => copy.keyword.terms.reverse(), false),
     ]) {
       const error = loadError(catalog, copy);
