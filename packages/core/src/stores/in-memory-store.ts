@@ -99,6 +99,11 @@ export class InMemoryLoadedToolStore implements LoadedToolStore {
     }
   }
 
+  /** The most threads kept (the `maxThreads` option): one more new thread evicts the least recently used. */
+  get maxThreads(): number {
+    return this.#maxThreads;
+  }
+
   async get(threadKey: string): Promise<string[]> {
     const entry = this.#touch(threadKey);
     return entry ? [...entry.ids] : [];
