@@ -106,7 +106,7 @@ export {
   type ToolDefinitionSize,
 } from './token-count.js';
 export { normalizeWord, splitWords, tokenize, tokenizeQuery } from './tokenize.js';
-export { type IndexField, toolText } from './tool-document.js';
+export { type IndexField, MAX_INDEXED_CHARS, toolText } from './tool-document.js';
 export {
   DEFAULT_MIN_SCORE,
   DEFAULT_RANKING,

@@ -210,7 +210,10 @@ interface FieldSpec {
  * of the description. Text goes through {@link tokenize}: identifiers split at case changes, `_`,
  * `-`, `.`, `/` and digits; Unicode lower case without accents; CJK as characters and character
  * pairs; English function words dropped; a light English stemmer. Queries also lose request filler
- * ("please", "can you", "I want").
+ * ("please", "can you", "I want"). Of each part of a tool (name, id, description, tags, source,
+ * parameter text) the index reads at most {@link MAX_INDEXED_CHARS} (32,768) characters, so that
+ * one oversized tool costs every build and search little; the catalog keeps and serves the whole
+ * text.
  *
  * **Ranking.** Each query term `t` is looked up exactly and as a prefix; a term that (almost) no tool
  * contains is also looked up with one typo (two from 8 letters). A tool's match of `t` is
@@ -407,7 +410,8 @@ export class ToolIndex<TTool = unknown> {
   }
 
   /**
-   * The index as plain JSON (it includes a format version); load it with {@link ToolIndex.fromJSON}.
+   * The index as plain JSON (it includes a format version and an integrity hash of its content);
+   * load it with {@link ToolIndex.fromJSON}.
    * Throws a {@link ToolscoutError} (code `index-disposed`) once disposed: the index may no longer
    * hold what its catalog does.
    */
