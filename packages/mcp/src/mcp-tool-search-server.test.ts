@@ -135,10 +135,17 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
     await expect(unknown).rejects.toSatisfy(
       (error: unknown) => error instanceof McpError && error.code === ErrorCode.MethodNotFound,
     );
-    // The SDK rejects a tools/call without a name before it reaches the handler (as -32603, naming the field).
+    // The SDK rejects a tools/call without a name before it reaches the handler: -32602, naming the field.
     const malformed = c.request({ method: 'tools/call', params: { arguments: {} } } as never, EmptyResultSchema);
     await expect(malformed).rejects.toSatisfy(
-      (error: unknown) => error instanceof McpError && error.code < 0 && error.message.includes('"name"'),
+      (error: unknown) =>
+        error instanceof McpError &&
+        error.code === ErrorCode.InvalidParams &&
+        error.message.includes('Invalid params for tools/call: params.name: Invalid input: expected string'),
+    );
+    const badCursor = c.request({ method: 'tools/list', params: { cursor: 5 } } as never, EmptyResultSchema);
+    await expect(badCursor).rejects.toSatisfy(
+      (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams,
     );
     expect(await names(c)).toEqual(META);
   });

@@ -6,8 +6,10 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   CallToolResultSchema,
+  ErrorCode,
   type Implementation,
   ListToolsRequestSchema,
+  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -20,6 +22,7 @@ import {
   type ToolCallOutcome,
   ToolSearchSession,
   type ToolSearchSessionOptions,
+  ToolscoutError,
 } from '@toolscout/core';
 
 /** Options for a {@link McpToolSearchServer}: the session's, plus what clients are told about the server. */
@@ -118,6 +121,45 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   return result;
 }
 
+interface ZodLikeError {
+  name: string;
+  issues: { path: PropertyKey[]; message: string }[];
+}
+
+/** A schema's parse error: `ZodError` (zod 3) or `$ZodError` (zod 4, which the SDK uses). */
+function isZodError(error: unknown): error is ZodLikeError {
+  return (
+    error instanceof Error && /^\$?ZodError$/.test(error.name) && Array.isArray((error as Partial<ZodLikeError>).issues)
+  );
+}
+
+type RequestHandler = (request: { method: string }, extra: unknown) => Promise<unknown>;
+
+/**
+ * Makes a server answer a request whose params do not fit its method with -32602 Invalid params,
+ * saying which ones, instead of -32603 Internal error: the SDK parses a request with its method's
+ * schema before the handler runs and lets the parse error through. Wraps every handler the server
+ * has (initialize, ping, tools/list, tools/call); call after the last `setRequestHandler`.
+ */
+function answerInvalidParams(server: Server): void {
+  // The SDK keeps its handlers in a private map; without it, bad params stay -32603.
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of handlers as Map<string, RequestHandler>) {
+    handlers.set(method, async (request: { method: string }, extra: unknown) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        if (!isZodError(error)) throw error;
+        const issues = error.issues.map(
+          (issue) => `${issue.path.map(String).join('.') || 'the request'}: ${issue.message}`,
+        );
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues.join('; ')}.`);
+      }
+    });
+  }
+}
+
 /** Whether a catalog change can change what some session is offered (pinned, loaded or listed tools). */
 function mayChangeOffers(change: CatalogChange<unknown>, mode: string): boolean {
   if (mode === 'catalog' || change.type !== 'add') return true;
@@ -127,6 +169,32 @@ function mayChangeOffers(change: CatalogChange<unknown>, mode: string): boolean 
 interface Connection {
   server: Server;
   threadId: string;
+}
+
+/**
+ * A new client session refused because every thread the in-memory store keeps is held by a live
+ * session: one more would evict a live session's loaded tools. Streamable HTTP answers it with 503.
+ */
+export class McpConnectionLimitError extends ToolscoutError {
+  constructor(
+    /** The most threads the store keeps (`memory.maxThreads`). */
+    readonly limit: number,
+  ) {
+    super(
+      'mcp-connection-limit',
+      `Too many client sessions: ${limit} are connected, as many threads as the loaded-tool store keeps (memory.maxThreads); another one would push a live session's loaded tools out. End unused sessions, retry later, or raise memory.maxThreads.`,
+    );
+    this.name = 'McpConnectionLimitError';
+  }
+
+  static override isInstance(error: unknown): error is McpConnectionLimitError {
+    return ToolscoutError.isInstance(error) && error.code === 'mcp-connection-limit';
+  }
+}
+
+/** One key per thread of the store (the session's key is `resourceId/threadId`). */
+function threadUseKey(threadId: string, resourceId: string | undefined): string {
+  return JSON.stringify([resourceId ?? null, threadId]);
 }
 
 /**
@@ -153,6 +221,8 @@ export class McpToolSearchServer<TTool = unknown> {
   /** Sent to clients in `initialize`; applies to connections made after a change. */
   instructions: string | undefined;
   readonly #connections = new Set<Connection>();
+  /** Live connections per thread: a thread's state is dropped when its last connection closes. */
+  readonly #threadUse = new Map<string, number>();
   readonly #unsubscribe: () => void;
   #closed = false;
 
@@ -180,11 +250,20 @@ export class McpToolSearchServer<TTool = unknown> {
   /**
    * A new MCP `Server` for one client session, to connect to a transport yourself (e.g. one per
    * Streamable HTTP session). It advertises `tools.listChanged` and answers `tools/list` and
-   * `tools/call`. Its `onclose` is used for clean-up: do not replace it.
+   * `tools/call`. Its `onclose` is used for clean-up: do not replace it; closing the last
+   * connection of a thread drops the thread's loaded tools from the in-memory store.
+   *
+   * With the in-memory store, live sessions may hold at most `memory.maxThreads` threads: a new
+   * thread beyond that throws {@link McpConnectionLimitError} instead of evicting a live session's
+   * loaded tools.
    */
   createServer(connection: McpConnectionOptions = {}): Server {
     if (this.#closed) throw new Error('This McpToolSearchServer is closed.');
     const threadId = connection.threadId ?? randomUUID();
+    const useKey = threadUseKey(threadId, connection.resourceId);
+    const limit = this.session.memoryStore?.maxThreads ?? Number.POSITIVE_INFINITY;
+    if (!this.#threadUse.has(useKey) && this.#threadUse.size >= limit) throw new McpConnectionLimitError(limit);
+    this.#threadUse.set(useKey, (this.#threadUse.get(useKey) ?? 0) + 1);
     const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: true } },
       instructions: this.instructions,
@@ -218,12 +297,19 @@ export class McpToolSearchServer<TTool = unknown> {
       }
       return toCallToolResult(outcome);
     });
+    answerInvalidParams(server);
 
     const entry: Connection = { server, threadId };
     this.#connections.add(entry);
     server.onclose = () => {
-      this.#connections.delete(entry);
-      // The in-memory store is this process's own: forget the session. A shared store keeps its state.
+      if (!this.#connections.delete(entry)) return;
+      const users = (this.#threadUse.get(useKey) ?? 1) - 1;
+      if (users > 0) {
+        this.#threadUse.set(useKey, users);
+        return;
+      }
+      this.#threadUse.delete(useKey);
+      // The in-memory store is this process's own: forget the thread. A shared store keeps its state.
       if (this.session.memoryStore) this.session.clearState(threadId, connection.resourceId).catch(() => {});
     };
     return server;
@@ -232,7 +318,12 @@ export class McpToolSearchServer<TTool = unknown> {
   /** Serves one client session on `transport` (stdio, Streamable HTTP, in-memory, ...). */
   async connect(transport: Transport, connection: McpConnectionOptions = {}): Promise<Server> {
     const server = this.createServer(connection);
-    await server.connect(transport);
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      server.onclose?.(); // releases the thread it was given
+      throw error;
+    }
     return server;
   }
 
@@ -253,6 +344,7 @@ export class McpToolSearchServer<TTool = unknown> {
     this.#unsubscribe();
     await Promise.allSettled([...this.#connections].map(({ server }) => server.close()));
     this.#connections.clear();
+    this.#threadUse.clear();
     this.session.dispose();
   }
 }
