@@ -33,6 +33,7 @@ export {
 } from './mcp-servers-config.js';
 // The searchable server: a catalog served over MCP, one thread of loaded tools per client session
 export {
+  McpConnectionLimitError,
   type McpConnectionOptions,
   type McpRequestContext,
   McpToolSearchServer,
@@ -48,7 +49,7 @@ export {
   type McpUpstreamStatus,
 } from './mcp-upstream.js';
 export { McpUpstreamError, type McpUpstreamErrorReason } from './mcp-upstream-error.js';
-export { type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
+export { assertServeHttpOptions, type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
 // Transports: stdio and Streamable HTTP
 export {
   answerMalformedMessages,
