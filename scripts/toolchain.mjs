@@ -6,8 +6,8 @@
 //   node scripts/toolchain.mjs <command> [args...]     e.g. `node scripts/toolchain.mjs turbo run test`
 //
 // All set-up output goes to stderr, so `pnpm --silent toolscout ... --json` keeps stdout clean.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,26 +63,62 @@ function ensureDependencies(toolchain, env) {
   if (status !== 0) throw new Error(`pnpm install failed with exit code ${status}`);
 }
 
-function main() {
+/**
+ * Runs the command as a child that stops when this wrapper is told to stop: SIGTERM is passed on,
+ * and so are SIGINT and SIGHUP unless a terminal sends those itself (to the whole foreground
+ * group, the child included: passing them on would deliver them twice). Resolves with the child's
+ * exit code, or its signal's name.
+ */
+function runForwardingSignals(executable, args, options) {
+  const forwarded = process.stdin.isTTY ? ['SIGTERM'] : ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  const ignored = process.stdin.isTTY ? ['SIGINT', 'SIGHUP'] : [];
+  return new Promise((resolve) => {
+    const child = spawn(executable, args, options);
+    const forward = (signal) => child.kill(signal);
+    const ignore = () => {};
+    for (const signal of forwarded) process.on(signal, forward);
+    for (const signal of ignored) process.on(signal, ignore);
+    const done = (outcome) => {
+      for (const signal of forwarded) process.off(signal, forward);
+      for (const signal of ignored) process.off(signal, ignore);
+      resolve(outcome);
+    };
+    child.once('error', (error) => {
+      process.stderr.write(`[toolchain] could not run ${executable}: ${error.message}\n`);
+      done(1);
+    });
+    child.once('exit', (code, signal) => done(code ?? signal ?? 1));
+  });
+}
+
+async function main() {
   const [command, ...args] = process.argv.slice(2);
   if (!command) {
     process.stderr.write('usage: node scripts/toolchain.mjs <command> [args...]\n');
     return 2;
   }
   const toolchain = ensureToolchain();
-  const env = { ...process.env, PATH: toolchain.path, TURBO_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false' };
+  const env = {
+    ...process.env,
+    PATH: toolchain.path,
+    TURBO_TELEMETRY_DISABLED: '1',
+    npm_config_update_notifier: 'false',
+  };
   if (command !== 'pnpm' || args[0] !== 'install') ensureDependencies(toolchain, env);
   const executable = command === 'pnpm' ? toolchain.pnpm : command;
-  const result = spawnSync(executable, args, { cwd: process.env.INIT_CWD ?? process.cwd(), stdio: 'inherit', env, shell: process.platform === 'win32' });
-  if (result.error) {
-    process.stderr.write(`[toolchain] could not run ${command}: ${result.error.message}\n`);
-    return 1;
-  }
-  return result.status ?? 1;
+  return runForwardingSignals(executable, args, {
+    cwd: process.env.INIT_CWD ?? process.cwd(),
+    stdio: 'inherit',
+    env,
+    shell: process.platform === 'win32',
+  });
 }
 
 try {
-  process.exitCode = main();
+  const outcome = await main();
+  // A child ended by a signal: end the same way, so whoever runs us sees what happened.
+  if (typeof outcome === 'string') process.kill(process.pid, outcome);
+  else process.exitCode = outcome;
 } catch (error) {
   process.stderr.write(`[toolchain] ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;

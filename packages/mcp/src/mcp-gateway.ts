@@ -13,6 +13,8 @@ import {
   type McpToolSearchServerOptions,
 } from './mcp-tool-search-server.js';
 import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
+import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import { upstreamEnvironment } from './upstream-environment.js';
 
 /** An MCP server object of the SDK, served in-process: an `McpServer` or a low-level `Server`. */
 export interface McpServerLike {
@@ -80,14 +82,18 @@ function transportFactory(name: string, spec: McpGatewayServer): () => Transport
   if (typeof config.command !== 'string' || config.command === '') {
     throw new InvalidOptionError('servers', `servers.${name} needs "command", "url", "server" or "transport".`);
   }
-  return () =>
-    new StdioClientTransport({
+  return () => {
+    const params = {
       command: config.command,
       args: config.args ?? [],
-      env: config.env,
+      env: upstreamEnvironment(config),
       cwd: config.cwd,
-      stderr: 'pipe',
-    });
+    };
+    // Windows has no process groups, and needs the SDK's cross-spawn to start `npx` and other .cmd files.
+    return process.platform === 'win32'
+      ? new StdioClientTransport({ ...params, stderr: 'pipe' })
+      : new StdioUpstreamTransport(params);
+  };
 }
 
 /**
@@ -192,12 +198,15 @@ export class McpGateway {
     return this.searchServer.connect(transport, connection);
   }
 
-  /** The process ids of the stdio servers running now. */
+  /** The process ids of the stdio servers running now (on POSIX, each leads a process group of its own). */
   childPids(): number[] {
     return [...this.upstreams.values()].flatMap((upstream) => (upstream.pid === undefined ? [] : [upstream.pid]));
   }
 
-  /** Closes every client session, then every upstream (stopping their processes). */
+  /**
+   * Closes every client session, then every upstream, stopping their processes (and everything
+   * they started), those still starting included; resolves once they are gone.
+   */
   async close(): Promise<void> {
     await this.searchServer.close();
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.close()));

@@ -74,6 +74,22 @@ describe('parseMcpServersConfig', () => {
     );
   });
 
+  it('reads envPassthrough, a list of environment variable names', () => {
+    const config = parseMcpServersConfig({
+      mcpServers: { github: { command: 'gh-mcp', envPassthrough: ['GITHUB_TOKEN', 'GH_HOST'] } },
+    });
+    expect(config.servers.github).toEqual({ command: 'gh-mcp', envPassthrough: ['GITHUB_TOKEN', 'GH_HOST'] });
+    expect(failure({ mcpServers: { a: { command: 'x', envPassthrough: 'GITHUB_TOKEN' } } }).message).toBe(
+      'claude_desktop_config.json, field "mcpServers.a.envPassthrough": must be an array of variable names, got a string',
+    );
+    expect(failure({ mcpServers: { a: { command: 'x', envPassthrough: ['OK', 'NOT OK'] } } }).message).toBe(
+      'claude_desktop_config.json, field "mcpServers.a.envPassthrough[1]": must be an environment variable name (letters, digits and "_", not starting with a digit), got "NOT OK"',
+    );
+    expect(failure({ mcpServers: { a: { command: 'x', envPassthrough: [1] } } }).location.field).toBe(
+      'mcpServers.a.envPassthrough[0]',
+    );
+  });
+
   it('refuses server names that could make two tool ids collide', () => {
     expect(failure({ mcpServers: { my__server: { command: 'x' } } }).message).toContain('must not contain "__"');
     expect(failure({ mcpServers: { github_: { command: 'x' } } }).message).toContain('must not end with "_"');

@@ -9,8 +9,13 @@ export interface McpStdioServerConfig {
   command: string;
   /** Its arguments. */
   args?: string[];
-  /** Environment variables, set on top of a safe default set (`PATH`, `HOME`, ...). */
+  /**
+   * Environment variables, set on top of a safe default set (`PATH`, `HOME`, ...) and of the
+   * gateway's own values of `DEFAULT_ENV_PASSTHROUGH` (proxies, CA certificates, locale, ...).
+   */
   env?: Record<string, string>;
+  /** More variables to pass through from the gateway's environment when set there, e.g. `["GITHUB_TOKEN"]`. */
+  envPassthrough?: string[];
   /** The working directory; relative to the config file. Default: the gateway's. */
   cwd?: string;
 }
@@ -43,6 +48,7 @@ export interface ParseMcpServersConfigOptions {
 }
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Why a server name cannot namespace its tools, or undefined when it can. Tool ids are
@@ -79,9 +85,27 @@ function stringRecord(
   return { ...(value as Record<string, string>) };
 }
 
+function envNames(
+  value: unknown,
+  field: string,
+  fail: (field: string, problem: string) => never,
+): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) fail(field, `must be an array of variable names, got ${describeValue(value)}`);
+  (value as unknown[]).forEach((name, index) => {
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) {
+      fail(
+        `${field}[${index}]`,
+        `must be an environment variable name (letters, digits and "_", not starting with a digit), got ${typeof name === 'string' ? JSON.stringify(name) : describeValue(name)}`,
+      );
+    }
+  });
+  return [...(value as string[])];
+}
+
 /**
  * Reads the `mcpServers` config that Claude Desktop, Cursor, Windsurf, Cline and others use:
- * `{ "mcpServers": { "<name>": { "command", "args", "env" } | { "url", "headers" } } }`. Other
+ * `{ "mcpServers": { "<name>": { "command", "args", "env", "envPassthrough" } | { "url", "headers" } } }`. Other
  * top-level keys and unknown fields are ignored; entries with `"disabled": true` are left out.
  * Throws ImportError naming the file and field for anything it cannot use.
  */
@@ -153,6 +177,8 @@ export function parseMcpServersConfig(value: unknown, options: ParseMcpServersCo
     }
     const env = stringRecord(record.env, 'env', failField);
     if (env) config.env = env;
+    const passthrough = envNames(record.envPassthrough, 'envPassthrough', failField);
+    if (passthrough) config.envPassthrough = passthrough;
     if (record.cwd !== undefined && record.cwd !== null) {
       if (typeof record.cwd !== 'string') failField('cwd', `must be a string, got ${describeValue(record.cwd)}`);
       config.cwd = resolve(baseDir, record.cwd as string);

@@ -13,6 +13,7 @@ import {
 import { fromMcpTools, InvalidOptionError, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
 import { type Logger, silentLogger } from './logger.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
+import { isUnreadableAnswer, StdioUpstreamTransport } from './stdio-upstream-transport.js';
 
 /** How a failed or crashed upstream is restarted: after `initialDelayMs`, doubling up to `maxDelayMs`. */
 export interface McpRestartOptions {
@@ -71,6 +72,41 @@ function positive(value: number | undefined, name: string): void {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A transport that runs the server as a child process: ours, or the SDK's (on Windows). */
+function processOf(transport: Transport | undefined): StdioUpstreamTransport | StdioClientTransport | undefined {
+  return transport instanceof StdioUpstreamTransport || transport instanceof StdioClientTransport
+    ? transport
+    : undefined;
+}
+
+/** Why the gateway closed a connection itself (e.g. a message over the line limit), if it did. */
+function closeReasonOf(transport: Transport | undefined): string | undefined {
+  return transport instanceof StdioUpstreamTransport ? transport.closeReason : undefined;
+}
+
+/** `nested too deeply (...)` for the stack overflow of reading something nested too deeply. */
+function tooDeep(error: unknown): string | undefined {
+  return error instanceof RangeError && /call stack/i.test(error.message)
+    ? `nested too deeply (${error.message})`
+    : undefined;
+}
+
+/**
+ * Why something the server sent could not be read, or undefined when `error` is not about that
+ * (a timeout, a closed connection, the server's own error answer).
+ */
+function readFailure(error: unknown): string | undefined {
+  if (isUnreadableAnswer(error)) return (error.data as { detail: string }).detail;
+  if (error instanceof McpError) return undefined;
+  const deep = tooDeep(error);
+  if (deep) return `it is ${deep}`;
+  const issue = (error as { name?: unknown; issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0];
+  if ((error as Error | undefined)?.name === 'ZodError' && issue) {
+    return `it does not fit the MCP schema (at "${issue.path.map(String).join('.')}": ${issue.message})`;
+  }
+  return messageOf(error);
 }
 
 /**
@@ -144,7 +180,7 @@ export class McpUpstream {
 
   /** The process id of a stdio server while it runs. */
   get pid(): number | undefined {
-    return this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined;
+    return processOf(this.#transport)?.pid ?? undefined;
   }
 
   /** The server's name and version from `initialize`, once connected. */
@@ -184,6 +220,7 @@ export class McpUpstream {
    */
   async callTool(toolName: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
     const client = this.#client;
+    const transport = this.#transport;
     if (this.#status !== 'ready' || !client) {
       throw new McpUpstreamError(
         this.name,
@@ -210,12 +247,11 @@ export class McpUpstream {
         );
       }
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-        throw new McpUpstreamError(
-          this.name,
-          'disconnected',
-          `MCP server "${this.name}" closed the connection while running "${toolName}"; ${this.#retryHint()}.`,
-          { cause: error },
-        );
+        const closedBecause = closeReasonOf(transport);
+        const what = closedBecause
+          ? `The gateway closed its connection to MCP server "${this.name}" while running "${toolName}": ${closedBecause}`
+          : `MCP server "${this.name}" closed the connection while running "${toolName}"`;
+        throw new McpUpstreamError(this.name, 'disconnected', `${what}; ${this.#retryHint()}.`, { cause: error });
       }
       // A protocol error is the server's answer; anything else (a network failure) may mean it is gone.
       if (error instanceof McpError) throw error;
@@ -229,7 +265,10 @@ export class McpUpstream {
     }
   }
 
-  /** Stops the server (its process, for stdio), cancels restarts and removes its tools from the catalog. */
+  /**
+   * Stops the server (its process, for stdio, also while it is still starting), cancels restarts
+   * and removes its tools from the catalog. Resolves once the process is gone.
+   */
   async close(): Promise<void> {
     if (this.#status === 'closed') return;
     this.#status = 'closed';
@@ -237,8 +276,10 @@ export class McpUpstream {
     clearTimeout(this.#restartTimer);
     const client = this.#client;
     this.#client = undefined;
+    // Stop the server first: an attempt still starting then fails at once, not at its connect timeout.
+    const stopping = this.#closeQuietly(client, this.#transport);
     await this.#attempt?.catch(() => false);
-    await this.#closeQuietly(client, this.#transport);
+    await stopping;
     for (const id of this.#owned.keys()) this.#options.catalog.remove(id);
     this.#owned.clear();
   }
@@ -271,6 +312,7 @@ export class McpUpstream {
     try {
       transport = await this.#options.connect();
       this.#transport = transport;
+      this.#assertOpen();
       this.#captureStderr(transport);
       client = new Client(this.#options.clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' }, {
         capabilities: {},
@@ -304,7 +346,7 @@ export class McpUpstream {
       await this.#closeQuietly(client, transport);
       if (this.#status === 'closed') return false;
       this.#failures++;
-      this.#goDown(`failed to start: ${this.#describe(error)}`);
+      this.#goDown(`failed to start: ${closeReasonOf(transport) ?? this.#describe(error)}`);
       return false;
     }
   }
@@ -361,11 +403,16 @@ export class McpUpstream {
 
   #onClose(client: Client): void {
     if (client !== this.#client) return; // an old connection, or one that never got ready
+    const transport = this.#transport;
     this.#client = undefined;
     this.#transport = undefined;
     if (this.#status === 'closed') return;
     this.#failures = Date.now() - this.#connectedAt >= STABLE_AFTER_MS ? 1 : this.#failures + 1;
-    this.#goDown(this.#reason === 'ready' ? 'the connection closed (the server exited or crashed)' : this.#reason);
+    this.#goDown(
+      this.#reason === 'ready'
+        ? (closeReasonOf(transport) ?? 'the connection closed (the server exited or crashed)')
+        : this.#reason,
+    );
   }
 
   /** After a timeout or a network failure: a server that does not answer a ping is restarted. */
@@ -385,8 +432,7 @@ export class McpUpstream {
   }
 
   #captureStderr(transport: Transport): void {
-    if (!(transport instanceof StdioClientTransport)) return;
-    const stream = transport.stderr as Readable | null;
+    const stream = processOf(transport)?.stderr as Readable | null | undefined;
     if (!stream) return;
     let partial = '';
     stream.setEncoding('utf8');
@@ -436,7 +482,7 @@ export class McpUpstream {
     const listed: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+      const result = await this.#listTools(client, cursor, timeout);
       listed.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -454,14 +500,17 @@ export class McpUpstream {
         continue;
       }
       let descriptor: ToolDescriptor;
+      let signature: string;
       try {
         descriptor = this.#descriptor(raw);
+        signature = JSON.stringify([raw, descriptor.pinned === true]);
       } catch (error) {
-        this.#logger.warn(`server "${this.name}": tool "${String(raw.name)}" skipped: ${messageOf(error)}`);
+        const deep = tooDeep(error);
+        const why = deep ? `its definition is ${deep}` : messageOf(error);
+        this.#logger.warn(`server "${this.name}": tool "${String(raw.name)}" skipped: ${why}`);
         continue;
       }
       if (seen.has(descriptor.id)) continue;
-      const signature = JSON.stringify([raw, descriptor.pinned === true]);
       const previous = this.#owned.get(descriptor.id);
       seen.add(descriptor.id);
       if (previous === signature) continue;
@@ -488,6 +537,17 @@ export class McpUpstream {
     }
     if (added + replaced + removed > 0) {
       this.#logger.debug(`server "${this.name}": tools re-indexed (+${added} ~${replaced} -${removed})`);
+    }
+  }
+
+  /** One page of `tools/list`; an answer that cannot be read fails saying so, not as "no answer". */
+  async #listTools(client: Client, cursor: string | undefined, timeout: number) {
+    try {
+      return await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+    } catch (error) {
+      const why = readFailure(error);
+      if (why === undefined) throw error;
+      throw new Error(`its tools/list answer could not be read: ${why}`);
     }
   }
 

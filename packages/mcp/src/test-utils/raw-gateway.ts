@@ -20,9 +20,17 @@ export interface RawGateway {
   exited(ms?: number): Promise<number | string>;
 }
 
-/** Starts `node dist/bin.js ...args` (or `command ...args`) with pipes on stdin, stdout and stderr. */
-export function spawnRawGateway(args: string[], command: string[] = [process.execPath, GATEWAY_BIN]): RawGateway {
-  const child = spawn(command[0]!, [...command.slice(1), ...args]);
+export interface SpawnRawGatewayOptions {
+  /** What runs the gateway. Default `node dist/bin.js`. */
+  command?: string[];
+  /** Its environment. Default this process's. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Starts the gateway with `args`, with pipes on stdin, stdout and stderr. */
+export function spawnRawGateway(args: string[], options: SpawnRawGatewayOptions = {}): RawGateway {
+  const [command, ...prefix] = options.command ?? [process.execPath, GATEWAY_BIN];
+  const child = spawn(command!, [...prefix, ...args], { env: options.env ?? process.env });
   // A gateway that exited early must fail the test's assertions, not crash the runner with EPIPE.
   child.stdin.on('error', () => {});
   const lines: unknown[] = [];
