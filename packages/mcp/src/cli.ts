@@ -1,11 +1,18 @@
-import { fstatSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { TOOL_SEARCH_MODES, type ToolSearchMode, ToolscoutError } from '@toolscout/core';
+import { InvalidOptionError, TOOL_SEARCH_MODES, type ToolSearchMode, ToolscoutError } from '@toolscout/core';
+import { AUTH_TOKEN_ENV } from './http-access.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import { McpGateway } from './mcp-gateway.js';
 import { readMcpServersConfig } from './mcp-servers-config.js';
-import { type HttpEndpoint, isLoopback, serveHttp } from './serve-http.js';
+import {
+  assertServeHttpOptions,
+  type HttpEndpoint,
+  isLoopback,
+  type ServeHttpOptions,
+  serveHttp,
+} from './serve-http.js';
 import { type StdioSession, serveStdio } from './serve-stdio.js';
 
 /** A mistake on the command line (exit code 2). */
@@ -28,6 +35,14 @@ export interface GatewayArgs {
   http?: number;
   /** The address to listen on with `http`. */
   host: string;
+  /** With `http`: more `Host` names the endpoint answers to, besides loopback. */
+  allowedHosts: string[];
+  /** With `http`: more browser origins accepted, besides loopback ones. */
+  allowedOrigins: string[];
+  /** With `http`: the file holding the bearer token clients must send. */
+  authTokenFile?: string;
+  /** With `http`: the most client sessions open at once. */
+  maxSessions?: number;
   /** How clients reach the catalog. */
   mode: ToolSearchMode;
   /** Catalog ids of tools offered without a search. */
@@ -50,7 +65,16 @@ Options:
   --config FILE           the mcpServers config (JSON); required
   --http PORT             serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio
                           (0 picks a free port)
-  --host HOST             the address for --http (default 127.0.0.1: this machine only)
+  --host HOST             the address for --http (default 127.0.0.1: this machine only); any
+                          other address needs a bearer token
+  --auth-token-file FILE  with --http: clients must send "Authorization: Bearer <token>" with
+                          the token in FILE (or in $TOOLSCOUT_MCP_AUTH_TOKEN); at least 16
+                          characters, e.g. from \`openssl rand -hex 32\`
+  --allowed-host NAME     with --http: also answer to this Host name (default: loopback names
+                          and the --host address only, against DNS rebinding); repeatable
+  --allowed-origin ORIGIN with --http: also accept browser requests from this origin, e.g.
+                          https://app.example.com (default: loopback origins); repeatable
+  --max-sessions N        with --http: the most client sessions open at once (default 1000)
   --mode MODE             search-load (default), auto-load, catalog, or proxy (a call_tool
                           meta-tool, for clients that ignore tools/list_changed)
   --pin ID                offer this tool at every step without a search, e.g.
@@ -79,6 +103,10 @@ const ARG_OPTIONS = {
   config: { type: 'string' },
   http: { type: 'string' },
   host: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'auth-token-file': { type: 'string' },
+  'max-sessions': { type: 'string' },
   mode: { type: 'string' },
   pin: { type: 'string', multiple: true },
   timeout: { type: 'string' },
@@ -87,6 +115,9 @@ const ARG_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
+
+/** The options that make sense only when serving HTTP. */
+const HTTP_ONLY = ['host', 'allowed-host', 'allowed-origin', 'auth-token-file', 'max-sessions'] as const;
 
 function parseRaw(argv: readonly string[]) {
   try {
@@ -111,11 +142,17 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayArgs | { help:
   const http = positiveInteger(values.http, '--http', true);
   if (http !== undefined && http > 65535)
     throw new GatewayUsageError(`--http needs a port from 0 to 65535; got ${http}.`);
-  if (values.host !== undefined && http === undefined)
-    throw new GatewayUsageError('--host applies only with --http PORT.');
+  if (http === undefined) {
+    for (const option of HTTP_ONLY) {
+      if (values[option] !== undefined) throw new GatewayUsageError(`--${option} applies only with --http PORT.`);
+    }
+  }
+  const maxSessions = positiveInteger(values['max-sessions'], '--max-sessions');
   const args: GatewayArgs = {
     config: values.config,
     host: values.host ?? '127.0.0.1',
+    allowedHosts: values['allowed-host'] ?? [],
+    allowedOrigins: values['allowed-origin'] ?? [],
     mode,
     pinned: values.pin ?? [],
     callTimeoutMs: positiveInteger(values.timeout, '--timeout') ?? 60_000,
@@ -123,7 +160,62 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayArgs | { help:
     verbose: values.verbose ?? false,
   };
   if (http !== undefined) args.http = http;
+  if (values['auth-token-file'] !== undefined) args.authTokenFile = values['auth-token-file'];
+  if (maxSessions !== undefined) args.maxSessions = maxSessions;
   return args;
+}
+
+/**
+ * The bearer token of `--auth-token-file` or `TOOLSCOUT_MCP_AUTH_TOKEN` (surrounding whitespace
+ * trimmed), or undefined when neither is given. Both at once is a usage error.
+ */
+function readAuthToken(file: string | undefined, env: Record<string, string | undefined>): string | undefined {
+  const fromEnv = env[AUTH_TOKEN_ENV];
+  if (file !== undefined && fromEnv !== undefined) {
+    throw new GatewayUsageError(
+      `the bearer token is given twice, by --auth-token-file and by ${AUTH_TOKEN_ENV}: give it once.`,
+    );
+  }
+  if (file === undefined) {
+    if (fromEnv !== undefined && fromEnv.trim() === '') {
+      throw new InvalidOptionError(
+        'authToken',
+        `${AUTH_TOKEN_ENV} is set but empty: set it to the token, or unset it.`,
+      );
+    }
+    return fromEnv?.trim();
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message;
+    throw new InvalidOptionError('authToken', `--auth-token-file ${file}: ${reason}.`);
+  }
+  const token = text.trim();
+  if (token === '') {
+    throw new InvalidOptionError(
+      'authToken',
+      `--auth-token-file ${file} is empty: put the token in it, e.g. from \`openssl rand -hex 32\`.`,
+    );
+  }
+  return token;
+}
+
+/** The `serveHttp` options of a command line, bearer token read and all checked before any server starts. */
+function httpOptions(args: GatewayArgs, port: number, env: Record<string, string | undefined>): ServeHttpOptions {
+  const options: ServeHttpOptions = {
+    port,
+    host: args.host,
+    allowedHosts: args.allowedHosts,
+    allowedOrigins: args.allowedOrigins,
+  };
+  if (args.maxSessions !== undefined) options.maxSessions = args.maxSessions;
+  const authToken = readAuthToken(args.authTokenFile, env);
+  if (authToken !== undefined) options.authToken = authToken;
+  assertServeHttpOptions(options);
+  return options;
 }
 
 /** What the gateway CLI touches outside itself. */
@@ -135,6 +227,8 @@ export interface GatewayCliIO {
   onSignal: (handler: (signal: string) => void) => () => void;
   /** The package's version, for `--version` and `initialize`. */
   version: string;
+  /** The environment (for `TOOLSCOUT_MCP_AUTH_TOKEN`). Default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Whether stdin is a pipe or socket a parent can close (not a terminal, not /dev/null). */
@@ -152,7 +246,8 @@ function stdinIsPipe(stdin: Readable): boolean {
 /**
  * Runs `toolscout-mcp` until it is stopped: reads the config, starts the servers, serves stdio or
  * HTTP, and shuts everything down on SIGINT, SIGTERM or stdin close. Resolves to the exit code:
- * 0 after a clean shutdown, 1 for an unusable config, 2 for a bad command line.
+ * 0 after a clean shutdown, 1 for an unusable config or HTTP setting (an unreadable or empty token
+ * file, a non-loopback `--host` without a token, ...), 2 for a bad command line.
  */
 export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): Promise<number> {
   let args: ReturnType<typeof parseGatewayArgs>;
@@ -169,6 +264,13 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
   if ('version' in args) {
     io.stderr.write(`${io.version}\n`);
     return 0;
+  }
+  let http: ServeHttpOptions | undefined;
+  try {
+    if (args.http !== undefined) http = httpOptions(args, args.http, io.env ?? process.env);
+  } catch (error) {
+    io.stderr.write(`toolscout-mcp: ${(error as Error).message}\n`);
+    return GatewayUsageError.isInstance(error) ? 2 : 1;
   }
   const logger: Logger = createStderrLogger({ level: args.verbose ? 'debug' : 'info', stream: io.stderr });
   let gateway: McpGateway;
@@ -229,7 +331,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
     const pinnedMissing = args.pinned.filter((id) => !gateway.catalog.has(id));
     if (pinnedMissing.length > 0) logger.warn(`--pin: no tool with id ${pinnedMissing.join(', ')} (yet)`);
     const summary = `${gateway.catalog.size} tool(s) from ${[...gateway.upstreams.values()].filter((u) => u.status === 'ready').length}/${gateway.upstreams.size} server(s)`;
-    if (args.http === undefined) {
+    if (http === undefined) {
       stdio = await serveStdio(gateway, {
         stdin: io.stdin,
         stdout: io.stdout,
@@ -239,10 +341,8 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
       void stdio.closed.then(() => shutdown('stdin closed'));
       logger.info(`serving ${summary} on stdio (mode ${args.mode})`);
     } else {
-      endpoint = await serveHttp(gateway, { port: args.http, host: args.host, logger });
-      if (!isLoopback(args.host)) {
-        logger.warn(`listening on ${args.host}: any machine that reaches it can call your tools (no authentication)`);
-      }
+      endpoint = await serveHttp(gateway, { ...http, logger });
+      if (!isLoopback(args.host)) logger.info(`listening on ${args.host}: clients must send the bearer token`);
       if (stdinIsPipe(io.stdin)) {
         io.stdin.once('end', () => void shutdown('stdin closed'));
         io.stdin.once('close', () => void shutdown('stdin closed'));
