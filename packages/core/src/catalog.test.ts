@@ -8,8 +8,9 @@ import {
   ToolscoutError,
   UnknownToolError,
 } from './errors.js';
+import { allOfRefChain, nestedSchema, sharedAtEveryLevel } from './test-utils/hostile-schemas.js';
 import { toToolName } from './tool-name.js';
-import type { ToolDescriptor } from './types.js';
+import type { JsonSchema, ToolDescriptor } from './types.js';
 
 const weather: ToolDescriptor = {
   id: 'get_weather',
@@ -119,7 +120,13 @@ describe('ToolCatalog: validation', () => {
       'id',
       /Tool named "weather" \(at index 0\): id must be a non-empty string, got undefined/,
     ],
-    ['an empty id', { id: '  ' }, 'id', /id must be a non-empty string, got an empty string/],
+    ['an empty id', { id: '' }, 'id', /id must be a non-empty string, got an empty string$/],
+    [
+      'a blank id',
+      { id: ' \t' },
+      'id',
+      /id must be a non-empty string, got a blank string \(only white space\): " \\t"$/,
+    ],
     ['a numeric id', { id: 7 }, 'id', /id must be a non-empty string, got a number/],
     [
       'a non-string description',
@@ -239,6 +246,50 @@ describe('ToolCatalog: validation', () => {
     expect(deepTool!.jsonSchema.default).not.toBe(deep);
     expect(Object.keys(oddTool!.jsonSchema.properties as object)).toEqual(['__proto__']);
     expect(Object.isFrozen(oddTool!.jsonSchema.properties)).toBe(true);
+  });
+
+  it('rejects a schema nested 2,500 levels deep with a clear error, not a RangeError', () => {
+    const error = thrown(() => new ToolCatalog([{ id: 'deep', inputSchema: nestedSchema(2_500) }]));
+    expect(InvalidToolError.isInstance(error)).toBe(true);
+    expect((error as InvalidToolError).field).toBe('inputSchema');
+    expect((error as Error).message).toMatch(
+      /^Tool "deep": inputSchema is not JSON data: inputSchema\.properties\.x\.properties\.a\.properties\.a…\(118 more levels\)…(\.properties\.a){2} nests deeper than 128 levels \(the limit\)$/,
+    );
+    expect(new ToolCatalog([{ id: 'ok', inputSchema: nestedSchema(60) }]).size).toBe(1); // 123 levels of JSON
+  });
+
+  it('copies a schema that reuses one sub-object at every level once, and keeps it shared (24 levels)', () => {
+    const started = performance.now();
+    const tool = new ToolCatalog([{ id: 'shared', inputSchema: sharedAtEveryLevel(24, 'properties') }]).get('shared')!;
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const x = (tool.jsonSchema.properties as Record<string, JsonSchema>).x!;
+    const { a, b } = x.properties as Record<string, JsonSchema>;
+    expect(a).toBe(b);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(tool.inputSchema).toBe(tool.jsonSchema);
+  });
+
+  it('rejects a schema that no call could be validated against within the budget, naming the tool', () => {
+    for (const [id, schema] of [
+      ['chain', allOfRefChain(22)],
+      ['dag', sharedAtEveryLevel(24, 'allOf')],
+    ] as const) {
+      const started = performance.now();
+      const error = thrown(() => new ToolCatalog([{ id, inputSchema: schema }]));
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(InvalidToolError.isInstance(error)).toBe(true);
+      expect((error as InvalidToolError).field).toBe('inputSchema');
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^Tool "${id}": inputSchema is too costly to validate: checking a single value would take more than 100,000 steps`,
+        ),
+      );
+    }
+    const chain: Record<string, JsonSchema> = {};
+    for (let i = 0; i < 200; i++) chain[`d${i}`] = i === 199 ? { type: 'string' } : { $ref: `#/$defs/d${i + 1}` };
+    expect(() => new ToolCatalog([{ id: 'long', inputSchema: { $ref: '#/$defs/d0', $defs: chain } }])).toThrow(
+      /^Tool "long": inputSchema is too deeply layered to validate: it applies subschemas to a single value through 201 levels/,
+    );
   });
 
   it('rejects a Standard Schema that cannot produce JSON Schema', () => {

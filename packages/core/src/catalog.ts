@@ -1,8 +1,9 @@
 import { DuplicateToolError, InvalidToolError, ToolNameConflictError, UnknownToolError } from './errors.js';
 import { isStandardSchema, toJsonSchema } from './schema.js';
+import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET } from './schema-graph.js';
 import { toToolName } from './tool-name.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
-import { describeValue, isRecord } from './values.js';
+import { describeBlank, describeValue, isRecord } from './values.js';
 
 /** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
 export type CatalogChange<T> =
@@ -26,12 +27,21 @@ function invalid(toolLabel: string, field: string, problem: string): InvalidTool
 /** Raised inside {@link copyJson} when the value is not plain JSON data (or nests too deep). */
 const NOT_JSON = Symbol('not JSON');
 /**
+ * How deep a tool's JSON data (its schemas, with their defaults and examples) may nest. Deeper data
+ * is rejected: no real schema comes near it, and a validator walks a schema by recursion.
+ */
+const MAX_JSON_DEPTH = 128;
+/**
  * Deeper than this, or past this many values, {@link freezeJson} takes the slow path, which tells a
- * cycle from legitimately deep or large data (a cycle would otherwise be followed round and round).
+ * cycle from legitimately deep or large data (a cycle would otherwise be followed round and round)
+ * and keeps shared objects shared (copying a shared object at each of its uses can take exponential
+ * time).
  */
 const FAST_COPY_DEPTH = 64;
 const FAST_COPY_VALUES = 1_000_000;
 let fastCopyBudget = 0;
+/** Whether the fast path met a `$ref` or `$recursiveRef` key (references make validation costlier). */
+let fastCopySawReference = false;
 
 /** The fast path of {@link freezeJson}: throws {@link NOT_JSON} for anything it does not copy. */
 function copyJson(value: unknown, depth: number): unknown {
@@ -55,36 +65,60 @@ function copyJson(value: unknown, depth: number): unknown {
     const item = source[key];
     if (item === undefined) continue;
     if (key === '__proto__') throw NOT_JSON;
+    if (key === '$ref' || key === '$recursiveRef') fastCopySawReference = true;
     copy[key] = copyJson(item, depth + 1);
   }
   return Object.freeze(copy);
 }
 
+/** A frozen copy of JSON data, and whether validating against it as a schema needs a cost check. */
+interface FrozenJson {
+  value: unknown;
+  /** It holds `$ref`s, shared objects or very many values (see `schemaCostProblem`). */
+  needsCostCheck: boolean;
+}
+
+/** `root.a[0].b`, with the middle of a very long path left out. */
+function formatPath(root: string, steps: readonly (string | number)[]): string {
+  const render = (list: readonly (string | number)[]) =>
+    list.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
+  if (steps.length <= 12) return root + render(steps);
+  return `${root}${render(steps.slice(0, 6))}…(${steps.length - 10} more levels)…${render(steps.slice(-4))}`;
+}
+
 /**
  * Deep-copies JSON data (plain objects, arrays, strings, finite numbers, booleans, null) and freezes
- * the copy. Anything else (functions, class instances, cycles, NaN) is an error naming its path
- * (`root`, then `.key` and `[index]` steps). Plain JSON takes a fast path; anything else (or very
- * deep data) is walked again with the bookkeeping that makes the error precise.
+ * the copy. Anything else (functions, class instances, cycles, NaN, nesting deeper than
+ * {@link MAX_JSON_DEPTH}) is an error naming its path (`root`, then `.key` and `[index]` steps).
+ * Plain JSON takes a fast path; anything else (or very deep or large data) is walked again with the
+ * bookkeeping that makes the error precise, copying an object used in several places once (so a
+ * schema that reuses one sub-object at every level copies in time linear in its objects).
  */
-function freezeJson(value: unknown, root: string, toolLabel: string, field: string): unknown {
+function freezeJson(value: unknown, root: string, toolLabel: string, field: string): FrozenJson {
   try {
     fastCopyBudget = FAST_COPY_VALUES;
-    return copyJson(value, 0);
+    fastCopySawReference = false;
+    const copy = copyJson(value, 0);
+    const needsCostCheck = fastCopySawReference || FAST_COPY_VALUES - fastCopyBudget > VALIDATION_BUDGET;
+    return { value: copy, needsCostCheck };
   } catch (error) {
     if (error !== NOT_JSON) throw error;
   }
-  const seen = new Set<object>();
+  const copies = new Map<object, unknown>();
+  const open = new Set<object>();
   const steps: (string | number)[] = [];
   const fail = (problem: string): never => {
-    const path = root + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
-    throw invalid(toolLabel, field, `is not JSON data: ${path} ${problem}`);
+    throw invalid(toolLabel, field, `is not JSON data: ${formatPath(root, steps)} ${problem}`);
   };
   const visit = (value: unknown): unknown => {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
     if (typeof value === 'number') return Number.isFinite(value) ? value : fail(`is ${value}`);
     if (typeof value !== 'object') return fail(`is ${describeValue(value)}`);
-    if (seen.has(value)) return fail('refers back to itself (a cycle)');
-    seen.add(value);
+    const done = copies.get(value);
+    if (done !== undefined) return done;
+    if (open.has(value)) return fail('refers back to itself (a cycle)');
+    if (steps.length >= MAX_JSON_DEPTH) return fail(`nests deeper than ${MAX_JSON_DEPTH} levels (the limit)`);
+    open.add(value);
     let copy: unknown[] | Record<string, unknown>;
     if (Array.isArray(value)) {
       const array: unknown[] = new Array(value.length);
@@ -115,10 +149,12 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
       }
       copy = object;
     }
-    seen.delete(value);
-    return Object.freeze(copy);
+    open.delete(value);
+    Object.freeze(copy);
+    copies.set(value, copy);
+    return copy;
   };
-  return visit(value);
+  return { value: visit(value), needsCostCheck: true };
 }
 
 function optionalRecord(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {
@@ -161,6 +197,17 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
   return { type: 'object', ...rest };
 }
 
+/**
+ * Rejects an input schema that no call could be validated against within the budget (see
+ * `validateInput`): one that applies too many subschemas to a single value, or too deep a chain of
+ * them. Checked when the tool enters the catalog, so the tool fails where it is declared, not at
+ * every call. (The plan made here is cached for the validator.)
+ */
+function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {
+  const problem = schemaCostProblem(schemaPlan(schema));
+  if (problem !== undefined) throw invalid(toolLabel, 'inputSchema', problem);
+}
+
 /** Validates a descriptor and builds the frozen catalog entry (without checking for duplicates). */
 function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): CatalogTool<TTool> {
   const at = () => (position === undefined ? '' : ` (at index ${position})`);
@@ -170,7 +217,7 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   const descriptor = input as unknown as Record<string, unknown>;
   const id = descriptor.id;
   if (typeof id !== 'string' || !/\S/.test(id)) {
-    const got = typeof id === 'string' ? 'an empty string' : describeValue(id);
+    const got = typeof id === 'string' ? describeBlank(id) : describeValue(id);
     const hint = typeof descriptor.name === 'string' ? ` named "${descriptor.name}"` : '';
     throw new InvalidToolError(`Tool${hint}${at()}: id must be a non-empty string, got ${got}`, 'id');
   }
@@ -211,14 +258,16 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   }
   const standard = isStandardSchema(input.inputSchema);
   const objectResolved = objectSchema(resolved, label);
-  const jsonSchema = freezeJson(objectResolved, 'inputSchema', label, 'inputSchema') as JsonSchema;
+  const frozen = freezeJson(objectResolved, 'inputSchema', label, 'inputSchema');
+  const jsonSchema = frozen.value as JsonSchema;
+  if (frozen.needsCostCheck) checkSchemaCost(jsonSchema, label);
   // A JSON Schema given as it is needed is copied once and serves as both.
   const inputSchema =
     input.inputSchema === undefined || standard
       ? input.inputSchema
       : objectResolved === input.inputSchema
         ? jsonSchema
-        : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema') as JsonSchema);
+        : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema').value as JsonSchema);
 
   const tool: CatalogTool<TTool> = {
     ...input,
@@ -230,7 +279,7 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;
   if (input.tags !== undefined) tool.tags = Object.freeze([...input.tags]);
   if (input.outputSchema !== undefined) {
-    tool.outputSchema = freezeJson(input.outputSchema, 'outputSchema', label, 'outputSchema') as JsonSchema;
+    tool.outputSchema = freezeJson(input.outputSchema, 'outputSchema', label, 'outputSchema').value as JsonSchema;
   }
   if (input.annotations !== undefined) tool.annotations = Object.freeze({ ...input.annotations });
   if (input.metadata !== undefined) tool.metadata = Object.freeze({ ...input.metadata });

@@ -1,6 +1,7 @@
-import { type OutputUnit, type SchemaDraft, Validator } from '@cfworker/json-schema';
+import { type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-schema';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { InvalidToolError } from './errors.js';
+import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET, validationCost } from './schema-graph.js';
 import type { JsonSchema, SchemaLike } from './types.js';
 import { describeValue, isRecord } from './values.js';
 
@@ -207,27 +208,54 @@ function draftOf(schema: JsonSchema): SchemaDraft {
   return '2020-12';
 }
 
-const validators = new WeakMap<JsonSchema, Validator>();
+/** One issue about the arguments as a whole. */
+function refused(message: string): ValidationResult {
+  return { success: false, issues: [{ path: '', message }] };
+}
 
-function validatorFor(schema: JsonSchema): Validator {
-  let validator = validators.get(schema);
-  if (!validator) {
-    // The validator annotates the schema it is given (`__absolute_uri__`...): give it a private copy,
-    // so frozen catalog schemas work and the tool's schema stays as declared.
-    validator = new Validator(structuredClone(schema), draftOf(schema), false);
-    validators.set(schema, validator);
+const OVER_BUDGET = `the arguments could not be validated within the budget: checking them against the tool's schema would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps (one per subschema applied, enum member or required name checked, pair of unique items compared), so the call was refused. Send smaller or less deeply nested arguments.`;
+const OUT_OF_STACK =
+  "the arguments could not be validated: they are too deeply nested (or produce too many errors) for the tool's schema, so the call was refused. Send smaller or less deeply nested arguments.";
+
+/** Validates against a JSON Schema, within the budget (see `schema-graph.ts`). */
+function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
+  let outcome: ReturnType<typeof validate>;
+  try {
+    const plan = schemaPlan(schema);
+    const unresolved = plan.unresolved[0];
+    if (unresolved !== undefined) {
+      return refused(
+        `the tool's JSON Schema could not be applied: its $ref ${JSON.stringify(unresolved)} names no part of the schema (references to other documents are not fetched).`,
+      );
+    }
+    const problem = schemaCostProblem(plan);
+    if (problem !== undefined) return refused(`the tool's JSON Schema ${problem}`);
+    if (validationCost(plan, args) > VALIDATION_BUDGET) return refused(OVER_BUDGET);
+    const lookup = plan.lookup as Parameters<typeof validate>[3];
+    outcome = validate(args, plan.schema as JsonSchema, draftOf(schema), lookup, false);
+  } catch (error) {
+    if (error instanceof RangeError) return refused(OUT_OF_STACK);
+    return refused(`the tool's JSON Schema could not be applied: ${errorMessage(error)}`);
   }
-  return validator;
+  if (outcome.valid) return { success: true, value: args };
+  return { success: false, issues: jsonSchemaIssues(outcome.errors, args) };
 }
 
 /**
  * Validates a tool call's arguments. A tool whose `inputSchema` is a Standard Schema is validated
  * through `~standard.validate` (so transforms and defaults apply: `value` is the parsed output);
- * otherwise its `jsonSchema` is checked with @cfworker/json-schema (validators are built on first use
- * and cached per schema object; `value` is the arguments as given).
+ * otherwise its `jsonSchema` is checked with @cfworker/json-schema (`value` is the arguments as given).
+ *
+ * The cost is bounded: `$ref`s are resolved within the schema (references to other documents are
+ * not fetched), loops of subschemas applied to the same value are cut (`{ "$ref": "#" }` accepts
+ * anything), and the steps the arguments would take (subschemas applied, enum members and required
+ * names checked, unique items compared) are counted before validating, shared subschemas from a
+ * memo: a call that would take more than `VALIDATION_BUDGET` (100,000) is refused with an issue
+ * that says so. The plan behind this is made once per schema object.
  *
  * Never throws for bad arguments: every problem comes back as an issue with a path like
- * `location.city`. A schema that throws while validating is reported as an issue too.
+ * `location.city`. A schema that throws while validating, or that is over the budget for any
+ * value, is reported as an issue too (the call is refused).
  */
 export async function validateInput(
   tool: { inputSchema?: SchemaLike; jsonSchema: JsonSchema },
@@ -249,15 +277,5 @@ export async function validateInput(
       })),
     };
   }
-  let outcome: ReturnType<Validator['validate']>;
-  try {
-    outcome = validatorFor(tool.jsonSchema).validate(args);
-  } catch (error) {
-    return {
-      success: false,
-      issues: [{ path: '', message: `the tool's JSON Schema could not be applied: ${errorMessage(error)}` }],
-    };
-  }
-  if (outcome.valid) return { success: true, value: args };
-  return { success: false, issues: jsonSchemaIssues(outcome.errors, args) };
+  return validateJson(tool.jsonSchema, args);
 }

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { ToolCatalog } from './catalog.js';
+import { validateInput } from './schema.js';
+import { schemaPlan, VALIDATION_BUDGET, validationCost } from './schema-graph.js';
+import {
+  allOfRefChain,
+  fanOutOnData,
+  nestedArrays,
+  sharedAtEveryLevel,
+  treeArguments,
+  treeSchema,
+} from './test-utils/hostile-schemas.js';
+import type { JsonSchema } from './types.js';
+
+/** Runs `work` and fails if it took longer than `ms` (a ceiling against blow-ups, not a speed claim). */
+async function within<T>(ms: number, work: () => Promise<T> | T): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  expect(performance.now() - started).toBeLessThan(ms);
+  return result;
+}
+
+function callable(id: string, schema: JsonSchema) {
+  return new ToolCatalog([{ id, inputSchema: schema }]).get(id)!;
+}
+
+describe('validateInput: cost is bounded', () => {
+  it('refuses a schema whose $refs fan out (22 levels of allOf of two $refs), at once instead of in seconds', async () => {
+    const result = await within(2_000, () => validateInput({ jsonSchema: allOfRefChain(22) }, { x: 'ok' }));
+    expect(result.success).toBe(false);
+    expect(!result.success && result.issues).toEqual([
+      {
+        path: '',
+        message: expect.stringMatching(
+          /^the tool's JSON Schema is too costly to validate: checking a single value would take more than 100,000 steps/,
+        ),
+      },
+    ]);
+  });
+
+  it('refuses a schema that reuses one sub-object in an allOf at every level (a DAG, 24 levels)', async () => {
+    const result = await within(2_000, () =>
+      validateInput({ jsonSchema: sharedAtEveryLevel(24, 'allOf') }, { x: 'a' }),
+    );
+    expect(!result.success && result.issues[0]!.message).toMatch(/too costly to validate/);
+  });
+
+  it('validates against a schema that reuses one sub-object as two properties, counting each value once', async () => {
+    const schema = sharedAtEveryLevel(24, 'properties');
+    expect(await validateInput({ jsonSchema: schema }, { x: { a: { b: { a: {} } } } })).toEqual({
+      success: true,
+      value: { x: { a: { b: { a: {} } } } },
+    });
+    expect(await validateInput({ jsonSchema: schema }, { x: { a: { b: 7 } } })).toEqual({
+      success: false,
+      issues: [{ path: 'x.a.b', message: 'Instance type "number" is invalid. Expected "object".' }],
+    });
+  });
+
+  it('refuses arguments that would make a recursive schema fan out, before validating them', async () => {
+    const tool = callable('fan', fanOutOnData);
+    expect(await validateInput(tool, { x: nestedArrays(6, 1) })).toEqual({
+      success: true,
+      value: { x: nestedArrays(6, 1) },
+    });
+    // 3^30 evaluations unbounded; counted in a few steps past the budget.
+    const result = await within(2_000, () => validateInput(tool, { x: nestedArrays(30, 'no') }));
+    expect(!result.success && result.issues).toEqual([
+      {
+        path: '',
+        message: expect.stringMatching(
+          /^the arguments could not be validated within the budget: .* more than 100,000 steps/,
+        ),
+      },
+    ]);
+    expect(validationCost(schemaPlan(tool.jsonSchema), { x: nestedArrays(30, 'no') })).toBe(VALIDATION_BUDGET + 1);
+  });
+
+  it('counts item pairs of uniqueItems and required names towards the budget', async () => {
+    const unique = callable('unique', {
+      type: 'object',
+      properties: { ids: { type: 'array', uniqueItems: true } },
+    });
+    const many = Array.from({ length: 50_000 }, (_, i) => i);
+    const refused = await within(2_000, () => validateInput(unique, { ids: many }));
+    expect(!refused.success && refused.issues[0]!.message).toMatch(/within the budget/);
+    expect(await validateInput(unique, { ids: many.slice(0, 400) })).toMatchObject({ success: true });
+
+    const names = Array.from({ length: 100 }, (_, i) => `field${i}`);
+    const required = callable('required', {
+      type: 'object',
+      properties: { rows: { type: 'array', items: { type: 'object', required: names } } },
+    });
+    const rows = Array.from({ length: 5_000 }, () => ({}));
+    const tooMany = await within(2_000, () => validateInput(required, { rows }));
+    expect(!tooMany.success && tooMany.issues[0]!.message).toMatch(/within the budget/);
+  });
+});
+
+describe('validateInput: recursive schemas', () => {
+  it('accepts anything against {"$ref": "#"} (it refers to itself, like {})', async () => {
+    const tool = callable('self', { $ref: '#' });
+    expect(await validateInput(tool, { any: [1, { deep: true }] })).toEqual({
+      success: true,
+      value: { any: [1, { deep: true }] },
+    });
+  });
+
+  it('keeps the other keywords of a schema that refers to itself, and cuts loops between definitions', async () => {
+    const self = callable('self', { $ref: '#', type: 'object', required: ['a'] });
+    expect(await validateInput(self, { a: 1 })).toMatchObject({ success: true });
+    expect(await validateInput(self, {})).toEqual({
+      success: false,
+      issues: [{ path: 'a', message: 'Required property is missing.' }],
+    });
+    const loop = callable('loop', {
+      $ref: '#/$defs/a',
+      $defs: { a: { $ref: '#/$defs/b', required: ['a'] }, b: { allOf: [{ $ref: '#/$defs/a' }], required: ['b'] } },
+    });
+    expect(await validateInput(loop, { a: 1, b: 2 })).toMatchObject({ success: true });
+    expect(await validateInput(loop, { a: 1 })).toEqual({
+      success: false,
+      issues: [{ path: 'b', message: 'Required property is missing.' }],
+    });
+  });
+
+  it('validates a tree of nodes 100 levels deep, and finds the mistake at the bottom', async () => {
+    const tool = callable('tree', treeSchema);
+    const args = treeArguments(100);
+    expect(await validateInput(tool, args)).toEqual({ success: true, value: args });
+    const wrong = await validateInput(tool, treeArguments(100, 42));
+    expect(wrong.success).toBe(false);
+    const path = `root${'.children[0]'.repeat(100)}.name`;
+    expect(!wrong.success && wrong.issues).toEqual([
+      { path, message: 'Instance type "number" is invalid. Expected "string".' },
+    ]);
+  });
+
+  it('refuses data nested deeper than the validator can follow, saying so', async () => {
+    const tool = callable('tree', treeSchema);
+    const result = await within(2_000, () => validateInput(tool, treeArguments(2_000)));
+    expect(!result.success && result.issues).toEqual([
+      { path: '', message: expect.stringMatching(/^the arguments could not be validated: they are too deeply nested/) },
+    ]);
+  });
+
+  it('resolves $ref to anchors, $ids and $recursiveRef', async () => {
+    const anchored = callable('anchored', {
+      type: 'object',
+      properties: { when: { $ref: '#day' }, where: { $ref: 'https://example.com/place' } },
+      $defs: {
+        day: { $anchor: 'day', type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        place: { $id: 'https://example.com/place', type: 'string' },
+      },
+    });
+    expect(await validateInput(anchored, { when: '2026-11-23', where: 'Oslo' })).toMatchObject({ success: true });
+    expect(await validateInput(anchored, { when: 'today', where: 1 })).toEqual({
+      success: false,
+      issues: [
+        { path: 'when', message: 'String does not match pattern.' },
+        { path: 'where', message: 'Instance type "number" is invalid. Expected "string".' },
+      ],
+    });
+    const recursive = callable('recursive', {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      $recursiveAnchor: true,
+      type: 'object',
+      additionalProperties: { $recursiveRef: '#' },
+    });
+    expect(await validateInput(recursive, { a: { b: {} } })).toMatchObject({ success: true });
+    expect(await validateInput(recursive, { a: { b: 3 } })).toMatchObject({
+      success: false,
+      issues: [{ path: 'a.b', message: 'Instance type "number" is invalid. Expected "object".' }],
+    });
+  });
+
+  it('names a $ref that resolves to nothing in the schema', async () => {
+    const tool = callable('remote', { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } });
+    expect(await validateInput(tool, { a: 1 })).toEqual({
+      success: false,
+      issues: [
+        {
+          path: '',
+          message:
+            'the tool\'s JSON Schema could not be applied: its $ref "https://example.com/a.json" names no part of the schema (references to other documents are not fetched).',
+        },
+      ],
+    });
+  });
+});

@@ -1,0 +1,462 @@
+// How a JSON Schema's subschemas apply to a value, so that validating against it has a bounded cost.
+//
+// The validator (@cfworker/json-schema) walks a schema as a tree: a subschema reached by two paths
+// (two `$ref`s to one definition, or one object used twice) is evaluated once per path. A schema
+// whose `$defs` chain `allOf` two `$ref`s to the level below evaluates 2^levels subschemas for one
+// value, and `{ "$ref": "#" }` evaluates itself forever. This module reads a schema as the graph it
+// is (shared objects once, `$ref`s resolved) and:
+// - cuts the loops of subschemas that apply to the same value (a `$ref` back to a schema already
+//   applied to it adds nothing: `{ "$ref": "#" }` accepts anything, like `{}`); recursion that
+//   descends into the value (a tree node whose `children` items refer back to the node) is kept;
+// - counts, without evaluating anything, how many subschemas the validator would apply: per value
+//   for the schema alone (checked when a tool enters the catalog) and for given arguments (checked
+//   before every validation, which is refused when it is over the budget).
+import { isRecord } from './values.js';
+
+/**
+ * How many steps one validation may take: one per subschema applied to a value (an evaluation in the
+ * validator), per enum member and required name checked, per pair of items compared for
+ * `uniqueItems`. A tool call whose arguments would take more is refused; a schema that would take
+ * more for any single value is rejected when its tool enters the catalog. Ordinary tool calls take
+ * tens to hundreds.
+ */
+export const VALIDATION_BUDGET = 100_000;
+
+/**
+ * How deep subschemas applied to one value may nest (`allOf` in `allOf`, a `$ref` to a `$ref`...):
+ * the validator recurses once per level, and a long chain would exhaust the stack.
+ */
+export const MAX_IN_PLACE_DEPTH = 128;
+
+/** What the validator needs to run a schema, and what it costs. */
+export interface SchemaPlan {
+  /**
+   * The schema to validate with: the one given, or a private copy when loops had to be cut or
+   * `$recursiveRef`s made plain `$ref`s (the given schema is never changed).
+   */
+  readonly schema: unknown;
+  /** Each `$ref` string of the schema, mapped to the subschema it names (the validator's lookup). */
+  readonly lookup: Record<string, unknown>;
+  /** `$ref`s that name nothing in the schema (remote schemas are not fetched). */
+  readonly unresolved: readonly string[];
+  /** The most steps the schema takes on any one value it meets, capped at budget + 1. */
+  readonly maxValueCost: number;
+  /** The deepest nesting of subschemas applied to one value. */
+  readonly maxInPlaceDepth: number;
+  /** Steps taken on one value that has no members (a string, number...), per subschema. */
+  readonly valueCost: ReadonlyMap<object, number>;
+}
+
+/** A subschema that applies to the same value as its parent, and where the parent holds it. */
+interface Edge {
+  target: unknown;
+  /** The keyword holding it; `$ref` for a reference. */
+  key: string;
+  /** The index or name within the keyword's array or map. */
+  at?: string | number;
+}
+
+const ONE_IN_PLACE = ['not', 'if', 'then', 'else'] as const;
+const MANY_IN_PLACE = ['allOf', 'anyOf', 'oneOf'] as const;
+const MAP_IN_PLACE = ['dependentSchemas', 'dependencies'] as const;
+const ONE_CHILD = [
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'additionalItems',
+  'contains',
+  'unevaluatedItems',
+] as const;
+const MAP_CHILD = ['properties', 'patternProperties'] as const;
+
+/** The steps a subschema takes on any value: itself, and each enum member compared. */
+function ownSteps(node: object): number {
+  const members = own(node, 'enum');
+  return Array.isArray(members) ? 1 + members.length : 1;
+}
+
+function isSchema(value: unknown): value is object | boolean {
+  return isRecord(value) || typeof value === 'boolean';
+}
+
+function own(record: object, key: string): unknown {
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+}
+
+/** The reference a schema follows: `$ref`, or `$recursiveRef` (resolved like a `$ref`). */
+function referenceOf(node: object): string | undefined {
+  const ref = own(node, '$ref');
+  if (typeof ref === 'string') return ref;
+  const recursive = own(node, '$recursiveRef');
+  return typeof recursive === 'string' ? recursive : undefined;
+}
+
+/** The subschemas that apply to the same value as `node`, `$ref` targets included. */
+function inPlaceEdges(node: object, lookup: Record<string, unknown>): Edge[] {
+  const edges: Edge[] = [];
+  const ref = referenceOf(node);
+  if (ref !== undefined && isSchema(lookup[ref])) edges.push({ target: lookup[ref], key: '$ref' });
+  for (const key of ONE_IN_PLACE) {
+    const value = own(node, key);
+    if (isSchema(value)) edges.push({ target: value, key });
+  }
+  for (const key of MANY_IN_PLACE) {
+    const list = own(node, key);
+    if (!Array.isArray(list)) continue;
+    for (let at = 0; at < list.length; at++) if (isSchema(list[at])) edges.push({ target: list[at], key, at });
+  }
+  for (const key of MAP_IN_PLACE) {
+    const map = own(node, key);
+    if (!isRecord(map)) continue;
+    for (const at of Object.keys(map)) if (isSchema(map[at])) edges.push({ target: map[at], key, at });
+  }
+  return edges;
+}
+
+/** Calls `visit` with every subschema of `node` that applies to a member of the value. */
+function forEachChildSchema(node: object, visit: (schema: unknown) => void): void {
+  for (const key of ONE_CHILD) {
+    const value = own(node, key);
+    if (isSchema(value)) visit(value);
+  }
+  for (const key of MAP_CHILD) {
+    const map = own(node, key);
+    if (isRecord(map)) for (const name of Object.keys(map)) visit(map[name]);
+  }
+  for (const key of ['prefixItems', 'items'] as const) {
+    const value = own(node, key);
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (isSchema(value)) visit(value);
+  }
+}
+
+/** Where `$ref`s can point: the root, `$id`s and `$anchor`s. */
+interface Targets {
+  root: unknown;
+  ids: Map<string, object>;
+  anchors: Map<string, object>;
+}
+
+function resolvePointer(from: unknown, pointer: string): unknown {
+  if (pointer === '') return from;
+  if (!pointer.startsWith('/')) return undefined;
+  let current = from;
+  for (const encoded of pointer.slice(1).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(encoded).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * The subschema a `$ref` names: `#/json/pointer` or `#anchor` within the schema, or within an
+ * embedded schema named by its `$id`. References are resolved against the whole schema (an embedded
+ * `$id` does not change what `#/...` means inside it).
+ */
+function resolveReference(ref: string, targets: Targets): unknown {
+  const hash = ref.indexOf('#');
+  const base = hash === -1 ? ref : ref.slice(0, hash);
+  const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+  const resource = base === '' ? targets.root : targets.ids.get(base);
+  if (resource === undefined) return undefined;
+  const target =
+    fragment === '' || fragment.startsWith('/')
+      ? resolvePointer(resource, fragment)
+      : targets.anchors.get(decodeURIComponentSafe(fragment));
+  return isSchema(target) ? target : undefined;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Every schema object reachable from the root (and every definition), with the references they make. */
+function collect(root: unknown): { nodes: object[]; lookup: Record<string, unknown>; unresolved: string[] } {
+  const nodes: object[] = [];
+  const seen = new Set<object>();
+  const refs = new Set<string>();
+  const targets: Targets = { root, ids: new Map(), anchors: new Map() };
+  const lookup: Record<string, unknown> = Object.create(null);
+  const unresolved: string[] = [];
+  const pending: unknown[] = [root];
+  const enqueue = (schema: unknown) => {
+    if (isRecord(schema) && !seen.has(schema)) pending.push(schema);
+  };
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!isRecord(node) || seen.has(node)) continue;
+    seen.add(node);
+    nodes.push(node);
+    const id = own(node, '$id') ?? own(node, 'id');
+    if (typeof id === 'string') {
+      if (id.startsWith('#')) targets.anchors.set(id.slice(1), node);
+      else if (!targets.ids.has(id.split('#')[0]!)) targets.ids.set(id.split('#')[0]!, node);
+    }
+    const anchor = own(node, '$anchor');
+    if (typeof anchor === 'string' && !targets.anchors.has(anchor)) targets.anchors.set(anchor, node);
+    const ref = referenceOf(node);
+    if (ref !== undefined) refs.add(ref);
+    for (const edge of inPlaceEdges(node, lookup)) enqueue(edge.target);
+    forEachChildSchema(node, enqueue);
+    // Definitions are not applied where they stand, but their `$id`s and `$anchor`s name targets.
+    for (const key of ['$defs', 'definitions'] as const) {
+      const map = own(node, key);
+      if (isRecord(map)) for (const name of Object.keys(map)) enqueue(map[name]);
+    }
+    // `$ref` targets are found once every `$id` and `$anchor` is known: see the loop below.
+    if (pending.length === 0) {
+      for (const pendingRef of refs) {
+        if (pendingRef in lookup) continue;
+        const target = resolveReference(pendingRef, targets);
+        if (target === undefined) continue;
+        lookup[pendingRef] = target;
+        enqueue(target);
+      }
+    }
+  }
+  for (const ref of refs) if (!(ref in lookup)) unresolved.push(ref);
+  return { nodes, lookup, unresolved };
+}
+
+interface Walk {
+  /** In-place edges that close a loop (from the node holding them). */
+  cuts: { node: object; edge: Edge }[];
+  cost: Map<object, number>;
+  depth: Map<object, number>;
+}
+
+/**
+ * A depth-first walk of the in-place graph from every node: an edge back to a node still on the
+ * walk's path closes a loop and is cut; every other node is finished before the nodes that apply
+ * it, so its cost (1 + its in-place subschemas' costs) and depth are known when they need them.
+ */
+function walkInPlace(nodes: readonly object[], lookup: Record<string, unknown>, cap: number): Walk {
+  const state = new Map<object, 'open' | 'done'>();
+  const cost = new Map<object, number>();
+  const depth = new Map<object, number>();
+  const cuts: Walk['cuts'] = [];
+  for (const start of nodes) {
+    if (state.has(start)) continue;
+    const stack: { node: object; edges: Edge[]; next: number }[] = [];
+    const open = (node: object) => {
+      state.set(node, 'open');
+      stack.push({ node, edges: inPlaceEdges(node, lookup), next: 0 });
+    };
+    open(start);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      if (frame.next < frame.edges.length) {
+        const edge = frame.edges[frame.next++]!;
+        if (!isRecord(edge.target)) continue;
+        const seen = state.get(edge.target);
+        if (seen === 'open') cuts.push({ node: frame.node, edge });
+        else if (seen === undefined) open(edge.target);
+        continue;
+      }
+      stack.pop();
+      let total = ownSteps(frame.node);
+      let deepest = 0;
+      for (const edge of frame.edges) {
+        if (!isRecord(edge.target) || state.get(edge.target) !== 'done') {
+          if (typeof edge.target === 'boolean') total += 1;
+          continue;
+        }
+        total = Math.min(cap, total + cost.get(edge.target)!);
+        deepest = Math.max(deepest, depth.get(edge.target)!);
+      }
+      state.set(frame.node, 'done');
+      cost.set(frame.node, total);
+      depth.set(frame.node, deepest + 1);
+    }
+  }
+  return { cuts, cost, depth };
+}
+
+/** A mutable copy of JSON-like data that keeps shared objects shared (and loops looped). */
+function copyShared(value: unknown, copies: Map<object, unknown>): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const known = copies.get(value);
+  if (known !== undefined) return known;
+  if (Array.isArray(value)) {
+    const array: unknown[] = [];
+    copies.set(value, array);
+    for (let i = 0; i < value.length; i++) array.push(copyShared(value[i], copies));
+    return array;
+  }
+  const object: Record<string, unknown> = {};
+  copies.set(value, object);
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(object, key, {
+      value: copyShared((value as Record<string, unknown>)[key], copies),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return object;
+}
+
+/**
+ * The copy the validator can run: loops cut (a `$ref` dropped, or a subschema slot set to `true`),
+ * `$recursiveRef` turned into `$ref` (the validator's own handling of it loops without a
+ * `$recursiveAnchor`).
+ */
+function runnableCopy(schema: unknown, cuts: Walk['cuts'], nodes: readonly object[]): unknown {
+  const copies = new Map<object, unknown>();
+  const copy = copyShared(schema, copies);
+  for (const { node, edge } of cuts) {
+    const target = copies.get(node) as Record<string, unknown>;
+    if (edge.key === '$ref') {
+      delete target.$ref;
+      delete target.$recursiveRef;
+    } else if (edge.at === undefined) target[edge.key] = true;
+    else (target[edge.key] as Record<string | number, unknown>)[edge.at] = true;
+  }
+  for (const node of nodes) {
+    const target = copies.get(node) as Record<string, unknown>;
+    if (!Object.hasOwn(target, '$recursiveRef')) continue;
+    if (!Object.hasOwn(target, '$ref') && typeof target.$recursiveRef === 'string') target.$ref = target.$recursiveRef;
+    delete target.$recursiveRef;
+  }
+  return copy;
+}
+
+function analyse(schema: unknown): { plan: SchemaPlan; cuts: Walk['cuts']; nodes: object[] } {
+  const { nodes, lookup, unresolved } = collect(schema);
+  const { cuts, cost, depth } = walkInPlace(nodes, lookup, VALIDATION_BUDGET + 1);
+  let maxValueCost = 1;
+  let maxInPlaceDepth = isRecord(schema) ? 1 : 0;
+  for (const node of nodes) {
+    maxValueCost = Math.max(maxValueCost, cost.get(node)!);
+    maxInPlaceDepth = Math.max(maxInPlaceDepth, depth.get(node)!);
+  }
+  return { plan: { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, valueCost: cost }, cuts, nodes };
+}
+
+const plans = new WeakMap<object, SchemaPlan>();
+
+/**
+ * The plan for validating against `schema` (cached per schema object). Never changes `schema`.
+ * Throws only a `RangeError` for data nested deeper than the stack allows, which a catalog schema
+ * (128 levels at most) never is.
+ */
+export function schemaPlan(schema: unknown): SchemaPlan {
+  const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+  const cached = key && plans.get(key);
+  if (cached) return cached;
+  const first = analyse(schema);
+  const needsCopy = first.cuts.length > 0 || first.nodes.some((node) => Object.hasOwn(node, '$recursiveRef'));
+  const plan = needsCopy ? analyse(runnableCopy(schema, first.cuts, first.nodes)).plan : first.plan;
+  if (key) plans.set(key, plan);
+  return plan;
+}
+
+/**
+ * Why a schema cannot be validated within the budget whatever the arguments, or `undefined` when
+ * it can: the most subschemas it applies to one value, or how deep they nest.
+ */
+export function schemaCostProblem(plan: SchemaPlan): string | undefined {
+  if (plan.maxValueCost > VALIDATION_BUDGET) {
+    return `is too costly to validate: checking a single value would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps (the limit), because $refs or shared subschemas fan out (e.g. an allOf of two $refs to the level below, at every level) or an enum is that long. Refer to each definition once per level, or flatten the schema.`;
+  }
+  if (plan.maxInPlaceDepth > MAX_IN_PLACE_DEPTH) {
+    return `is too deeply layered to validate: it applies subschemas to a single value through ${plan.maxInPlaceDepth} levels of allOf/anyOf/oneOf/not/if/$ref (the limit is ${MAX_IN_PLACE_DEPTH}). Flatten the chain of definitions.`;
+  }
+  return undefined;
+}
+
+/** Thrown inside {@link validationCost} once the count passes the budget. */
+const OVER_BUDGET = Symbol('over budget');
+
+/**
+ * How many steps validating `value` against the plan's schema takes (an upper bound: every branch
+ * counted, every key tried against every pattern), or `budget + 1` as soon as it is more than
+ * `budget`. Counting costs at most about `budget` steps: a subschema and a value met again by
+ * another path are counted from a memo.
+ */
+export function validationCost(plan: SchemaPlan, value: unknown, budget = VALIDATION_BUDGET): number {
+  const memo = new Map<object, Map<object, number>>();
+  let steps = 0;
+  const costOf = (schema: unknown, value: unknown): number => {
+    if (!isRecord(schema)) return 1;
+    if (typeof value !== 'object' || value === null) return plan.valueCost.get(schema) ?? 1;
+    let known = memo.get(value);
+    const cached = known?.get(schema);
+    if (cached !== undefined) return cached;
+    if (++steps > budget) throw OVER_BUDGET;
+    let total = 0;
+    const add = (cost: number) => {
+      total += cost;
+      if (total > budget) throw OVER_BUDGET;
+    };
+    add(ownSteps(schema));
+    for (const edge of inPlaceEdges(schema, plan.lookup)) add(costOf(edge.target, value));
+    if (Array.isArray(value)) addItemCosts(schema, value, costOf, add);
+    else addMemberCosts(schema, value as Record<string, unknown>, costOf, add);
+    if (!known) {
+      known = new Map();
+      memo.set(value, known);
+    }
+    known.set(schema, total);
+    return total;
+  };
+  try {
+    return costOf(plan.schema, value);
+  } catch (error) {
+    if (error === OVER_BUDGET) return budget + 1;
+    throw error;
+  }
+}
+
+type CostOf = (schema: unknown, value: unknown) => number;
+
+function listLength(value: unknown): number {
+  return Array.isArray(value) ? value.length : 0;
+}
+
+function addMemberCosts(schema: object, value: Record<string, unknown>, costOf: CostOf, add: (cost: number) => void) {
+  const keys = Object.keys(value);
+  add(listLength(own(schema, 'required')));
+  const dependentRequired = own(schema, 'dependentRequired');
+  if (isRecord(dependentRequired)) for (const key of keys) add(listLength(dependentRequired[key]));
+  const properties = own(schema, 'properties');
+  if (isRecord(properties)) {
+    for (const key of Object.keys(properties)) if (Object.hasOwn(value, key)) add(costOf(properties[key], value[key]));
+  }
+  const patterns = own(schema, 'patternProperties');
+  if (isRecord(patterns)) {
+    for (const pattern of Object.keys(patterns)) for (const key of keys) add(costOf(patterns[pattern], value[key]));
+  }
+  for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
+    const member = own(schema, keyword);
+    if (member !== undefined) for (const key of keys) add(costOf(member, value[key]));
+  }
+  const names = own(schema, 'propertyNames');
+  if (names !== undefined) for (const key of keys) add(costOf(names, key));
+}
+
+function addItemCosts(schema: object, value: readonly unknown[], costOf: CostOf, add: (cost: number) => void) {
+  if (own(schema, 'uniqueItems') === true) add((value.length * (value.length - 1)) / 2);
+  for (const keyword of ['prefixItems', 'items'] as const) {
+    const items = own(schema, keyword);
+    if (Array.isArray(items)) {
+      for (let i = 0; i < Math.min(items.length, value.length); i++) add(costOf(items[i], value[i]));
+    } else if (items !== undefined) {
+      for (const item of value) add(costOf(items, item));
+    }
+  }
+  for (const keyword of ['additionalItems', 'contains', 'unevaluatedItems'] as const) {
+    const items = own(schema, keyword);
+    if (items !== undefined) for (const item of value) add(costOf(items, item));
+  }
+}
