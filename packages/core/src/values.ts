@@ -10,3 +10,8 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/** A string with no text in it, for error messages: `an empty string`, or `a blank string (only white space): " \t"`. */
+export function describeBlank(value: string): string {
+  return value === '' ? 'an empty string' : `a blank string (only white space): ${JSON.stringify(value)}`;
+}

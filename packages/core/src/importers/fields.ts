@@ -1,6 +1,6 @@
 import { ImportError, type ImportLocation } from '../errors.js';
 import type { JsonSchema, ToolDescriptor } from '../types.js';
-import { describeValue, isRecord } from '../values.js';
+import { describeBlank, describeValue, isRecord } from '../values.js';
 
 /** Options every importer takes. */
 export interface ImporterOptions {
@@ -63,7 +63,7 @@ export function requiredString(record: Record<string, unknown>, field: string, a
   if (typeof value !== 'string') {
     throw fieldError(at, field, `must be a non-empty string, got ${describeValue(value)}`);
   }
-  if (value.trim() === '') throw fieldError(at, field, 'must be a non-empty string, got an empty string');
+  if (value.trim() === '') throw fieldError(at, field, `must be a non-empty string, got ${describeBlank(value)}`);
   return value;
 }
 

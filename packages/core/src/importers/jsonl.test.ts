@@ -126,7 +126,7 @@ describe('parseQueriesJsonl', () => {
       ],
       [
         '{"id": "q", "query": " ", "relevant": ["a"]}',
-        'queries.jsonl, line 1, field "query": must be a non-empty string, got an empty string',
+        'queries.jsonl, line 1, field "query": must be a non-empty string, got a blank string (only white space): " "',
       ],
       [
         '{"id": "q", "query": "x"}',
