@@ -3,7 +3,7 @@ import { isStandardSchema, toJsonSchema } from './schema.js';
 import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET } from './schema-graph.js';
 import { toToolName } from './tool-name.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
-import { describeBlank, describeValue, isRecord } from './values.js';
+import { describeBlank, describeValue, isRecord, setOwn } from './values.js';
 
 /** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
 export type CatalogChange<T> =
@@ -141,11 +141,8 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
         steps.push(key);
         const result = visit(item);
         steps.pop();
-        if (key === '__proto__') {
-          Object.defineProperty(object, key, { value: result, enumerable: true, writable: true, configurable: true });
-        } else {
-          object[key] = result;
-        }
+        if (key === '__proto__') setOwn(object, key, result);
+        else object[key] = result;
       }
       copy = object;
     }

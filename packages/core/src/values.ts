@@ -15,3 +15,11 @@ export function describeValue(value: unknown): string {
 export function describeBlank(value: string): string {
   return value === '' ? 'an empty string' : `a blank string (only white space): ${JSON.stringify(value)}`;
 }
+
+/**
+ * Sets `record[key]` as an own, enumerable data property. Unlike `record[key] = value`, a
+ * `__proto__` key stays data (plain assignment would set the record's prototype instead).
+ */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}

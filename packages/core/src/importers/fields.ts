@@ -1,6 +1,6 @@
 import { ImportError, type ImportLocation } from '../errors.js';
 import type { JsonSchema, ToolDescriptor } from '../types.js';
-import { describeBlank, describeValue, isRecord } from '../values.js';
+import { describeBlank, describeValue, isRecord, setOwn } from '../values.js';
 
 /** Options every importer takes. */
 export interface ImporterOptions {
@@ -18,7 +18,7 @@ export interface RecordLocation {
   prefix: string;
 }
 
-export { describeValue, isRecord };
+export { describeValue, isRecord, setOwn };
 
 /** The path of a field of the record: `tools[3].name`, or `name` for a JSON Lines record. */
 export function fieldPath(at: RecordLocation, field: string): string {
@@ -139,7 +139,7 @@ export function otherFields(
   let any = false;
   for (const [key, value] of Object.entries(record)) {
     if (known.includes(key) || value === undefined) continue;
-    rest[key] = value;
+    setOwn(rest, key, value);
     any = true;
   }
   return any ? rest : undefined;

@@ -11,6 +11,7 @@ import {
   optionalString,
   type RecordLocation,
   requiredString,
+  setOwn,
 } from './fields.js';
 
 /** Options for {@link fromMcpTools}. */
@@ -61,7 +62,7 @@ export function fromMcpTools(
     const meta = optionalRecord(raw, '_meta', at);
     const metadata: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(raw)) {
-      if (!(MCP_FIELDS as readonly string[]).includes(key) && value !== undefined) metadata[key] = value;
+      if (!(MCP_FIELDS as readonly string[]).includes(key) && value !== undefined) setOwn(metadata, key, value);
     }
     if (title !== undefined) metadata.title = title;
     if (meta !== undefined) metadata._meta = meta;
