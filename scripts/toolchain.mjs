@@ -66,8 +66,10 @@ function ensureDependencies(toolchain, env) {
 /**
  * Runs the command as a child that stops when this wrapper is told to stop: SIGTERM is passed on,
  * and so are SIGINT and SIGHUP unless a terminal sends those itself (to the whole foreground
- * group, the child included: passing them on would deliver them twice). Resolves with the child's
- * exit code, or its signal's name.
+ * group, the child included: passing them on would deliver them twice). A wrapper whose parent
+ * is gone passes on SIGTERM too: `npm run x` stopped with SIGTERM stops its `sh -c "a && b"`,
+ * and a shell does not pass signals on to its children. Resolves with the child's exit code, or
+ * its signal's name.
  */
 function runForwardingSignals(executable, args, options) {
   const forwarded = process.stdin.isTTY ? ['SIGTERM'] : ['SIGTERM', 'SIGINT', 'SIGHUP'];
@@ -78,7 +80,12 @@ function runForwardingSignals(executable, args, options) {
     const ignore = () => {};
     for (const signal of forwarded) process.on(signal, forward);
     for (const signal of ignored) process.on(signal, ignore);
+    const parent = process.ppid;
+    const orphaned = setInterval(() => {
+      if (process.ppid !== parent) forward('SIGTERM');
+    }, 250);
     const done = (outcome) => {
+      clearInterval(orphaned);
       for (const signal of forwarded) process.off(signal, forward);
       for (const signal of ignored) process.off(signal, ignore);
       resolve(outcome);

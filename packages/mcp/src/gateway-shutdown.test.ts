@@ -89,4 +89,16 @@ describe('stopping the gateway leaves no process behind', { timeout: 30_000 }, (
     expect(await wrapper.exited()).toBe(0);
     expect(tree.filter(isAlive)).toEqual([]);
   });
+
+  it('through `sh -c "build && node scripts/toolchain.mjs ..."` (the npm script): SIGTERM to the shell stops the rest', async () => {
+    // npm passes SIGTERM on to the script's shell, which dies without passing it on to its child.
+    const script = `true && "${process.execPath}" "${TOOLCHAIN}" node "${GATEWAY_BIN}" --config "${config}" --connect-timeout 20000`;
+    const shell = spawnRawGateway([], { command: ['sh', '-c', script] });
+    started.push(shell);
+    const tree = await treeOf(shell, 7); // the wrapper, the gateway, and its five
+    await waitFor(() => shell.stderr().includes('server "real" is up'), 10_000, 'the real server');
+    shell.process.kill('SIGTERM');
+    await waitFor(() => tree.every((pid) => !isAlive(pid)), 10_000, 'every process to exit');
+    expect(shell.stderr()).toContain('shutting down (SIGTERM)');
+  });
 });
