@@ -118,7 +118,15 @@ describe('runGatewayCli before serving', () => {
     expect(stderr.join('')).toBe('toolscout-mcp: /nonexistent/mcp.json: the file does not exist\n');
     stderr.length = 0;
     expect(await runGatewayCli(['--help'], io(stderr))).toBe(0);
-    expect(stderr.join('')).toContain('--mode MODE');
+    for (const flag of [
+      '--mode MODE',
+      '--auth-token-file FILE',
+      '--allowed-host NAME',
+      '--allowed-origin ORIGIN',
+      '--max-sessions N',
+    ]) {
+      expect(stderr.join('')).toContain(flag);
+    }
     stderr.length = 0;
     expect(await runGatewayCli(['--version'], io(stderr))).toBe(0);
     expect(stderr.join('')).toBe('1.2.3\n');
