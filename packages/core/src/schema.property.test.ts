@@ -31,6 +31,7 @@ function schemas(withRefs: boolean): fc.Arbitrary<unknown> {
         oneOf: list,
         not: sub,
         if: sub,
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, never a function
         then: sub,
         else: sub,
         enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
