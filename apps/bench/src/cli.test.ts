@@ -103,6 +103,7 @@ describe('bench command line: argument errors', () => {
         '--clients=2,5',
         '--calls',
         '3',
+        '--idle-timeout=4',
         '--cases',
         'schema-2kb',
         '--tools',
@@ -122,6 +123,7 @@ describe('bench command line: argument errors', () => {
       tokenQueries: 4,
       clients: [2, 5],
       calls: 3,
+      idleTimeoutS: 4,
       cases: ['schema-2kb'],
       tools: 100,
       out: 'x',
@@ -222,11 +224,17 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
 
 describe('bench command line: the gateway and hostile input', () => {
   it('gateway --json: one level per --clients, run against a real gateway, with no dataset needed', async () => {
-    const result = await run('gateway', '--json', '--clients', '2', '--calls', '1');
+    const result = await run('gateway', '--json', '--clients', '2', '--calls', '1', '--idle-timeout', '1');
     expect(result.code).toBe(0);
     const { gateway } = JSON.parse(result.stdout);
     expect(gateway).toHaveLength(1);
-    expect(gateway[0]).toMatchObject({ clients: 2, callsPerClient: 1, ops: 10, errors: 0, sessions: { afterIdle: 0 } });
+    expect(gateway[0]).toMatchObject({
+      clients: 2,
+      callsPerClient: 1,
+      ops: 11,
+      errors: 0,
+      sessions: { afterIdle: 0, idleMs: 1000 },
+    });
   });
 
   it('hostile --json: the chosen cases against a catalog of --tools tools', async () => {
@@ -273,6 +281,8 @@ describe('bench report', () => {
       '2',
       '--calls',
       '1',
+      '--idle-timeout',
+      '1',
       '--cases',
       'unknown-name-1mb',
       '--tools',
@@ -291,7 +301,7 @@ describe('bench report', () => {
     expect(markdown).toContain('![NDCG@10 per engine and dataset](benchmarks-quality.svg)');
     expect(markdown).toContain('in search-load mode the meta-tools');
     expect(markdown).toContain('## The HTTP gateway under load');
-    expect(markdown).toMatch(/\| +2 \| +10 \| /);
+    expect(markdown).toMatch(/\| +2 \| +11 \| /);
     expect(markdown).toContain('## Hostile input');
     expect(markdown).toContain('| **answer a call of a 1 MB unknown tool name** |');
     for (const chart of ['benchmarks-quality.svg', 'benchmarks-latency.svg']) {

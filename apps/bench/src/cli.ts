@@ -9,6 +9,7 @@ import {
   DEFAULT_CALLS,
   DEFAULT_CLIENT_COUNTS,
   DEFAULT_GATEWAY_TIMEOUT_MS,
+  DEFAULT_IDLE_MS,
   type GatewayResult,
   MAX_CLIENTS,
   runGateway,
@@ -72,6 +73,8 @@ Options:
   --token-queries N    queries sampled per dataset (default ${DEFAULT_TOKEN_QUERIES}) (tokens, report)
   --clients n,n        concurrent clients, one level each (default ${DEFAULT_CLIENT_COUNTS.join(',')}) (gateway, report)
   --calls N            tool calls per client after its search and load (default ${DEFAULT_CALLS}) (gateway, report)
+  --idle-timeout SECONDS
+                       the gateway's session idle timeout for the run (default ${DEFAULT_IDLE_MS / 1000}) (gateway, report)
   --cases a,b          hostile cases: ${HOSTILE_CASE_NAMES.join(', ')} (default all) (hostile, report)
   --tools N            tools in the hostile cases' catalog (default ${HOSTILE_CATALOG_SIZE}) (hostile, report)
   --out DIR            where benchmarks.md and its charts go (default docs/ at the project root) (report)
@@ -96,6 +99,7 @@ export interface CliArgs {
   tokenQueries?: number;
   clients?: number[];
   calls?: number;
+  idleTimeoutS?: number;
   cases?: HostileCaseName[];
   tools?: number;
   out?: string;
@@ -113,6 +117,7 @@ const OPTION_COMMANDS: Record<string, readonly Command[]> = {
   '--token-queries': ['tokens', 'report'],
   '--clients': ['gateway', 'report'],
   '--calls': ['gateway', 'report'],
+  '--idle-timeout': ['gateway', 'report'],
   '--cases': ['hostile', 'report'],
   '--tools': ['hostile', 'report'],
   '--out': ['report'],
@@ -220,6 +225,9 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
         break;
       case '--calls':
         args.calls = positiveInteger(option, value, 1_000);
+        break;
+      case '--idle-timeout':
+        args.idleTimeoutS = positiveInteger(option, value, 3_600);
         break;
       case '--cases':
         args.cases = names(option, value, HOSTILE_CASE_NAMES, 'hostile case');
@@ -336,6 +344,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const gatewayOptions = {
       clients: args.clients ?? DEFAULT_CLIENT_COUNTS,
       calls: args.calls ?? DEFAULT_CALLS,
+      idleMs: args.idleTimeoutS === undefined ? DEFAULT_IDLE_MS : args.idleTimeoutS * 1000,
       onProgress: progress,
     };
     const hostileOptions = {

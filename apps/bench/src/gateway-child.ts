@@ -33,10 +33,12 @@ process.once('message', async (command: GatewayCommand) => {
   if (command.type !== 'start') throw new Error(`the gateway child must be started first, got "${command.type}"`);
   const gc = garbageCollector();
   let peakHeap = 0;
+  let peakSessions = 0;
+  let running: Awaited<ReturnType<typeof start>> | undefined;
   const sampler = setInterval(() => {
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    peakSessions = Math.max(peakSessions, running?.endpoint.sessionCount ?? 0);
   }, PEAK_SAMPLE_MS);
-  let running: Awaited<ReturnType<typeof start>>;
   try {
     running = await start(command.idleMs);
   } catch (error) {
@@ -47,6 +49,7 @@ process.once('message', async (command: GatewayCommand) => {
   const sample = (): GatewaySample => {
     const memory = process.memoryUsage();
     peakHeap = Math.max(peakHeap, memory.heapUsed);
+    peakSessions = Math.max(peakSessions, endpoint.sessionCount);
     const cpu = process.cpuUsage();
     return {
       rssMB: memory.rss / MIB,
@@ -54,6 +57,7 @@ process.once('message', async (command: GatewayCommand) => {
       peakRssMB: process.resourceUsage().maxRSS / 1024,
       peakHeapMB: peakHeap / MIB,
       sessions: endpoint.sessionCount,
+      peakSessions,
       threads: gateway.searchServer.session.memoryStore?.stats().threads ?? 0,
       cpuS: (cpu.user + cpu.system) / 1e6,
     };
@@ -65,7 +69,10 @@ process.once('message', async (command: GatewayCommand) => {
         gc();
       }
       const value = sample();
-      if (next.resetPeak) peakHeap = 0;
+      if (next.resetPeak) {
+        peakHeap = 0;
+        peakSessions = 0;
+      }
       send({ type: 'sample', value });
     } else if (next.type === 'stop') {
       clearInterval(sampler);

@@ -1,9 +1,10 @@
 // A load test of the HTTP gateway on this machine (loopback only, bounded in count and time): N
 // concurrent MCP SDK clients each initialize, list, search, load and call a series of tools through
 // the real gateway (serveHttp + McpGateway, in a child process of its own in front of fast in-process
-// upstreams); then half leave with DELETE and half just drop, and the gateway's sessions and memory
-// are read until the dropped sessions expire.
+// upstreams), then leave: half with DELETE, half by dropping their connections. The gateway's
+// sessions and memory are read once all have left and again once the dropped sessions have expired.
 import { type ChildProcess, fork } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -17,8 +18,11 @@ export const DEFAULT_CLIENT_COUNTS: readonly number[] = [50, 200];
 export const DEFAULT_CALLS = 6;
 /** The limit of a whole `bench gateway` run by default. */
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 120_000;
-/** The idle timeout the gateway under test gets by default, so that dropped sessions expire during the run. */
-export const DEFAULT_IDLE_MS = 2_000;
+/**
+ * The idle timeout the gateway under test gets by default, so that dropped sessions expire during the
+ * run; long enough that a busy client's session does not expire between two of its requests.
+ */
+export const DEFAULT_IDLE_MS = 5_000;
 /**
  * Clients that run once against each fresh gateway before it is measured, so that the figures are
  * those of a running gateway (and a warm client side), not of code running for the first time.
@@ -49,14 +53,16 @@ export interface GatewaySample {
   peakHeapMB: number;
   /** HTTP sessions open. */
   sessions: number;
+  /** The most sessions open at once since the last sample that reset the peaks. */
+  peakSessions: number;
   /** Threads of loaded tools the gateway's in-memory store holds. */
   threads: number;
   /** CPU seconds the process has used. */
   cpuS: number;
 }
 
-/** The operations each client makes, in order. */
-export const GATEWAY_OPERATIONS = ['initialize', 'list', 'search', 'load', 'call'] as const;
+/** The operations each client makes, in order (`delete`: the half that leave with DELETE). */
+export const GATEWAY_OPERATIONS = ['initialize', 'list', 'search', 'load', 'call', 'delete'] as const;
 /** One of {@link GATEWAY_OPERATIONS}. */
 export type GatewayOperation = (typeof GATEWAY_OPERATIONS)[number];
 
@@ -81,11 +87,11 @@ export interface GatewayFigures {
   callsPerClient: number;
   /** Operations answered. */
   ops: number;
-  /** From the first client's start to the last one's last answer. */
+  /** From the first client's start to the last one's leaving. */
   wallMs: number;
   opsPerSecond: number;
   operations: Record<GatewayOperation, OperationFigures>;
-  /** Failed operations (thrown, an error result, or a wrong answer) and failed DELETEs. */
+  /** Failed operations: thrown, an error result, or a wrong answer. */
   errors: number;
   /** Up to five distinct error messages. */
   errorSamples: string[];
@@ -93,22 +99,27 @@ export interface GatewayFigures {
   timedOut: boolean;
   memory: { rssMB: BeforePeakAfter; heapMB: BeforePeakAfter };
   sessions: {
-    /** Open while every client was connected. */
-    open: number;
-    /** Once the clients that leave with DELETE had left. */
-    afterDelete: number;
-    /** Once the others had dropped their connections without DELETE. */
-    afterDrop: number;
+    /** The most open at once. */
+    peak: number;
+    /** Clients that left without DELETE (their sessions wait for the idle timeout). */
+    dropped: number;
+    /**
+     * Open once every client had left: the dropped ones not yet expired (those with DELETE close at
+     * once). Equal to `dropped` when the run was shorter than the idle timeout.
+     */
+    afterLeaving: number;
     /** After the gateway's idle timeout (`idleMs`). */
     afterIdle: number;
     idleMs: number;
-    /** How long after the drop the last session expired; null when some never did. */
+    /** How long after the last client left the last session expired; null when some never did. */
     expiredAfterMs: number | null;
   };
   /** Threads of loaded tools the gateway still holds after every session closed. */
   threadsLeft: number;
   /** CPU seconds while the clients ran: this process (the clients) and the gateway's. */
   cpu: { clientsS: number; gatewayS: number };
+  /** The machine's 1-minute load average when the level started (other work slows every figure). */
+  loadAverage: number;
 }
 
 /** One row of `bench gateway`: measured, or why not. */
@@ -230,20 +241,24 @@ function toolError(result: unknown): string | undefined {
   return (result as CallToolResult).isError ? `an error result: ${resultText(result).slice(0, 160)}` : undefined;
 }
 
-/** A client and its transport. */
-interface ClientSession {
-  client: Client;
-  transport: StreamableHTTPClientTransport;
+/** What the clients of one run share. */
+interface ClientRun {
+  url: URL;
+  /** Calls of its tool each client makes. */
+  calls: number;
+  /** Aborts every request at the run's deadline. */
+  signal: AbortSignal;
+  record: LoadRecord;
+  /** Whether client `index` leaves with DELETE (else it just drops its connections). */
+  deletes(index: number): boolean;
 }
 
-/** One client's session: initialize, list, search, load, then `calls` calls of the loaded tool. */
-async function runClient(
-  index: number,
-  url: URL,
-  calls: number,
-  signal: AbortSignal,
-  record: LoadRecord,
-): Promise<ClientSession> {
+/**
+ * One client's session: initialize, list, search, load, then `calls` calls of the loaded tool; then
+ * it leaves, with DELETE or by dropping its connections.
+ */
+async function runClient(index: number, run: ClientRun) {
+  const { url, calls, signal, record } = run;
   const tool: UpstreamTool = UPSTREAM_TOOLS[index % UPSTREAM_TOOLS.length]!;
   const transport = new StreamableHTTPClientTransport(url);
   const client = new Client({ name: `bench-client-${index}`, version: '1.0.0' });
@@ -282,7 +297,10 @@ async function runClient(
   ];
   // Each step needs the one before: a client stops at its first failure.
   for (const step of steps) if (!(await step())) break;
-  return { client, transport };
+  if (run.deletes(index) && transport.sessionId !== undefined) {
+    await record.time('delete', () => transport.terminateSession());
+  }
+  await client.close();
 }
 
 const mb = (value: number) => round(value, MIB_DIGITS);
@@ -300,7 +318,7 @@ function operationFigures(record: LoadRecord): Record<GatewayOperation, Operatio
   return out;
 }
 
-/** Polls the gateway until its sessions are gone or `withinMs` has passed; the last sample and when it emptied. */
+/** Polls the gateway until its sessions are gone or `withinMs` has passed: the last sample and when it emptied. */
 async function waitForExpiry(gateway: GatewayProcess, withinMs: number) {
   const started = performance.now();
   let sample = await gateway.sample(false);
@@ -311,25 +329,22 @@ async function waitForExpiry(gateway: GatewayProcess, withinMs: number) {
   return { sample, expiredAfterMs: sample.sessions === 0 ? Math.round(performance.now() - started) : null };
 }
 
-/** {@link WARM_UP_CLIENTS} clients run once and leave with DELETE; their errors show in the level's. */
-async function warmUp(url: URL, calls: number, deadline: number): Promise<void> {
+/** `clients` clients run at once, until the run's deadline at most. */
+async function runClients(
+  clients: number,
+  deadline: number,
+  options: Pick<ClientRun, 'url' | 'calls' | 'deletes'>,
+): Promise<{ record: LoadRecord; timedOut: boolean }> {
   const signal = AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now())));
-  const record = new LoadRecord();
-  const sessions = await Promise.all(
-    Array.from({ length: WARM_UP_CLIENTS }, (_, index) => runClient(index, url, calls, signal, record)),
-  );
-  await Promise.all(sessions.map((session) => leave(session, record)));
-  if (record.errors > 0) throw new Error(`the warm-up failed: ${[...record.errorSamples].join('; ')}`);
+  const run: ClientRun = { ...options, signal, record: new LoadRecord() };
+  await Promise.all(Array.from({ length: clients }, (_, index) => runClient(index, run)));
+  return { record: run.record, timedOut: signal.aborted };
 }
 
-/** A client leaves with DELETE (its session ends at once); a failed DELETE is an error. */
-async function leave(session: ClientSession, record: LoadRecord): Promise<void> {
-  try {
-    await session.transport.terminateSession();
-  } catch (error) {
-    record.fail(`DELETE: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  await session.client.close();
+/** {@link WARM_UP_CLIENTS} clients run once and leave with DELETE (no session of theirs is left). */
+async function warmUp(url: URL, calls: number, deadline: number): Promise<void> {
+  const { record } = await runClients(WARM_UP_CLIENTS, deadline, { url, calls, deletes: () => true });
+  if (record.errors > 0) throw new Error(`the warm-up failed: ${[...record.errorSamples].join('; ')}`);
 }
 
 /** One level: a fresh gateway, `clients` concurrent clients, then their leaving. */
@@ -343,28 +358,22 @@ async function runLevel(
   const { process: gateway, url } = await GatewayProcess.start(idleMs);
   try {
     await warmUp(url, calls, deadline);
+    const loadAverage = round(loadavg()[0] ?? 0, 2);
     const before = await gateway.sample(true, true);
-    const record = new LoadRecord();
-    const signal = AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now())));
     const clientCpu = process.cpuUsage();
     const started = performance.now();
-    const sessions = await Promise.all(
-      Array.from({ length: clients }, (_, index) => runClient(index, url, calls, signal, record)),
-    );
+    // Even clients leave with DELETE, odd ones just drop their connections.
+    const { record, timedOut } = await runClients(clients, deadline, {
+      url,
+      calls,
+      deletes: (index) => index % 2 === 0,
+    });
     const wallMs = performance.now() - started;
-    const clientCpuS = (() => {
-      const used = process.cpuUsage(clientCpu);
-      return (used.user + used.system) / 1e6;
-    })();
-    const loaded = await gateway.sample(false);
-    onProgress(`gateway: ${clients} clients done in ${(wallMs / 1000).toFixed(1)} s; leaving...`);
-    // Half leave with DELETE, the other half just drop their connections.
-    const leaving = sessions.filter((_, index) => index % 2 === 0);
-    const dropping = sessions.filter((_, index) => index % 2 === 1);
-    await Promise.all(leaving.map((session) => leave(session, record)));
-    const afterDelete = await gateway.sample(false);
-    await Promise.all(dropping.map(({ client }) => client.close()));
-    const afterDrop = await gateway.sample(false);
+    const clientCpuUsed = process.cpuUsage(clientCpu);
+    const left = await gateway.sample(false);
+    onProgress(
+      `gateway: ${clients} clients done and gone in ${(wallMs / 1000).toFixed(1)} s; waiting for idle expiry...`,
+    );
     // The gateway sweeps every idleMs: a session idle for idleMs goes at the next sweep.
     const expiry = await waitForExpiry(gateway, 2 * idleMs + 3_000);
     const after = await gateway.sample(true);
@@ -377,21 +386,25 @@ async function runLevel(
       operations: operationFigures(record),
       errors: record.errors,
       errorSamples: [...record.errorSamples],
-      timedOut: signal.aborted,
+      timedOut,
       memory: {
         rssMB: { before: mb(before.rssMB), peak: mb(after.peakRssMB), after: mb(after.rssMB) },
         heapMB: { before: mb(before.heapMB), peak: mb(after.peakHeapMB), after: mb(after.heapMB) },
       },
       sessions: {
-        open: loaded.sessions,
-        afterDelete: afterDelete.sessions,
-        afterDrop: afterDrop.sessions,
+        peak: left.peakSessions,
+        dropped: Math.floor(clients / 2),
+        afterLeaving: left.sessions,
         afterIdle: expiry.sample.sessions,
         idleMs,
         expiredAfterMs: expiry.expiredAfterMs,
       },
       threadsLeft: after.threads,
-      cpu: { clientsS: round(clientCpuS, 2), gatewayS: round(loaded.cpuS - before.cpuS, 2) },
+      cpu: {
+        clientsS: round((clientCpuUsed.user + clientCpuUsed.system) / 1e6, 2),
+        gatewayS: round(left.cpuS - before.cpuS, 2),
+      },
+      loadAverage,
     };
   } finally {
     await gateway.stop();
@@ -400,7 +413,9 @@ async function runLevel(
 
 function describeLevel(result: GatewayResult): string {
   if ('error' in result) return result.error;
-  return `${result.opsPerSecond} ops/s, ${result.errors} errors, heap ${result.memory.heapMB.before} → ${result.memory.heapMB.peak} → ${result.memory.heapMB.after} MB, sessions left ${result.sessions.afterDelete} / ${result.sessions.afterDrop} / ${result.sessions.afterIdle}`;
+  const { heapMB } = result.memory;
+  const { sessions } = result;
+  return `${result.opsPerSecond} ops/s, ${result.errors} errors, heap ${heapMB.before} → ${heapMB.peak} → ${heapMB.after} MB, sessions ${sessions.peak} at most, ${sessions.afterLeaving} once all had left (${sessions.dropped} without DELETE), ${sessions.afterIdle} after the idle timeout`;
 }
 
 /** Runs each concurrency level against a fresh gateway, within one time limit for the whole run. */

@@ -61,21 +61,23 @@ const gatewayLevel = (clients: number, errors: number, heapAfter: number): Gatew
     search: operation(40),
     load: operation(30),
     call: { count: clients * 6, p50Ms: 20, p99Ms: 45.25 },
+    delete: operation(5),
   },
   errors,
   errorSamples: errors > 0 ? ['call: wrong answer "nothing"'] : [],
   timedOut: false,
   memory: { rssMB: { before: 100, peak: 210, after: 208 }, heapMB: { before: 20, peak: 85, after: heapAfter } },
   sessions: {
-    open: clients,
-    afterDelete: clients / 2,
-    afterDrop: clients / 2,
+    peak: clients,
+    dropped: clients / 2,
+    afterLeaving: clients / 2,
     afterIdle: 0,
     idleMs: 2000,
     expiredAfterMs: 3100,
   },
   threadsLeft: 0,
   cpu: { clientsS: 1.7, gatewayS: 1.5 },
+  loadAverage: 0.5,
 });
 const gateway = (errors: number, heapAfter: number): GatewayResult[] => [
   gatewayLevel(50, 0, 21),
@@ -154,7 +156,7 @@ describe('checks', () => {
     expect(list[0]!.detail).toBe('toolscout 57.0; mastra 56.0, ai-sdk 14.0, bm25 58.0');
     expect(list[1]!.detail).toBe('toolscout 2.50 ms, mastra 20.00 ms (8.00×)');
     expect(list[5]!.detail).toBe(
-      '200 clients: 0 errors; sessions left 100 after DELETE, 100 after drop, 0 after the idle timeout; heap 20.0 / 85.0 / 35.0 MB, RSS 100.0 / 210.0 / 208.0 MB (before / peak / after)',
+      '200 clients: 0 errors; sessions left 100 once all had left (100 without DELETE), 0 after the idle timeout; heap 20.0 / 85.0 / 35.0 MB, RSS 100.0 / 210.0 / 208.0 MB (before / peak / after)',
     );
     expect(list[6]!.detail).toBe(
       'description-1mb 90.0 ms; schema-2kb timed out (> 10 s) during call; unknown-name-1mb 600.0 ms',
@@ -243,12 +245,12 @@ describe('tables', () => {
     ]);
     const flat = text.replace(/ +/g, ' ');
     expect(flat).toContain(
-      '| 200 | 2,000 | 1,000 | 100.0 / 200.0 | 50.0 / 100.0 | 40.0 / 80.0 | 30.0 / 60.0 | 20.0 / 45.3 | 2 |',
+      '| 200 | 2,000 | 1,000 | 100.0 / 200.0 | 50.0 / 100.0 | 40.0 / 80.0 | 30.0 / 60.0 | 20.0 / 45.3 | 5.0 / 10.0 | 2 |',
     );
     expect(flat).toContain(
-      '| 200 | 100.0 / 210.0 / 208.0 | 20.0 / 85.0 / 23.0 | 200 | 100 | 100 | 0 (3.1 s) | 0 | 1.70 / 1.50 |',
+      '| 200 | 100.0 / 210.0 / 208.0 | 20.0 / 85.0 / 23.0 | 200 | 100 (100 dropped) | 0 (3.1 s) | 0 | 1.70 / 1.50 | 0.50 |',
     );
-    expect(flat).toContain('left after 2 s idle timeout');
+    expect(flat).toContain('| left after the 2 s idle timeout |');
     expect(flat).toContain('| 400 | failed: the gateway process exited (code 1) |');
     expect(text).toContain('- 200 clients: call: wrong answer "nothing"');
   });

@@ -6,7 +6,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { latencyChart, qualityChart } from './charts.js';
 import { ENGINES, type EngineName } from './engines/index.js';
-import { type GatewayFigures, type GatewayResult, WARM_UP_CLIENTS } from './gateway.js';
+import {
+  GATEWAY_OPERATIONS,
+  type GatewayFigures,
+  type GatewayOperation,
+  type GatewayResult,
+  WARM_UP_CLIENTS,
+} from './gateway.js';
 import { HOSTILE_BOUND_MS, type HostileResult } from './hostile.js';
 import { METRIC_COLUMNS } from './metrics.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
@@ -219,15 +225,6 @@ const slash = (values: readonly number[], digits: number) => values.map((value) 
  * level that could not run says why, and error messages are listed below.
  */
 export function gatewayTables(results: readonly GatewayResult[]): string {
-  const latencyHeaders = [
-    'clients',
-    'ops',
-    'ops/s',
-    'initialize ms',
-    'tools/list ms',
-    'search_tools ms',
-    'load_tool ms',
-  ];
   const latencyRows: string[][] = [];
   const resourceRows: string[][] = [];
   const errors: string[] = [];
@@ -238,54 +235,66 @@ export function gatewayTables(results: readonly GatewayResult[]): string {
       resourceRows.push([clients, result.error]);
       continue;
     }
-    const { operations: op, memory, sessions, cpu } = result;
-    const latency = (name: keyof GatewayFigures['operations']) => slash([op[name].p50Ms, op[name].p99Ms], 1);
+    const { operations, memory, sessions, cpu } = result;
     latencyRows.push([
       clients,
       fmt(result.ops, 0),
       fmt(result.opsPerSecond, 0),
-      latency('initialize'),
-      latency('list'),
-      latency('search'),
-      latency('load'),
-      latency('call'),
+      ...GATEWAY_OPERATIONS.map((name) => slash([operations[name].p50Ms, operations[name].p99Ms], 1)),
       `${fmt(result.errors, 0)}${result.timedOut ? ' (time limit reached)' : ''}`,
     ]);
+    const expired =
+      sessions.expiredAfterMs === null ? 'not all expired' : `${fmt(sessions.expiredAfterMs / 1000, 1)} s`;
     resourceRows.push([
       clients,
       slash([memory.rssMB.before, memory.rssMB.peak, memory.rssMB.after], 1),
       slash([memory.heapMB.before, memory.heapMB.peak, memory.heapMB.after], 1),
-      fmt(sessions.open, 0),
-      fmt(sessions.afterDelete, 0),
-      fmt(sessions.afterDrop, 0),
-      `${fmt(sessions.afterIdle, 0)} (${sessions.expiredAfterMs === null ? 'not all expired' : `${fmt(sessions.expiredAfterMs / 1000, 1)} s`})`,
+      fmt(sessions.peak, 0),
+      `${fmt(sessions.afterLeaving, 0)} (${fmt(sessions.dropped, 0)} dropped)`,
+      `${fmt(sessions.afterIdle, 0)} (${expired})`,
       fmt(result.threadsLeft, 0),
       slash([cpu.clientsS, cpu.gatewayS], 2),
+      fmt(result.loadAverage, 2),
     ]);
-    for (const sample of result.errorSamples) errors.push(`- ${fmt(result.clients, 0)} clients: ${sample}`);
+    for (const sample of result.errorSamples) errors.push(`- ${clients} clients: ${sample}`);
   }
   const idle = results.find((result): result is GatewayFigures => !('error' in result))?.sessions.idleMs;
+  const latencyHeaders = [
+    'clients',
+    'ops',
+    'ops/s',
+    ...GATEWAY_OPERATIONS.map((name) => OPERATION_HEADERS[name]),
+    'errors',
+  ];
+  const resourceHeaders = [
+    'clients',
+    'RSS MB before / peak / after',
+    'heap MB before / peak / after',
+    'sessions at most',
+    'left once all had left',
+    `left after the ${idle === undefined ? '' : `${fmt(idle / 1000, 0)} s `}idle timeout`,
+    'threads kept',
+    'CPU s clients / gateway',
+    'load average',
+  ];
+  const right = (headers: string[]) => headers.map(() => 'r' as const);
   return [
-    table([...latencyHeaders, 'call ms', 'errors'], latencyRows, ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
+    table(latencyHeaders, latencyRows, right(latencyHeaders)),
     '',
-    table(
-      [
-        'clients',
-        'RSS MB before / peak / after',
-        'heap MB before / peak / after',
-        'sessions open',
-        'left after DELETE',
-        'left after drop',
-        `left after ${idle === undefined ? 'the' : `${fmt(idle / 1000, 0)} s`} idle timeout`,
-        'threads kept',
-        'CPU s clients / gateway',
-      ],
-      resourceRows,
-      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
+    table(resourceHeaders, resourceRows, right(resourceHeaders)),
     ...(errors.length > 0 ? ['', 'Errors:', '', ...errors] : []),
   ].join('\n');
 }
+
+/** The column of each gateway operation: p50 / p99 ms. */
+const OPERATION_HEADERS: Record<GatewayOperation, string> = {
+  initialize: 'initialize ms',
+  list: 'tools/list ms',
+  search: 'search_tools ms',
+  load: 'load_tool ms',
+  call: 'call ms',
+  delete: 'DELETE ms',
+};
 
 function hostileTime(result: HostileResult): string {
   if (result.status === 'timed-out')
@@ -419,7 +428,7 @@ function gatewayCheck(results: readonly GatewayResult[]): Check {
       !level.timedOut &&
       level.sessions.afterIdle === 0 &&
       heapMB.after - heapMB.before <= GATEWAY_HEAP_SLACK_MB,
-    detail: `${fmt(level.clients, 0)} clients: ${fmt(level.errors, 0)} errors${level.timedOut ? ' (time limit reached)' : ''}; sessions left ${level.sessions.afterDelete} after DELETE, ${level.sessions.afterDrop} after drop, ${level.sessions.afterIdle} after the idle timeout; heap ${slash([heapMB.before, heapMB.peak, heapMB.after], 1)} MB, RSS ${slash([rssMB.before, rssMB.peak, rssMB.after], 1)} MB (before / peak / after)`,
+    detail: `${fmt(level.clients, 0)} clients: ${fmt(level.errors, 0)} errors${level.timedOut ? ' (time limit reached)' : ''}; sessions left ${level.sessions.afterLeaving} once all had left (${level.sessions.dropped} without DELETE), ${level.sessions.afterIdle} after the idle timeout; heap ${slash([heapMB.before, heapMB.peak, heapMB.after], 1)} MB, RSS ${slash([rssMB.before, rssMB.peak, rssMB.after], 1)} MB (before / peak / after)`,
   };
 }
 
@@ -516,7 +525,7 @@ ${tokensTables(results.tokens)}
 
 ## The HTTP gateway under load
 
-The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls} times, its answers checked. Latencies are p50 / p99 in ms, queueing included (every client starts at once). Then half the clients leave with DELETE and half drop their connections without it; the gateway's sessions are counted after each, and again once its idle timeout (shortened for the bench) has closed the dropped ones. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The whole run is limited to ${context.settings.gatewayTimeoutS} s.
+The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls} times, its answers checked, then leave: half with DELETE, half by dropping their connections without it. Latencies are p50 / p99 in ms, queueing included (every client starts at once). The gateway's sessions are counted at their most, once every client has left (the dropped ones stay until the idle timeout, shortened for the bench), and once the idle timeout has closed them. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The whole run is limited to ${context.settings.gatewayTimeoutS} s.
 
 ${gatewayTables(results.gateway)}
 
