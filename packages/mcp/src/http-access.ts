@@ -68,9 +68,17 @@ function interfaceAddresses(): string[] {
     });
 }
 
+/** A list option's entries; throws when it is not an array of strings. */
+function stringList(name: string, value: readonly string[] | undefined): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) {
+    throw new InvalidOptionError(name, `${name} must be an array of strings; got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
 function allowedHostSet(options: HttpAccessOptions): Set<string> | undefined {
-  const configured = (options.allowedHosts ?? []).map((entry) => {
-    if (typeof entry !== 'string') throw new InvalidOptionError('allowedHosts', 'allowedHosts must be strings.');
+  const configured = stringList('allowedHosts', options.allowedHosts).map((entry) => {
     const canonical = canonicalHost(entry);
     if (canonical !== undefined) return canonical;
     if (HOST_HEADER.test(entry)) {
@@ -101,12 +109,12 @@ function parseOrigin(value: string): URL | undefined {
 
 function allowedOriginSet(options: HttpAccessOptions): Set<string> {
   return new Set(
-    (options.allowedOrigins ?? []).map((entry) => {
-      const url = typeof entry === 'string' ? parseOrigin(entry) : undefined;
+    stringList('allowedOrigins', options.allowedOrigins).map((entry) => {
+      const url = parseOrigin(entry);
       if (url === undefined || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
         throw new InvalidOptionError(
           'allowedOrigins',
-          `allowedOrigins entry "${String(entry)}" is not an origin; give scheme, host and optional port, e.g. "https://app.example.com".`,
+          `allowedOrigins entry "${entry}" is not an origin; give scheme, host and optional port, e.g. "https://app.example.com".`,
         );
       }
       return url.origin;

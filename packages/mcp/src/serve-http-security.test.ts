@@ -170,6 +170,7 @@ describe('serveHttp: who may talk to the endpoint (Host, Origin, bearer token)',
     expect(await refused({ allowedHosts: ['mcp.example.test:8080'] })).toContain('without a port');
     expect(await refused({ allowedOrigins: ['app.example.test'] })).toContain('"app.example.test"');
     expect(await refused({ allowedOrigins: ['https://app.example.test/path'] })).toContain('an origin');
+    expect(await refused({ allowedHosts: 'mcp.example.test' as never })).toContain('allowedHosts must be an array');
     expect(await refused({ maxSessions: 0 })).toContain('maxSessions');
   });
 
