@@ -156,6 +156,12 @@ describe('the toolscout-mcp gateway over Streamable HTTP', { timeout: 30_000 }, 
     expect(unknownSession.status).toBe(404);
     const foreignHost = await rawPost(url, '{}', { host: 'attacker.example:80' });
     expect(foreignHost.status).toBe(403);
+    // DNS rebinding with a name that starts like a loopback address, and a page of another origin.
+    const rebound = await rawPost(url, '{}', { host: `127.0.0.1.attacker.example:${url.port}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).error.message).toContain('--allowed-host');
+    const foreignOrigin = await rawPost(url, '{}', { origin: 'http://evil.example' });
+    expect(foreignOrigin.status).toBe(403);
 
     const client = await connect();
     await expect(client.request({ method: 'tools/teleport', params: {} }, EmptyResultSchema)).rejects.toSatisfy(
