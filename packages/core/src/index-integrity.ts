@@ -8,6 +8,8 @@ export interface IndexContent {
   tools: Readonly<Record<string, string>>;
   keyword: SerializedKeywordIndex;
   phrases: SerializedPhraseIndex;
+  /** The vector section (`VectorIndex.toJSON`), when there is one: read as any JSON (checked later). */
+  vector?: unknown;
 }
 
 const FLOAT = new Float64Array(1);
@@ -47,6 +49,32 @@ class ContentHash {
     for (let i = 0; i < text.length; i++) this.word(text.charCodeAt(i));
   }
 
+  /** A string or a number as such; anything else as what it is (for content not checked yet). */
+  value(value: unknown): void {
+    if (typeof value === 'string') {
+      this.word(1);
+      this.text(value);
+    } else if (typeof value === 'number') {
+      this.word(2);
+      this.number(value);
+    } else {
+      this.word(value === undefined ? 3 : value === null ? 4 : 5);
+    }
+  }
+
+  /** The listed fields of each record of a list (a list or a record that is not one counts as such). */
+  records(list: unknown, fields: readonly string[]): void {
+    if (!Array.isArray(list)) {
+      this.value(list);
+      return;
+    }
+    this.word(list.length);
+    for (const item of list) {
+      if (typeof item !== 'object' || item === null) this.value(item);
+      else for (const field of fields) this.value((item as Record<string, unknown>)[field]);
+    }
+  }
+
   /** The hash as 16 hexadecimal digits. */
   digest(): string {
     const hex = (value: number) => (value >>> 0).toString(16).padStart(8, '0');
@@ -58,8 +86,9 @@ class ContentHash {
  * The integrity hash of a saved index's content, in the order the content is read: the keyword
  * section (fields, documents with their ids and lengths, averages, every term with its postings),
  * each document's fingerprint from `tools` (in document order, so that the order of the `tools`
- * object's keys does not matter), and the phrase section. Call it only on content whose structure
- * has been checked (`KeywordIndex.fromJSON`, `PhraseIndex.fromJSON`).
+ * object's keys does not matter), the phrase section, and the vector section if any (its embedder,
+ * dimensions, entries and pending texts, field by field). Call it only on content whose keyword and
+ * phrase sections have been checked (`KeywordIndex.fromJSON`, `PhraseIndex.fromJSON`).
  *
  * It protects against accidental damage and naive tampering (a number or an id changed by hand or
  * by a faulty store); not against someone who recomputes it, which anyone can: the structural
@@ -94,6 +123,17 @@ export function indexIntegrity(content: IndexContent): string {
     hash.word(doc);
     hash.word(length);
     hash.numbers(lines);
+  }
+  const vector = content.vector;
+  if (typeof vector === 'object' && vector !== null) {
+    const section = vector as Record<string, unknown>;
+    hash.value(section.version);
+    hash.value(section.embedderId);
+    hash.value(section.dimensions);
+    hash.records(section.entries, ['id', 'hash', 'vector']);
+    hash.records(section.pending, ['id', 'text']);
+  } else {
+    hash.value(vector);
   }
   return hash.digest();
 }

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { ToolscoutError } from './errors.js';
 import { indexIntegrity } from './index-integrity.js';
-import { type SerializedToolIndex, ToolIndex } from './tool-index.js';
+import { HashEmbedder } from './test-utils/hash-embedder.js';
+import { type SerializedToolIndex, ToolIndex, type ToolIndexOptions } from './tool-index.js';
 import type { ToolDescriptor } from './types.js';
 
 const TOOLS: ToolDescriptor[] = [
@@ -41,6 +42,12 @@ function saved(): { catalog: ToolCatalog; index: ToolIndex; json: SerializedTool
 }
 
 const { catalog, index: original, json: SAVED } = saved();
+/** The same catalog's hybrid index (every tool embedded), saved with its vector section. */
+const HYBRID_OPTIONS: ToolIndexOptions = { embedder: new HashEmbedder({ dimensions: 8 }) };
+const hybrid = new ToolIndex(catalog, HYBRID_OPTIONS);
+await hybrid.search('weather');
+const HYBRID = hybrid.toJSON();
+const HYBRID_RESULTS = await Promise.all(QUERIES.map((query) => hybrid.search(query, { minScore: 0, limit: 20 })));
 const EXPECTED = await Promise.all(QUERIES.map((query) => original.search(query, { minScore: 0, limit: 20 })));
 
 type Path = (string | number)[];
@@ -174,14 +181,20 @@ function mutate(root: unknown, path: Path, change: Mutation): unknown {
 }
 
 const ALL_PATHS = paths(SAVED);
-/** One to three mutations at random nodes (chosen among the saved index's own nodes). */
-const mutations = fc.array(fc.tuple(fc.nat({ max: ALL_PATHS.length - 1 }), mutation), { minLength: 1, maxLength: 3 });
+/** One to three mutations at random nodes (chosen among a saved index's own nodes, `paths`). */
+const mutationsOf = (all: readonly Path[]) =>
+  fc.array(fc.tuple(fc.nat({ max: all.length - 1 }), mutation), { minLength: 1, maxLength: 3 });
+const mutations = mutationsOf(ALL_PATHS);
 
-/** Applies mutations one after another; a path that no longer leads anywhere is skipped. */
-function mutated(list: readonly [number, Mutation][]): unknown {
-  let root: unknown = structuredClone(SAVED);
+/** Applies mutations one after another to a copy of `base`; a path that no longer leads anywhere is skipped. */
+function mutated(
+  list: readonly [number, Mutation][],
+  base: unknown = SAVED,
+  all: readonly Path[] = ALL_PATHS,
+): unknown {
+  let root: unknown = structuredClone(base);
   for (const [at, change] of list) {
-    const path = ALL_PATHS[at]!;
+    const path = all[at]!;
     if (path.length > 0 && !leads(root, path)) continue;
     root = mutate(root, path, change);
   }
@@ -198,9 +211,9 @@ function leads(root: unknown, path: Path): boolean {
 }
 
 /** Loads a document; the error, when refused, must be a typed one with a specific message. */
-function attempt(document: unknown): ToolIndex | undefined {
+function attempt(document: unknown, options?: ToolIndexOptions): ToolIndex | undefined {
   try {
-    return ToolIndex.fromJSON(catalog, document as SerializedToolIndex);
+    return ToolIndex.fromJSON(catalog, document as SerializedToolIndex, options);
   } catch (error) {
     if (!ToolscoutError.isInstance(error)) throw error; // a TypeError, a RangeError...: the property fails
     expect(CODES).toContain(error.code);
@@ -271,15 +284,20 @@ describe('ToolIndex.fromJSON under hostile input (properties)', () => {
   });
 
   it('with the integrity hash recomputed, a load that passes the structural checks still searches', async () => {
+    const hybridPaths = paths(HYBRID);
+    const either = fc.oneof(
+      mutations.map((list) => mutated(list)),
+      mutationsOf(hybridPaths).map((list) => mutated(list, HYBRID, hybridPaths)),
+    );
     await fc.assert(
-      fc.asyncProperty(mutations, async (list) => {
-        const document = mutated(list) as SerializedToolIndex;
+      fc.asyncProperty(either, async (mutant) => {
+        const document = mutant as SerializedToolIndex;
         try {
           document.integrity = indexIntegrity(document);
         } catch {
           return; // (no hash of a shape the checks refuse anyway)
         }
-        const loaded = attempt(document);
+        const loaded = attempt(document, HYBRID_OPTIONS);
         if (loaded === undefined) return;
         for (const query of QUERIES) {
           const hits = await loaded.search(query, { minScore: 0, limit: 20 });
@@ -291,6 +309,22 @@ describe('ToolIndex.fromJSON under hostile input (properties)', () => {
         loaded.dispose();
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('loads a mutated hybrid index only when the mutation changed nothing; else refuses it', async () => {
+    const all = paths(HYBRID);
+    await fc.assert(
+      fc.asyncProperty(mutationsOf(all), async (list) => {
+        const loaded = attempt(mutated(list, HYBRID, all), HYBRID_OPTIONS);
+        if (loaded === undefined) return;
+        expect(JSON.stringify(loaded.toJSON())).toBe(JSON.stringify(HYBRID));
+        for (let q = 0; q < QUERIES.length; q++) {
+          expect(await loaded.search(QUERIES[q]!, { minScore: 0, limit: 20 })).toEqual(HYBRID_RESULTS[q]);
+        }
+        loaded.dispose();
+      }),
+      { numRuns: 200 },
     );
   });
 

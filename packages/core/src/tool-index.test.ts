@@ -5,7 +5,13 @@ import { indexIntegrity } from './index-integrity.js';
 import { distinctWords } from './test-utils/distinct-words.js';
 import { HashEmbedder } from './test-utils/hash-embedder.js';
 import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
-import { DEFAULT_MIN_SCORE, type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION, ToolIndex } from './tool-index.js';
+import {
+  DEFAULT_MIN_SCORE,
+  type SerializedToolIndex,
+  TOOL_INDEX_FORMAT_VERSION,
+  ToolIndex,
+  type ToolIndexOptions,
+} from './tool-index.js';
 import type { Embedder, SearchHit, ToolDescriptor } from './types.js';
 
 const TOOLS: ToolDescriptor[] = [
@@ -101,6 +107,24 @@ function catalogOf(tools: ToolDescriptor[] = TOOLS): ToolCatalog {
 }
 
 const ids = (hits: SearchHit[]) => hits.map((hit) => hit.id);
+
+/** The error `ToolIndex.fromJSON` throws for a document (it must throw a ToolscoutError). */
+const loadError = (catalog: ToolCatalog, input: unknown, options?: ToolIndexOptions): ToolscoutError => {
+  try {
+    ToolIndex.fromJSON(catalog, input as SerializedToolIndex, options);
+  } catch (error) {
+    expect(ToolscoutError.isInstance(error)).toBe(true);
+    return error as ToolscoutError;
+  }
+  throw new Error('the document was loaded');
+};
+/** A saved index changed by `edit`, its integrity hash recomputed (or not) afterwards. */
+const tampered = (json: SerializedToolIndex, edit: (copy: SerializedToolIndex) => void, rehash = true) => {
+  const copy = JSON.parse(JSON.stringify(json)) as SerializedToolIndex;
+  edit(copy);
+  if (rehash) copy.integrity = indexIntegrity(copy);
+  return copy;
+};
 
 describe('ToolIndex search', () => {
   it('finds tools by name, description, tags, source and parameters, best first', async () => {
@@ -426,24 +450,6 @@ describe('ToolIndex serialisation', () => {
     expect(codeOf({ ...json, keyword: { nonsense: true } })).toBe('invalid-index');
   });
 
-  /** The error `ToolIndex.fromJSON` throws for a document (it must throw a ToolscoutError). */
-  const loadError = (catalog: ToolCatalog, input: unknown): ToolscoutError => {
-    try {
-      ToolIndex.fromJSON(catalog, input as SerializedToolIndex);
-    } catch (error) {
-      expect(ToolscoutError.isInstance(error)).toBe(true);
-      return error as ToolscoutError;
-    }
-    throw new Error('the document was loaded');
-  };
-  /** A saved index changed by `edit`, its integrity hash recomputed (or not) afterwards. */
-  const tampered = (json: SerializedToolIndex, edit: (copy: SerializedToolIndex) => void, rehash = true) => {
-    const copy = JSON.parse(JSON.stringify(json)) as SerializedToolIndex;
-    edit(copy);
-    if (rehash) copy.integrity = indexIntegrity(copy);
-    return copy;
-  };
-
   it('refuses impossible numbers and ids with a specific message, even under a recomputed hash', () => {
     const catalog = catalogOf();
     const json = new ToolIndex(catalog).toJSON();
@@ -696,6 +702,50 @@ describe('ToolIndex hybrid search', () => {
     expect(await restored.search('weather forecast')).toEqual(await index.search('weather forecast'));
     // only the query, by the restored index (the first one has it from its earlier search)
     expect(embedder.embedded.length - before).toBe(1);
+  });
+
+  it('refuses a saved vector section that was changed, or that cannot be used', async () => {
+    const options = { embedder: new SynonymEmbedder() };
+    const catalog = catalogOf([...TOOLS, carTool]);
+    const index = new ToolIndex(catalog, options);
+    await index.search('automobile'); // (every tool embedded)
+    const json = index.toJSON();
+    const entry = json.vector!.entries.findIndex((item) => item.id === 'cars__rent');
+    // Another tool's vector in its place: the integrity check fails.
+    const moved = tampered(
+      json,
+      (copy) => {
+        copy.vector!.entries[entry]!.vector = copy.vector!.entries[0]!.vector;
+      },
+      false,
+    );
+    expect(loadError(catalog, moved, options).message).toMatch(/failed its integrity check/);
+    // With the hash recomputed: a tool the index does not list, a malformed section, another embedder.
+    const cases: [(copy: SerializedToolIndex) => void, RegExp][] = [
+      [
+        (copy) => {
+          copy.vector!.entries[entry]!.id = 'ghost';
+        },
+        /vector section has tool "ghost", which it does not list/,
+      ],
+      [
+        (copy) => {
+          copy.vector!.dimensions = 2 ** 40;
+        },
+        /vector section has 1099511627776 dimensions, its vectors 128/,
+      ],
+      [
+        (copy) => {
+          copy.vector!.embedderId = 'another-model';
+        },
+        /vector section cannot be used \(.*embedder "another-model"/,
+      ],
+    ];
+    for (const [edit, message] of cases) {
+      const error = loadError(catalog, tampered(json, edit), options);
+      expect(error.code).toBe('invalid-index');
+      expect(error.message).toMatch(message);
+    }
   });
 });
 

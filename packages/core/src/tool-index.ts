@@ -3,7 +3,7 @@ import type { EmbeddingCache } from './embedding-cache.js';
 import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { type IndexContent, indexIntegrity } from './index-integrity.js';
-import { findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
+import { describeNumber, findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
 import { PhraseIndex, type SerializedPhraseIndex } from './phrase-index.js';
 import { trimTermNumbers } from './term-numbers.js';
 import { tokenizeQuery } from './tokenize.js';
@@ -19,7 +19,7 @@ import {
   toolText,
 } from './tool-document.js';
 import type { CatalogTool, Embedder, SearchField, SearchHit, SearchOptions } from './types.js';
-import { describeValue, isRecord } from './values.js';
+import { isRecord } from './values.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
 
 /** The fields single query terms are looked up in (pairs go to `phrases`). */
@@ -429,19 +429,19 @@ export class ToolIndex<TTool = unknown> {
     // (the keyword section numbers documents anew, in order: the phrase section follows it)
     const numbers = new Int32Array(this.#keyword.nextDoc);
     for (const [number, id] of keyword.documents) numbers[this.#keyword.docOf(id)!] = number;
-    const content: IndexContent = {
+    const content = {
       tools: Object.fromEntries(Array.from(this.#catalog, (tool) => [tool.id, toolFingerprint(tool)])),
       keyword,
       phrases: this.#phrases.toJSON(
         (id) => positions.get(id)!,
         (doc) => numbers[doc]!,
       ),
-    };
+      ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
+    } satisfies IndexContent;
     return {
       format: 'toolscout-tool-index',
       version: TOOL_INDEX_FORMAT_VERSION,
       ...content,
-      ...(this.#vector ? { vector: this.#vector.toJSON() } : {}),
       integrity: indexIntegrity(content),
     };
   }
@@ -501,10 +501,7 @@ export class ToolIndex<TTool = unknown> {
         vector = newVectorIndex(options);
         for (const tool of catalog) vector.set(tool.id, toolText(tool));
       } else {
-        vector = VectorIndex.fromJSON(document.vector, {
-          embedder: options.embedder,
-          ...(options.embeddingCache ? { cache: options.embeddingCache } : {}),
-        });
+        vector = loadVectors(document, options);
       }
     }
     loading = { keyword, phrases, vector };
@@ -1026,6 +1023,47 @@ function resolveRanking(overrides: RankingOverrides | undefined): RankingParams 
   };
 }
 
+/**
+ * The vector section of a saved index, whose tools must be the index's; a section that cannot be
+ * used (another embedder, malformed) is an `invalid-index` error.
+ */
+function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): VectorIndex {
+  const section = document.vector!;
+  const tools = document.tools;
+  for (const list of [section.entries, section.pending] as unknown[]) {
+    if (!Array.isArray(list)) continue; // (VectorIndex.fromJSON says what is wrong)
+    for (const item of list as unknown[]) {
+      const id = isRecord(item) ? item.id : undefined;
+      if (typeof id === 'string' && !Object.hasOwn(tools, id)) {
+        throw damaged(`its vector section has tool "${id}", which it does not list`);
+      }
+    }
+  }
+  // (before VectorIndex.fromJSON makes room for them all: dimensions that the vectors do not have)
+  const first: unknown = Array.isArray(section.entries) ? section.entries[0] : undefined;
+  const encoded = isRecord(first) && typeof first.vector === 'string' ? first.vector : undefined;
+  if (encoded !== undefined && encoded.length % 4 === 0) {
+    const padding = encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0;
+    const length = ((encoded.length / 4) * 3 - padding) / 4;
+    if (section.dimensions !== length) {
+      throw damaged(`its vector section has ${describeNumber(section.dimensions)} dimensions, its vectors ${length}`);
+    }
+  }
+  try {
+    return VectorIndex.fromJSON(section, {
+      embedder: options.embedder!,
+      ...(options.embeddingCache ? { cache: options.embeddingCache } : {}),
+    });
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    throw new ToolscoutError(
+      'invalid-index',
+      `The saved tool index's vector section cannot be used (${problem}). Rebuild the index from the catalog (new ToolIndex(catalog, { embedder })) and save it again.`,
+      { cause: error },
+    );
+  }
+}
+
 /** The error of a saved index whose content is malformed. */
 function damaged(problem: string, cause?: unknown): ToolscoutError {
   return new ToolscoutError(
@@ -1075,14 +1113,10 @@ function checkVersion(version: unknown): void {
     problem = `The saved tool index has no "version"; ${wanted}.`;
   } else {
     const shown =
-      typeof version === 'string' ? `the string ${JSON.stringify(version.slice(0, 40))}` : describeVersion(version);
+      typeof version === 'string' ? `the string ${JSON.stringify(version.slice(0, 40))}` : describeNumber(version);
     problem = `The saved tool index's "version" is ${shown}, where a positive integer is expected; ${wanted}.`;
   }
   throw new ToolscoutError('invalid-index', `${problem} ${rebuild}`);
-}
-
-function describeVersion(version: unknown): string {
-  return typeof version === 'number' ? `the number ${version}` : describeValue(version);
 }
 
 function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, string>): void {
