@@ -68,6 +68,17 @@ describe('stopping the gateway leaves no process behind', { timeout: 30_000 }, (
     expect(tree.filter(isAlive)).toEqual([]);
   });
 
+  it('on a second SIGTERM, exits at once (130) and still leaves nothing behind', async () => {
+    const gateway = start(20_000);
+    const tree = await treeOf(gateway, 5);
+    await waitFor(() => gateway.stderr().includes('server "real" is up'), 10_000, 'the real server');
+    gateway.process.kill('SIGTERM');
+    await waitFor(() => gateway.stderr().includes('shutting down (SIGTERM)'), 5_000, 'the shutdown to begin');
+    gateway.process.kill('SIGTERM');
+    expect(await gateway.exited()).toBe(130);
+    await waitFor(() => tree.every((pid) => !isAlive(pid)), 5_000, 'every process to exit');
+  });
+
   it('when stdin closes while failed servers are restarting, stops them and what they started', async () => {
     const gateway = start(1_000);
     await waitFor(() => gateway.stderr().includes('serving'), 10_000, 'the gateway to serve');
