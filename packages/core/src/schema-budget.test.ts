@@ -76,7 +76,7 @@ describe('validateInput: cost is bounded', () => {
     expect(validationCost(schemaPlan(tool.jsonSchema), { x: nestedArrays(30, 'no') })).toBe(VALIDATION_BUDGET + 1);
   });
 
-  it('counts item pairs of uniqueItems and required names towards the budget', async () => {
+  it('counts item pairs of uniqueItems, required names and enum members towards the budget', async () => {
     const unique = callable('unique', {
       type: 'object',
       properties: { ids: { type: 'array', uniqueItems: true } },
@@ -85,6 +85,13 @@ describe('validateInput: cost is bounded', () => {
     const refused = await within(2_000, () => validateInput(unique, { ids: many }));
     expect(!refused.success && refused.issues[0]!.message).toMatch(/within the budget/);
     expect(await validateInput(unique, { ids: many.slice(0, 400) })).toMatchObject({ success: true });
+
+    const codes = Array.from({ length: 5_000 }, (_, i) => `code${i}`);
+    const coded = callable('coded', {
+      type: 'object',
+      properties: { codes: { type: 'array', items: { enum: codes } } },
+    });
+    expect(await validateInput(coded, { codes: codes.slice(0, 300) })).toMatchObject({ success: true });
 
     const names = Array.from({ length: 100 }, (_, i) => `field${i}`);
     const required = callable('required', {

@@ -15,8 +15,8 @@ import { isRecord } from './values.js';
 
 /**
  * How many steps one validation may take: one per subschema applied to a value (an evaluation in the
- * validator), per enum member and required name checked, per pair of items compared for
- * `uniqueItems`. A tool call whose arguments would take more is refused; a schema that would take
+ * validator), per required name checked, per pair of items compared for `uniqueItems`, per enum
+ * member that is an object or array and per hundred other enum members compared. A tool call whose arguments would take more is refused; a schema that would take
  * more for any single value is rejected when its tool enters the catalog. Ordinary tool calls take
  * tens to hundreds.
  */
@@ -69,10 +69,26 @@ const ONE_CHILD = [
 ] as const;
 const MAP_CHILD = ['properties', 'patternProperties'] as const;
 
-/** The steps a subschema takes on any value: itself, and each enum member compared. */
+/**
+ * How many enum members that are strings, numbers, booleans or null make one step: comparing one
+ * is a single `===`, about a hundredth of an evaluation. An object or array member is a step of its
+ * own (it is compared member by member).
+ */
+const PLAIN_MEMBERS_PER_STEP = 100;
+const enumSteps = new WeakMap<readonly unknown[], number>();
+
+/** The steps a subschema takes on any value: itself, and comparing the value with its enum. */
 function ownSteps(node: object): number {
   const members = own(node, 'enum');
-  return Array.isArray(members) ? 1 + members.length : 1;
+  if (!Array.isArray(members)) return 1;
+  let steps = enumSteps.get(members);
+  if (steps === undefined) {
+    let structured = 0;
+    for (const member of members) if (typeof member === 'object' && member !== null) structured++;
+    steps = 1 + structured + Math.ceil((members.length - structured) / PLAIN_MEMBERS_PER_STEP);
+    enumSteps.set(members, steps);
+  }
+  return steps;
 }
 
 function isSchema(value: unknown): value is object | boolean {

@@ -213,7 +213,7 @@ function refused(message: string): ValidationResult {
   return { success: false, issues: [{ path: '', message }] };
 }
 
-const OVER_BUDGET = `the arguments could not be validated within the budget: checking them against the tool's schema would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps (one per subschema applied, enum member or required name checked, pair of unique items compared), so the call was refused. Send smaller or less deeply nested arguments.`;
+const OVER_BUDGET = `the arguments could not be validated within the budget: checking them against the tool's schema would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps, so the call was refused. Send smaller or less deeply nested arguments.`;
 const OUT_OF_STACK =
   "the arguments could not be validated: they are too deeply nested (or produce too many errors) for the tool's schema, so the call was refused. Send smaller or less deeply nested arguments.";
 
@@ -248,9 +248,9 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
  *
  * The cost is bounded: `$ref`s are resolved within the schema (references to other documents are
  * not fetched), loops of subschemas applied to the same value are cut (`{ "$ref": "#" }` accepts
- * anything), and the steps the arguments would take (subschemas applied, enum members and required
- * names checked, unique items compared) are counted before validating, shared subschemas from a
- * memo: a call that would take more than `VALIDATION_BUDGET` (100,000) is refused with an issue
+ * anything), and the steps the arguments would take (subschemas applied, required names and enum
+ * members checked, unique items compared: see `VALIDATION_BUDGET`) are counted before validating,
+ * shared subschemas from a memo: a call that would take more than `VALIDATION_BUDGET` (100,000) is refused with an issue
  * that says so. The plan behind this is made once per schema object.
  *
  * Never throws for bad arguments: every problem comes back as an issue with a path like
