@@ -9,6 +9,8 @@ export {
   parseGatewayArgs,
   runGatewayCli,
 } from './cli.js';
+// Transports: stdio and Streamable HTTP
+export { DEFAULT_MAX_MESSAGE_BYTES, MessageTooLargeError } from './json-rpc-lines.js';
 export { createStderrLogger, type Logger, type LogLevel, type StderrLoggerOptions, silentLogger } from './logger.js';
 // The gateway, and the wrapper of one SDK server
 export {
@@ -50,11 +52,18 @@ export {
 } from './mcp-upstream.js';
 export { McpUpstreamError, type McpUpstreamErrorReason } from './mcp-upstream-error.js';
 export { assertServeHttpOptions, type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
-// Transports: stdio and Streamable HTTP
 export {
   answerMalformedMessages,
   type McpConnectable,
   type ServeStdioOptions,
+  StdioLineServerTransport,
   type StdioSession,
   serveStdio,
 } from './serve-stdio.js';
+// Stdio servers: their process (in a group of its own) and their environment
+export { StdioUpstreamTransport, type StdioUpstreamTransportOptions } from './stdio-upstream-transport.js';
+export {
+  DEFAULT_ENV_PASSTHROUGH,
+  type UpstreamEnvironmentConfig,
+  upstreamEnvironment,
+} from './upstream-environment.js';
