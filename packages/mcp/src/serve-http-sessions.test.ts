@@ -131,6 +131,19 @@ describe('serveHttp: client sessions are bounded, expire, and never take another
     expect(refused).toBe(10);
   });
 
+  it('an initialize the transport refuses (406) holds no session and no thread', async () => {
+    const { endpoint } = await start({}, { memory: { maxThreads: 1 } });
+    for (let i = 0; i < 3; i++) {
+      const refused = await httpRequest(endpoint.url, {
+        headers: { ...CLIENT_HEADERS, accept: 'application/json' },
+        body: initializeBody(),
+      });
+      expect(refused.status).toBe(406);
+    }
+    expect(endpoint.sessionCount).toBe(0);
+    expect(await listed(await connect(endpoint))).toEqual(['search_tools', 'load_tool']);
+  });
+
   it('sessions that end free their thread: a sequential flood of short sessions never evicts a live one', async () => {
     const { gateway, endpoint } = await start({ maxSessions: 2 }, { memory: { maxThreads: 2 } });
     const live = await connect(endpoint);

@@ -250,9 +250,13 @@ export async function serveHttp(target: McpConnectable, options: ServeHttpOption
         sendJsonError(res, 503, TRANSPORT_ERROR, error.message, { 'retry-after': retryAfter });
         return;
       }
-      await transport.handleRequest(req, res, body);
-      // The transport refused the initialize request (e.g. a wrong Accept header): no session to keep.
-      if (!sessions.has(id)) await transport.close();
+      try {
+        await transport.handleRequest(req, res, body);
+      } finally {
+        // The transport refused the initialize request (e.g. a wrong Accept header) or failed: no
+        // session to keep, and its connection (its thread) is released.
+        if (!sessions.has(id)) await transport.close();
+      }
     } finally {
       opening -= 1;
     }
