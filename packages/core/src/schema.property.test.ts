@@ -5,6 +5,7 @@ import { ToolCatalog } from './catalog.js';
 import { InvalidToolError } from './errors.js';
 import { type ValidationResult, validateInput } from './schema.js';
 import { HOSTILE_KEYS, hostileJsonText, prototypePolluted } from './test-utils/hostile-json.js';
+import { allOfRefChain } from './test-utils/hostile-schemas.js';
 import type { JsonSchema } from './types.js';
 
 const RUNS = 120;
@@ -105,6 +106,41 @@ describe('validateInput: any schema, any arguments', () => {
         if (result.success || !/could not be/.test(result.issues[0]!.message)) expect(result.success).toBe(expected);
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it('reads a $ref back to the schema itself as adding nothing: {allOf: [S, {$ref: "#"}]} is S', async () => {
+    await fc.assert(
+      fc.asyncProperty(schemas(false), argumentValues, async (schema, args) => {
+        let expected: boolean;
+        try {
+          expected = new Validator(structuredClone(schema) as JsonSchema, '2020-12', false).validate(args).valid;
+        } catch {
+          return;
+        }
+        const looped = { allOf: [schema, { $ref: '#' }] } as JsonSchema;
+        const result = await validatesOrExplains(looped, args);
+        if (result.success || !/could not be/.test(result.issues[0]!.message)) expect(result.success).toBe(expected);
+        else expect.fail(`refused: ${result.issues[0]!.message}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers for a chain of allOf of two $refs of any length: as the library does, or refuses when over the budget', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 40 }), fc.constantFrom('text', 7), async (levels, x) => {
+        const result = await validatesOrExplains(allOfRefChain(levels), { x });
+        if (levels <= 12) {
+          const expected = new Validator(structuredClone(allOfRefChain(levels)), '2020-12', false).validate({
+            x,
+          }).valid;
+          expect(result.success).toBe(expected);
+        } else if (levels > 17) {
+          expect(!result.success && result.issues[0]!.message).toMatch(/too costly to validate/);
+        }
+      }),
+      { numRuns: 30 },
     );
   });
 
