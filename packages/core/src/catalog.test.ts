@@ -253,7 +253,7 @@ describe('ToolCatalog: validation', () => {
     expect(InvalidToolError.isInstance(error)).toBe(true);
     expect((error as InvalidToolError).field).toBe('inputSchema');
     expect((error as Error).message).toMatch(
-      /^Tool "deep": inputSchema is not JSON data: inputSchema\.properties\.x\.properties\.a\.properties\.a…\(118 more levels\)…(\.properties\.a){2} nests deeper than 128 levels \(the limit\)$/,
+      /^Tool "deep": inputSchema nests too deeply: inputSchema\.properties\.x\.properties\.a\.properties\.a…\(118 more levels\)…(\.properties\.a){2} is deeper than 128 levels \(the limit\)\. Flatten it/,
     );
     expect(new ToolCatalog([{ id: 'ok', inputSchema: nestedSchema(60) }]).size).toBe(1); // 123 levels of JSON
   });

@@ -38,7 +38,7 @@ const MAX_JSON_DEPTH = 128;
  * time).
  */
 const FAST_COPY_DEPTH = 64;
-const FAST_COPY_VALUES = 1_000_000;
+const FAST_COPY_VALUES = 250_000;
 let fastCopyBudget = 0;
 /** Whether the fast path met a `$ref` or `$recursiveRef` key (references make validation costlier). */
 let fastCopySawReference = false;
@@ -117,7 +117,13 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
     const done = copies.get(value);
     if (done !== undefined) return done;
     if (open.has(value)) return fail('refers back to itself (a cycle)');
-    if (steps.length >= MAX_JSON_DEPTH) return fail(`nests deeper than ${MAX_JSON_DEPTH} levels (the limit)`);
+    if (steps.length >= MAX_JSON_DEPTH) {
+      throw invalid(
+        toolLabel,
+        field,
+        `nests too deeply: ${formatPath(root, steps)} is deeper than ${MAX_JSON_DEPTH} levels (the limit). Flatten it, or name repeated parts once in $defs.`,
+      );
+    }
     open.add(value);
     let copy: unknown[] | Record<string, unknown>;
     if (Array.isArray(value)) {

@@ -121,6 +121,21 @@ describe('importers: any input gives tools or an ImportError that says where', (
     );
   });
 
+  it('keeps every field a JSON Lines tool does not map as metadata, hostile keys included', () => {
+    const mapped = new Set(['id', 'name', 'description', 'parameters', 'tags', 'source']);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(anyKey, hostileJsonText), { maxLength: 4 }), (entries) => {
+        const extras = entries.filter(([key]) => !mapped.has(key));
+        const line = objectText([['id', '"probe"'], ...extras]);
+        const [tool] = parseToolsJsonl(line);
+        const expected = [...new Set(extras.map(([key]) => key).filter((key) => !mapped.has(key)))];
+        expect(Object.keys(tool!.metadata ?? {}).sort()).toEqual(expected.sort());
+        metadataIsData([tool!]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('detects the format of any text, or says what it expected', () => {
     fc.assert(
       fc.property(fc.oneof(toolsDocument, hostileJsonText, fc.string({ maxLength: 20 })), (text) => {
