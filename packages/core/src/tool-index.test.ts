@@ -587,6 +587,19 @@ describe('ToolIndex serialisation', () => {
   });
 });
 
+describe('ToolIndex long requests', () => {
+  it('scores a request of thousands of sentences in bounded time (the first 31 each, the rest as one)', async () => {
+    // Every sentence a clause, every tool a candidate: a slot per clause per tool took half a
+    // gigabyte and 6 s here; with 32 clauses at most, the time goes to tokenising.
+    const tools = Array.from({ length: 5_000 }, (_, i) => ({ id: `tool_${i}`, description: `Alpha service ${i}.` }));
+    const index = new ToolIndex(catalogOf(tools));
+    const started = performance.now();
+    const hits = await index.search(`${'alpha. '.repeat(6_000)}service 42`, { minScore: 0, limit: 3 });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(ids(hits)[0]).toBe('tool_42'); // (the last clause still counts)
+  });
+});
+
 describe('ToolIndex text budget', () => {
   /** The terms a saved index holds. */
   const vocabulary = (index: ToolIndex) => new Set(index.toJSON().keyword.terms.map(([term]) => term));

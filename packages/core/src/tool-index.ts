@@ -173,8 +173,9 @@ export interface SerializedToolIndex {
   /** The embedded tools, when the index was hybrid (see `VectorIndex.toJSON`). */
   vector?: SerializedVectorIndex;
   /**
-   * A hash of `tools`, `keyword` and `phrases` (16 hexadecimal digits), checked on load: it catches
-   * accidental damage and naive edits, not someone who recomputes it (see `indexIntegrity`).
+   * A hash of `tools`, `keyword`, `phrases` and `vector` (16 hexadecimal digits), checked on load:
+   * it catches accidental damage and naive edits, not someone who recomputes it (see
+   * `indexIntegrity`).
    */
   integrity: string;
 }
@@ -758,7 +759,7 @@ export class ToolIndex<TTool = unknown> {
     const clauseTerms = (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
       .map((clause) => tokenizeQuery(clause))
       .filter((clause) => clause.length > 0);
-    const clauses = clauseTerms.map((clause) => [...new Set(clause)]);
+    const clauses = scoredClauses(clauseTerms).map((clause) => [...new Set(clause)]);
     // Distinct terms, each with the clauses it occurs in.
     const clausesOf = new Map<string, number[]>();
     clauses.forEach((clause, c) => {
@@ -992,6 +993,19 @@ function bestSlots(
     if (best.length > wanted) best.pop();
   }
   return best;
+}
+
+/**
+ * At most this many clauses of a request are scored each on its own (the rest together, as the
+ * last one): each costs every candidate tool a slot, and real requests have far fewer (13 at most
+ * in the benchmark datasets).
+ */
+const MAX_SCORED_CLAUSES = 32;
+
+/** The clauses scored each on its own (see {@link MAX_SCORED_CLAUSES}). */
+function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
+  if (clauseTerms.length <= MAX_SCORED_CLAUSES) return clauseTerms;
+  return [...clauseTerms.slice(0, MAX_SCORED_CLAUSES - 1), clauseTerms.slice(MAX_SCORED_CLAUSES - 1).flat()];
 }
 
 /** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */
