@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { termNumber, termText, tokenizeToNumbers, trimTermNumbers, wordRuns } from './term-numbers.js';
+import {
+  sharedStringNumbers,
+  termNumber,
+  termText,
+  tokenizeToNumbers,
+  trimTermNumbers,
+  wordRuns,
+} from './term-numbers.js';
 import { splitWords, tokenize } from './tokenize.js';
 
 describe('term numbers', () => {
@@ -54,5 +61,13 @@ describe('wordRuns', () => {
         for (const word of runs) expect(word.run.map(termText)).toEqual(tokenize(word.text));
       }
     }
+  });
+
+  it('memoise the terms of short shared strings only (a long one would outlive its tool)', () => {
+    const short = 'City name, e.g. Paris';
+    expect(sharedStringNumbers(short)).toBe(sharedStringNumbers(short));
+    const long = `${'A parameter described at great length. '.repeat(100)}`;
+    expect(sharedStringNumbers(long)).not.toBe(sharedStringNumbers(long));
+    expect(sharedStringNumbers(long)).toEqual(tokenizeToNumbers(long));
   });
 });

@@ -315,13 +315,17 @@ export function wordRuns(text: string): WordRun[] {
 
 /**
  * The term numbers of strings that many tools share (parameter names and descriptions, tags,
- * sources), by string; starts over when it grows too big.
+ * sources), by string; starts over when it grows too big. Only strings of up to
+ * {@link MAX_SHARED_STRING_LENGTH} characters are kept: longer ones are seldom shared, and the memo
+ * would keep them alive after their tools are gone.
  */
 const sharedStrings = new Map<string, TermRun>();
 const MAX_SHARED_STRINGS = 100_000;
+const MAX_SHARED_STRING_LENGTH = 1_000;
 
-/** {@link tokenizeToNumbers} of a string tools often share, memoised; never change the array. */
+/** {@link tokenizeToNumbers} of a string tools often share, memoised if short; never change the array. */
 export function sharedStringNumbers(text: string): TermRun {
+  if (text.length > MAX_SHARED_STRING_LENGTH) return tokenizeToNumbers(text);
   let run = sharedStrings.get(text);
   if (run === undefined) {
     run = tokenizeToNumbers(text);
