@@ -34,9 +34,16 @@ const code = await runGatewayCli(process.argv.slice(2), {
   version,
   // SIGHUP too: the servers run in their own process groups, so a closed terminal reaches only us.
   onSignal(handler) {
-    for (const signal of SIGNALS) process.on(signal, handler);
+    let received = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      handler(signal);
+      // A second signal means now, even while servers are still starting: exiting kills every
+      // server's process group (see StdioUpstreamTransport).
+      if (++received > 1) process.exit(130);
+    };
+    for (const signal of SIGNALS) process.on(signal, onSignal);
     return () => {
-      for (const signal of SIGNALS) process.off(signal, handler);
+      for (const signal of SIGNALS) process.off(signal, onSignal);
     };
   },
 });

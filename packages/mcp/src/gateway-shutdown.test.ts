@@ -69,13 +69,21 @@ describe('stopping the gateway leaves no process behind', { timeout: 30_000 }, (
   });
 
   it('on a second SIGTERM, exits at once (130) and still leaves nothing behind', async () => {
-    const gateway = start(20_000);
-    const tree = await treeOf(gateway, 5);
-    await waitFor(() => gateway.stderr().includes('server "real" is up'), 10_000, 'the real server');
+    // A server that has spoken (so it gets the grace period) and ignores both stdin closing and
+    // SIGTERM: the first shutdown is still waiting for it when the second signal comes.
+    const stubborn = writeConfig(
+      dir,
+      { stubborn: { command: 'sh', args: ['-c', 'trap "" TERM; echo "{}"; sleep 303'] } },
+      'stubborn.json',
+    );
+    const gateway = spawnRawGateway(['--config', stubborn, '--connect-timeout', '20000']);
+    started.push(gateway);
+    const tree = await treeOf(gateway, 2); // sh and its sleep
     gateway.process.kill('SIGTERM');
     await waitFor(() => gateway.stderr().includes('shutting down (SIGTERM)'), 5_000, 'the shutdown to begin');
     gateway.process.kill('SIGTERM');
     expect(await gateway.exited()).toBe(130);
+    expect(gateway.stderr()).toContain('SIGTERM again: killing the servers now');
     await waitFor(() => tree.every((pid) => !isAlive(pid)), 5_000, 'every process to exit');
   });
 
