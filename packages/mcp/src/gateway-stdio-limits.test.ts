@@ -1,9 +1,18 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertGatewayBuilt, FIXTURE_SERVER, nodeServer, writeConfig } from './test-utils/gateway-process.js';
+import {
+  assertGatewayBuilt,
+  FIXTURE_SERVER,
+  GATEWAY_BIN,
+  nodeServer,
+  writeConfig,
+} from './test-utils/gateway-process.js';
 import { type RawGateway, spawnRawGateway } from './test-utils/raw-gateway.js';
+import { waitFor, withTimeout } from './test-utils/wait.js';
 
 describe('the gateway on stdio refuses an oversized message and keeps the session', { timeout: 30_000 }, () => {
   let dir: string;
@@ -49,5 +58,39 @@ describe('the gateway on stdio refuses an oversized message and keeps the sessio
     gateway.process.stdin.end();
     expect(await gateway.exited()).toBe(0);
     expect(gateway.stderr()).toContain('shutting down (stdin closed)');
+  });
+});
+
+describe('the gateway on stdio when stdin fails', { timeout: 30_000 }, () => {
+  it('exits 1 with a log line that says why (was: exit 0, as if the client had left)', async () => {
+    assertGatewayBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'toolscout-mcp-stdin-'));
+    // stdin is a TCP socket whose other end resets the connection: reading it fails with ECONNRESET.
+    let peer: Socket | undefined;
+    const server = createServer((socket) => {
+      peer = socket;
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const config = writeConfig(dir, { fixture: nodeServer(FIXTURE_SERVER) });
+    const gateway = spawn(process.execPath, [GATEWAY_BIN, '--config', config], { stdio: [socket, 'ignore', 'pipe'] });
+    socket.destroy();
+    let stderr = '';
+    gateway.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => gateway.once('exit', (code) => resolve(code)));
+    try {
+      await waitFor(() => stderr.includes('serving') && peer, 15_000, 'the gateway to serve');
+      peer!.resetAndDestroy();
+      expect(await withTimeout(exited, 15_000, 'the gateway to exit')).toBe(1);
+      expect(stderr).toContain('error: stdin failed, the session cannot go on: read ECONNRESET');
+    } finally {
+      if (gateway.exitCode === null) gateway.kill('SIGKILL');
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
