@@ -54,7 +54,7 @@ describe('bench command line: argument errors', () => {
     [['hostile', '--clients', '5'], '--clients does not apply to "hostile" (only to gateway, report).'],
     [
       ['hostile', '--cases', 'schema-2kb,huge'],
-      'Unknown hostile case "huge": use description-1mb, schema-2kb, unknown-name-1mb, load-name-1.3mb, description-160k-words, schema-allof-22, schema-dag-24.',
+      'Unknown hostile case "huge": use description-1mb, schema-2kb, unknown-name-1mb, load-name-1.3mb, unknown-name-1mb-one-letter, description-160k-words, schema-allof-22, schema-dag-24.',
     ],
     [['hostile', '--cases', 'schema-2kb,schema-2kb'], '--cases lists a hostile case twice: "schema-2kb,schema-2kb".'],
     [['hostile', '--tools', '0'], '--tools expects a positive integer up to 1000000, got "0".'],
@@ -284,7 +284,7 @@ describe('bench report', () => {
       '--idle-timeout',
       '1',
       '--cases',
-      'unknown-name-1mb',
+      'description-1mb',
       '--tools',
       '30',
       '--out',
@@ -303,7 +303,7 @@ describe('bench report', () => {
     expect(markdown).toContain('## The HTTP gateway under load');
     expect(markdown).toMatch(/\| +2 \| +11 \| /);
     expect(markdown).toContain('## Hostile input');
-    expect(markdown).toContain('| **answer a call of a 1 MB unknown tool name** |');
+    expect(markdown).toContain('| **index one tool with a 1 MB description** |');
     for (const chart of ['benchmarks-quality.svg', 'benchmarks-latency.svg']) {
       expect(readFileSync(join(out, chart), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     }

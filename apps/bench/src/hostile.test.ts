@@ -4,6 +4,7 @@ import {
   allOfChainWithin,
   descriptionWords,
   hostileText,
+  madeUpName,
   runHostile,
   sharedSubObjectSchema,
 } from './hostile.js';
@@ -26,8 +27,19 @@ describe('hostile inputs', () => {
         .slice(0, -1)
         .every((word) => words.includes(word)),
     ).toBe(true);
-    expect(hostileText(words, seededRandom(1), { words: 50 }, '_').split('_')).toHaveLength(50);
+    expect(hostileText(words, seededRandom(1), { words: 50 }).split(' ')).toHaveLength(50);
     expect(hostileText(words, seededRandom(1), { chars: 1000 })).toBe(text);
+  });
+
+  it('makes up tool names of unknown words, to an exact size', () => {
+    const name = madeUpName(seededRandom(2), 5000);
+    expect(name).toHaveLength(5000);
+    expect(
+      name
+        .split('_')
+        .slice(0, -1)
+        .every((word) => /^[a-z]{5,9}$/.test(word)),
+    ).toBe(true);
   });
 
   it('makes the deepest allOf/$ref chain that fits a size, and a schema sharing one sub-object per level', () => {
@@ -46,18 +58,20 @@ describe('runHostile', () => {
   it('runs a case in a child process against its catalog and reports what came back', async () => {
     const [result] = await runHostile({
       datasets: [FIXTURE_DIR],
-      cases: ['unknown-name-1mb'],
+      cases: ['description-1mb'],
       tools: 40,
       timeoutMs: 20_000,
     });
     expect(result).toMatchObject({
-      case: 'unknown-name-1mb',
+      case: 'description-1mb',
       claimed: true,
       tools: 40,
       status: 'ok',
       input: expect.stringMatching(/^1,048,576 characters, [\d,]+ words$/),
-      phases: { call: expect.any(Number) },
-      outcome: expect.stringMatching(/^unknown-tool error for the model \(message of [\d,]+ characters\)$/),
+      phases: { add: expect.any(Number), search: expect.any(Number) },
+      outcome: expect.stringMatching(
+        /^ok \([\d,]+ characters of output\); the catalog serves 1,048,576 of 1,048,576 characters$/,
+      ),
     });
   });
 

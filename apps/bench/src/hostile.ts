@@ -20,6 +20,7 @@ export const HOSTILE_CASE_NAMES = [
   'schema-2kb',
   'unknown-name-1mb',
   'load-name-1.3mb',
+  'unknown-name-1mb-one-letter',
   'description-160k-words',
   'schema-allof-22',
   'schema-dag-24',
@@ -121,14 +122,13 @@ export function descriptionWords(tools: Iterable<{ description?: string }>): str
 }
 
 /**
- * Text of real words in a seeded random order, joined by `separator`: exactly `chars` characters
- * (the last word cut), or `words` words.
+ * Text of real words in a seeded random order, joined by spaces: exactly `chars` characters (the
+ * last word cut), or `words` words.
  */
 export function hostileText(
   words: readonly string[],
   random: () => number,
   size: { chars: number } | { words: number },
-  separator = ' ',
 ): string {
   if (words.length === 0) throw new Error('hostileText needs words to draw from.');
   const parts: string[] = [];
@@ -137,10 +137,27 @@ export function hostileText(
   while (!done()) {
     const word = words[Math.floor(random() * words.length)]!;
     parts.push(word);
-    length += word.length + separator.length;
+    length += word.length + 1;
   }
-  const text = parts.join(separator);
+  const text = parts.join(' ');
   return 'chars' in size ? text.slice(0, size.chars) : text;
+}
+
+/**
+ * A made-up tool name of exactly `chars` characters: words of 5 to 9 random letters (words no
+ * catalog knows, so a search for them looks for near matches) joined by `_`.
+ */
+export function madeUpName(random: () => number, chars: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  while (length < chars) {
+    let word = '';
+    const letters = 5 + Math.floor(random() * 5);
+    for (let i = 0; i < letters; i++) word += String.fromCharCode(97 + Math.floor(random() * 26));
+    parts.push(word);
+    length += letters + 1;
+  }
+  return parts.join('_').slice(0, chars);
 }
 
 /**
@@ -245,7 +262,9 @@ function callPhase(context: HostileContext, phase: string, name: string, args: u
   };
 }
 
-const characters = (text: string) => `${count(text.length)} characters, ${count(text.split(/[ _]/).length)} words`;
+const characters = (text: string) => `${count(text.length)} characters, ${count(text.split(' ').length)} words`;
+const madeUpWords = (name: string) =>
+  `${count(name.length)} characters, ${count(name.split('_').length)} made-up words`;
 
 const CASES: readonly HostileCase[] = [
   {
@@ -274,8 +293,8 @@ const CASES: readonly HostileCase[] = [
     what: 'answer a call of a 1 MB unknown tool name',
     claimed: true,
     prepare: async (context) => {
-      const name = hostileText(context.words, context.random, { chars: MIB }, '_');
-      return { input: characters(name), phases: [callPhase(context, 'call', name, {})] };
+      const name = madeUpName(context.random, MIB);
+      return { input: madeUpWords(name), phases: [callPhase(context, 'call', name, {})] };
     },
   },
   {
@@ -283,8 +302,17 @@ const CASES: readonly HostileCase[] = [
     what: 'answer load_tool with a 1.3 MB tool name',
     claimed: false,
     prepare: async (context) => {
-      const name = hostileText(context.words, context.random, { chars: 1_300_000 }, '_');
-      return { input: characters(name), phases: [callPhase(context, 'load', 'load_tool', { toolName: name })] };
+      const name = madeUpName(context.random, 1_300_000);
+      return { input: madeUpWords(name), phases: [callPhase(context, 'load', 'load_tool', { toolName: name })] };
+    },
+  },
+  {
+    name: 'unknown-name-1mb-one-letter',
+    what: 'answer a call of a 1 MB unknown tool name of one letter repeated',
+    claimed: false,
+    prepare: async (context) => {
+      const name = 'a'.repeat(MIB);
+      return { input: `${count(name.length)} × "a"`, phases: [callPhase(context, 'call', name, {})] };
     },
   },
   {

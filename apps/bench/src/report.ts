@@ -531,7 +531,7 @@ ${gatewayTables(results.gateway)}
 
 ## Hostile input
 
-Each case in a fresh Node process against a catalog of ${fmt(results.hostile[0]?.tools ?? 0, 0)} tools generated as for the speed figures (a session over it, index built; not timed), with a limit of ${context.settings.hostileTimeoutS} s from the moment the hostile input is ready: a case still running then is killed and reported as timed out. Hostile text is real words of the catalog's descriptions in a seeded random order (names joined by \`_\`). _add_: the tool enters the catalog (copied, checked, indexed); _search_: a \`search_tools\` call of its first three words; _load_ / _call_: \`load_tool\`, then a call of the tool through the session (arguments validated). The cases in bold are the issue's, each bound to take under ${HOSTILE_BOUND_MS / 1000} s.
+Each case in a fresh Node process against a catalog of ${fmt(results.hostile[0]?.tools ?? 0, 0)} tools generated as for the speed figures (a session over it, index built; not timed), with a limit of ${context.settings.hostileTimeoutS} s from the moment the hostile input is ready: a case still running then is killed and reported as timed out. Descriptions are real words of the catalog's descriptions in a seeded random order; names are made-up words of 5 to 9 random letters joined by \`_\` (words no catalog knows, so the search for a suggestion looks for near matches of each), or one letter repeated. _add_: the tool enters the catalog (copied, checked, indexed); _search_: a \`search_tools\` call of its first three words; _load_ / _call_: \`load_tool\`, then a call of the tool through the session (arguments validated). The cases in bold are the issue's, each bound to take under ${HOSTILE_BOUND_MS / 1000} s.
 
 ${hostileTable(results.hostile)}
 `;
