@@ -47,6 +47,16 @@ describe('term numbers', () => {
     expect(tokenizeToNumbers('weather forecast')).toEqual([0, 1]);
     expect(tokenizeToNumbers('weather forecast').map(termText)).toEqual(['weather', 'forecast']);
   });
+
+  it('start over when the terms and words kept have too many characters', () => {
+    trimTermNumbers(0);
+    const blob = 'q'.repeat(30_000); // one long word: a word and a term of 30,000 characters
+    tokenizeToNumbers(`weather ${blob}`);
+    trimTermNumbers(Number.MAX_SAFE_INTEGER, 70_000);
+    expect(tokenizeToNumbers('weather')).toEqual([0]);
+    trimTermNumbers(Number.MAX_SAFE_INTEGER, 50_000);
+    expect(tokenizeToNumbers('forecast weather')).toEqual([0, 1]);
+  });
 });
 
 describe('wordRuns', () => {

@@ -24,6 +24,13 @@ const termNumbers = new Map<string, number>();
 const termTexts: string[] = [];
 /** Above this many terms, {@link trimTermNumbers} starts over. */
 const MAX_TERM_NUMBERS = 1_000_000;
+/**
+ * Above this many characters in the terms and words kept, {@link trimTermNumbers} starts over too
+ * (long words, such as a tool's 30,000-letter blob, would otherwise pile up long before the count).
+ */
+const MAX_TERM_CHARS = 32_000_000;
+/** The characters of the terms that have numbers. */
+let termChars = 0;
 
 /** The process-wide number of a term (the same for the same term until {@link trimTermNumbers}). */
 export function termNumber(term: string): number {
@@ -31,6 +38,7 @@ export function termNumber(term: string): number {
   if (number === undefined) {
     number = termTexts.length;
     termTexts.push(term);
+    termChars += term.length;
     termNumbers.set(term, number);
   }
   return number;
@@ -49,14 +57,16 @@ export function termText(number: number): string {
 }
 
 /**
- * Forgets every term number once there are more than `limit` (a process indexing ever new
- * catalogs). Call only where no number is held (before a build): numbers given out before mean
+ * Forgets every term number once there are more than `limit`, or once the terms and words kept
+ * have more than `charLimit` characters (a process indexing ever new catalogs, or ever new long
+ * words). Call only where no number is held (before a build): numbers given out before mean
  * nothing after.
  */
-export function trimTermNumbers(limit = MAX_TERM_NUMBERS): void {
-  if (termTexts.length <= limit) return;
+export function trimTermNumbers(limit = MAX_TERM_NUMBERS, charLimit = MAX_TERM_CHARS): void {
+  if (termTexts.length <= limit && termChars + words.chars <= charLimit) return;
   termNumbers.clear();
   termTexts.length = 0;
+  termChars = 0;
   words.clear();
   sharedStrings.clear();
 }
@@ -117,6 +127,9 @@ class WordTable {
     return this.#texts.length;
   }
 
+  /** The characters of the words kept. */
+  chars = 0;
+
   /**
    * The index of the word `text[start, end)`, of hash `hash`, added if new; `plain` when it is one
    * word as it is (not `getUserV2`, which splits further).
@@ -141,6 +154,7 @@ class WordTable {
     slots[(slot << 1) + 1] = hash;
     this.#hashes.push(hash);
     this.#texts.push(word);
+    this.chars += word.length;
     this.#runs.push(plain ? plainWordNumbers(word) : mixedWordNumbers(word));
     this.#pieces.push(undefined);
     if (this.#texts.length * 2 > mask + 1) this.#grow();
@@ -163,6 +177,7 @@ class WordTable {
   }
 
   clear(): void {
+    this.chars = 0;
     this.#slots = new Int32Array(2 << 16);
     this.#hashes = [];
     this.#texts = [];
