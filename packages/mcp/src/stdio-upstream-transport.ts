@@ -102,6 +102,8 @@ export class StdioUpstreamTransport implements Transport {
   #spawned: Promise<unknown> = Promise.resolve();
   /** Resolves once the process has exited (or never started). */
   #exited: Promise<void> = Promise.resolve();
+  /** Resolves once its stdout and stderr have closed: everything it wrote has been read. */
+  #drained: Promise<void> = Promise.resolve();
   #running = false;
   /** Whether the server has written a line: one that has said nothing has nothing to finish. */
   #heard = false;
@@ -171,6 +173,7 @@ export class StdioUpstreamTransport implements Transport {
       // Whatever it left in its group goes with it.
       void this.close();
     });
+    this.#drained = new Promise((resolve) => child.once('close', () => resolve()));
     child.once('close', () => this.#reportClosed());
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('data', (chunk: Buffer) => this.#reader.push(chunk));
@@ -216,18 +219,18 @@ export class StdioUpstreamTransport implements Transport {
     await this.#spawned;
     if (this.#running) {
       child.stdin?.end();
-      // A server still silent (e.g. one that never answered `initialize`) is not given the grace period.
-      const steps = this.#heard ? (['SIGTERM', 'SIGKILL'] as const) : (['SIGKILL'] as const);
-      if (!this.#heard) this.#signal(child, 'SIGTERM');
-      for (const signal of steps) {
-        if (await this.#exitsWithin(this.#graceMs)) break;
+      // A server that has said nothing yet (e.g. one that never answered `initialize`) has nothing to finish.
+      if (this.#heard) await this.#exitsWithin(this.#graceMs);
+      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+        if (!this.#running) break;
         this.#signal(child, signal);
+        await this.#exitsWithin(this.#graceMs);
       }
-      await this.#exitsWithin(this.#graceMs);
     }
     if (PROCESS_GROUPS && child.pid !== undefined) await this.#reapGroup(child.pid);
+    // Read what it wrote before it went; a process outside its group may hold the pipes open, so not for ever.
+    await Promise.race([this.#drained, delay(this.#graceMs)]);
     this.#reader.clear();
-    // A process outside the group may still hold its pipes: do not wait for them to close.
     child.stdout?.destroy();
     child.stderr?.unpipe(this.#stderr);
     this.#stderr.end();
