@@ -5,10 +5,11 @@ import { McpGateway } from './mcp-gateway.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 import { nodeServer } from './test-utils/gateway-process.js';
+import { descendantPids, isAlive, waitFor } from './test-utils/wait.js';
 
 const RAW_UPSTREAM = fileURLToPath(new URL('./test-utils/raw-upstream.ts', import.meta.url));
 
-describe('what the gateway says when a stdio server sends what it cannot read', { timeout: 20_000 }, () => {
+describe('the gateway in front of misbehaving stdio servers (real processes)', { timeout: 20_000 }, () => {
   const warnings: string[] = [];
   const logger: Logger = {
     error: (message) => warnings.push(message),
@@ -79,5 +80,24 @@ describe('what the gateway says when a stdio server sends what it cannot read', 
     );
     expect(upstream.statusReason).toBe('it sent a message over the 10 MB line limit');
     expect(warnings).toContain('server "raw" is down: it sent a message over the 10 MB line limit; not restarting');
+  });
+
+  it('a server killed while a child of its own holds its stdout is seen going down, and the child goes too', async () => {
+    gateway = new McpGateway({
+      servers: {
+        raw: { command: 'sh', args: ['-c', `sleep 313 & exec "${process.execPath}" "${RAW_UPSTREAM}"`] },
+      },
+      restart: false,
+      logger,
+    });
+    await gateway.start();
+    const upstream = gateway.upstreams.get('raw')!;
+    expect(upstream.status).toBe('ready');
+    const [child] = descendantPids(upstream.pid!);
+    expect(child).toBeDefined();
+    process.kill(upstream.pid!, 'SIGKILL');
+    await waitFor(() => upstream.status === 'down', 5_000, 'the server to be seen down');
+    expect(upstream.statusReason).toBe('the connection closed (the server exited or crashed)');
+    await waitFor(() => !isAlive(child!), 5_000, 'its child to exit');
   });
 });
