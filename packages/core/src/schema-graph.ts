@@ -45,6 +45,8 @@ export interface SchemaPlan {
   readonly maxInPlaceDepth: number;
   /** Steps taken on one value that has no members (a string, number...), per subschema. */
   readonly valueCost: ReadonlyMap<object, number>;
+  /** The subschemas applied to the same value as each subschema (`$ref` targets included). */
+  readonly inPlace: ReadonlyMap<object, readonly unknown[]>;
 }
 
 /** A subschema that applies to the same value as its parent, and where the parent holds it. */
@@ -249,6 +251,7 @@ interface Walk {
   cuts: { node: object; edge: Edge }[];
   cost: Map<object, number>;
   depth: Map<object, number>;
+  inPlace: Map<object, unknown[]>;
 }
 
 /**
@@ -260,13 +263,19 @@ function walkInPlace(nodes: readonly object[], lookup: Record<string, unknown>, 
   const state = new Map<object, 'open' | 'done'>();
   const cost = new Map<object, number>();
   const depth = new Map<object, number>();
+  const inPlace = new Map<object, unknown[]>();
   const cuts: Walk['cuts'] = [];
   for (const start of nodes) {
     if (state.has(start)) continue;
     const stack: { node: object; edges: Edge[]; next: number }[] = [];
     const open = (node: object) => {
       state.set(node, 'open');
-      stack.push({ node, edges: inPlaceEdges(node, lookup), next: 0 });
+      const edges = inPlaceEdges(node, lookup);
+      inPlace.set(
+        node,
+        edges.map((edge) => edge.target),
+      );
+      stack.push({ node, edges, next: 0 });
     };
     open(start);
     while (stack.length > 0) {
@@ -295,7 +304,7 @@ function walkInPlace(nodes: readonly object[], lookup: Record<string, unknown>, 
       depth.set(frame.node, deepest + 1);
     }
   }
-  return { cuts, cost, depth };
+  return { cuts, cost, depth, inPlace };
 }
 
 /** A mutable copy of JSON-like data that keeps shared objects shared (and loops looped). */
@@ -349,14 +358,15 @@ function runnableCopy(schema: unknown, cuts: Walk['cuts'], nodes: readonly objec
 
 function analyse(schema: unknown): { plan: SchemaPlan; cuts: Walk['cuts']; nodes: object[] } {
   const { nodes, lookup, unresolved } = collect(schema);
-  const { cuts, cost, depth } = walkInPlace(nodes, lookup, VALIDATION_BUDGET + 1);
+  const { cuts, cost, depth, inPlace } = walkInPlace(nodes, lookup, VALIDATION_BUDGET + 1);
   let maxValueCost = 1;
   let maxInPlaceDepth = isRecord(schema) ? 1 : 0;
   for (const node of nodes) {
     maxValueCost = Math.max(maxValueCost, cost.get(node)!);
     maxInPlaceDepth = Math.max(maxInPlaceDepth, depth.get(node)!);
   }
-  return { plan: { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, valueCost: cost }, cuts, nodes };
+  const plan = { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, valueCost: cost, inPlace };
+  return { plan, cuts, nodes };
 }
 
 const plans = new WeakMap<object, SchemaPlan>();
@@ -416,7 +426,8 @@ export function validationCost(plan: SchemaPlan, value: unknown, budget = VALIDA
       if (total > budget) throw OVER_BUDGET;
     };
     add(ownSteps(schema));
-    for (const edge of inPlaceEdges(schema, plan.lookup)) add(costOf(edge.target, value));
+    const inPlace = plan.inPlace.get(schema) ?? [];
+    for (let i = 0; i < inPlace.length; i++) add(costOf(inPlace[i], value));
     if (Array.isArray(value)) addItemCosts(schema, value, costOf, add);
     else addMemberCosts(schema, value as Record<string, unknown>, costOf, add);
     if (!known) {
