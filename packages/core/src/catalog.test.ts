@@ -281,7 +281,7 @@ describe('ToolCatalog: validation', () => {
       expect((error as InvalidToolError).field).toBe('inputSchema');
       expect((error as Error).message).toMatch(
         new RegExp(
-          `^Tool "${id}": inputSchema is too costly to validate: checking a single value would take more than 100,000 steps`,
+          `^Tool "${id}": inputSchema is too costly to validate: checking a single value would take more than 50,000 steps`,
         ),
       );
     }

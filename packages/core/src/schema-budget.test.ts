@@ -32,7 +32,7 @@ describe('validateInput: cost is bounded', () => {
       {
         path: '',
         message: expect.stringMatching(
-          /^the tool's JSON Schema is too costly to validate: checking a single value would take more than 100,000 steps/,
+          /^the tool's JSON Schema is too costly to validate: checking a single value would take more than 50,000 steps/,
         ),
       },
     ]);
@@ -69,7 +69,7 @@ describe('validateInput: cost is bounded', () => {
       {
         path: '',
         message: expect.stringMatching(
-          /^the arguments could not be validated within the budget: .* more than 100,000 steps/,
+          /^the arguments could not be validated within the budget: .* more than 50,000 steps/,
         ),
       },
     ]);
@@ -84,7 +84,7 @@ describe('validateInput: cost is bounded', () => {
     const many = Array.from({ length: 50_000 }, (_, i) => i);
     const refused = await within(2_000, () => validateInput(unique, { ids: many }));
     expect(!refused.success && refused.issues[0]!.message).toMatch(/within the budget/);
-    expect(await validateInput(unique, { ids: many.slice(0, 400) })).toMatchObject({ success: true });
+    expect(await validateInput(unique, { ids: many.slice(0, 300) })).toMatchObject({ success: true });
 
     const codes = Array.from({ length: 5_000 }, (_, i) => `code${i}`);
     const coded = callable('coded', {

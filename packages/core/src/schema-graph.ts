@@ -8,19 +8,25 @@
 // - cuts the loops of subschemas that apply to the same value (a `$ref` back to a schema already
 //   applied to it adds nothing: `{ "$ref": "#" }` accepts anything, like `{}`); recursion that
 //   descends into the value (a tree node whose `children` items refer back to the node) is kept;
-// - counts, without evaluating anything, how many subschemas the validator would apply: per value
-//   for the schema alone (checked when a tool enters the catalog) and for given arguments (checked
-//   before every validation, which is refused when it is over the budget).
+// - counts, without evaluating anything, the steps the validator would take: for any single value
+//   (checked when a tool enters the catalog) and for given arguments (checked before every
+//   validation, which is refused when it is over the budget).
+//
+// Why count first instead of memoising the validator's results per (subschema, value): a result
+// carries more than valid/invalid (the properties it evaluated, for `unevaluatedProperties`; where
+// each error is), so sharing one between paths would change what the library reports. Counting
+// with a memo takes at most about the budget's steps and leaves the library's results as they are.
 import { isRecord } from './values.js';
 
 /**
  * How many steps one validation may take: one per subschema applied to a value (an evaluation in the
  * validator), per required name checked, per pair of items compared for `uniqueItems`, per enum
- * member that is an object or array and per hundred other enum members compared. A tool call whose arguments would take more is refused; a schema that would take
- * more for any single value is rejected when its tool enters the catalog. Ordinary tool calls take
- * tens to hundreds.
+ * member that is an object or array, and per hundred other enum members compared. A tool call whose
+ * arguments would take more is refused; a schema that would take more for any single value is
+ * rejected when its tool enters the catalog. Ordinary tool calls take tens to hundreds; at the
+ * limit, validating takes well under a second.
  */
-export const VALIDATION_BUDGET = 100_000;
+export const VALIDATION_BUDGET = 50_000;
 
 /**
  * How deep subschemas applied to one value may nest (`allOf` in `allOf`, a `$ref` to a `$ref`...):

@@ -249,9 +249,9 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
  * The cost is bounded: `$ref`s are resolved within the schema (references to other documents are
  * not fetched), loops of subschemas applied to the same value are cut (`{ "$ref": "#" }` accepts
  * anything), and the steps the arguments would take (subschemas applied, required names and enum
- * members checked, unique items compared: see `VALIDATION_BUDGET`) are counted before validating,
- * shared subschemas from a memo: a call that would take more than `VALIDATION_BUDGET` (100,000) is refused with an issue
- * that says so. The plan behind this is made once per schema object.
+ * members checked, unique items compared) are counted before validating, shared subschemas from a
+ * memo: a call that would take more than `VALIDATION_BUDGET` (50,000) is refused with an issue that
+ * says so. The plan behind this is made once per schema object.
  *
  * Never throws for bad arguments: every problem comes back as an issue with a path like
  * `location.city`. A schema that throws while validating, or that is over the budget for any
