@@ -32,8 +32,9 @@ export interface RedisKeyValueStoreOptions {
   /**
    * How long one command may wait for Redis, in ms, before it fails with `StoreUnavailableError`
    * (and is dropped from the client's queue). While Redis is down, node-redis keeps reconnecting
-   * and queues commands (node-redis 5 without any limit), so this bounds every call. `0` = no limit
-   * of the store's own. Default 2,000.
+   * and queues commands (node-redis 5 without any limit), so this bounds every call. A command
+   * already sent when it times out may still run on the server (an add may have been applied).
+   * `0` = no limit of the store's own. Default 2,000.
    */
   commandTimeoutMs?: number;
 }

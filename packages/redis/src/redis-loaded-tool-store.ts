@@ -22,8 +22,8 @@ export interface RedisLoadedToolStoreOptions {
   maxToolsPerThread?: number;
   /**
    * How long one Redis command may take, in ms, before the call fails with `StoreUnavailableError`
-   * (while Redis is down, node-redis queues commands and keeps reconnecting). `0` = no limit of the
-   * store's own. Default 2,000.
+   * (while Redis is down, node-redis queues commands and keeps reconnecting). A command already sent
+   * when it times out may still run on the server. `0` = no limit of the store's own. Default 2,000.
    */
   commandTimeoutMs?: number;
 }
