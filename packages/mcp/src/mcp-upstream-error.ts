@@ -4,9 +4,10 @@ import { ToolscoutError } from '@toolscout/core';
  * Why a call to an upstream MCP server did not get an answer:
  * - `unavailable`: the server is down (failed to start, crashed, or is being restarted);
  * - `timeout`: it did not answer within the per-call timeout;
- * - `disconnected`: the connection closed while the call ran.
+ * - `disconnected`: the connection closed while the call ran;
+ * - `unreadable`: its answer could not be read (not JSON-RPC, not the MCP shape, nested too deeply).
  */
-export type McpUpstreamErrorReason = 'unavailable' | 'timeout' | 'disconnected';
+export type McpUpstreamErrorReason = 'unavailable' | 'timeout' | 'disconnected' | 'unreadable';
 
 /** A call to an upstream MCP server that could not be answered; the message names the server and says why. */
 export class McpUpstreamError extends ToolscoutError {

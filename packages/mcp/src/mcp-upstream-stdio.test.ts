@@ -54,7 +54,7 @@ describe('the gateway in front of misbehaving stdio servers (real processes)', {
   it('an input schema nested too deeply skips that tool only, saying why', async () => {
     const upstream = await rawUpstream('deep-input');
     expect(upstream.status).toBe('ready');
-    expect(upstream.toolIds).toEqual(['raw__big', 'raw__small']);
+    expect(upstream.toolIds).toEqual(['raw__big', 'raw__garbled', 'raw__small']);
     expect(warnings).toContain(
       'server "raw": tool "deep" skipped: its definition is nested too deeply (Maximum call stack size exceeded)',
     );
@@ -63,6 +63,21 @@ describe('the gateway in front of misbehaving stdio servers (real processes)', {
   it('a tools/list answer over 10 MB: "sent a message over the 10 MB line limit"', async () => {
     const upstream = await rawUpstream('huge');
     expect(upstream.statusReason).toBe('failed to start: it sent a message over the 10 MB line limit');
+  });
+
+  it('a tool answer that is not JSON-RPC fails the call at once, saying so (was: no answer within the timeout)', async () => {
+    const upstream = await rawUpstream('ok');
+    let failure: unknown;
+    try {
+      await upstream.callTool('garbled', {});
+    } catch (error) {
+      failure = error;
+    }
+    expect(McpUpstreamError.isInstance(failure) && failure.reason).toBe('unreadable');
+    expect((failure as Error).message).toBe(
+      'MCP server "raw" answered "garbled" with something the gateway could not read: it is not a valid JSON-RPC message.',
+    );
+    expect(await upstream.callTool('small', {})).toEqual({ content: [{ type: 'text', text: 'small answer' }] });
   });
 
   it('a tool answer over 10 MB fails the call and takes the server down, naming the limit (was: "exited or crashed")', async () => {

@@ -94,19 +94,19 @@ function tooDeep(error: unknown): string | undefined {
 }
 
 /**
- * Why something the server sent could not be read, or undefined when `error` is not about that
- * (a timeout, a closed connection, the server's own error answer).
+ * Why an answer of the server could not be read (not JSON-RPC, not the MCP shape of its result,
+ * nested too deeply), or undefined when `error` is about something else (a timeout, a closed
+ * connection, a network failure, the server's own error answer).
  */
 function readFailure(error: unknown): string | undefined {
   if (isUnreadableAnswer(error)) return (error.data as { detail: string }).detail;
-  if (error instanceof McpError) return undefined;
   const deep = tooDeep(error);
   if (deep) return `it is ${deep}`;
-  const issue = (error as { name?: unknown; issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0];
+  const issue = (error as { issues?: { path: PropertyKey[]; message: string }[] } | undefined)?.issues?.[0];
   if ((error as Error | undefined)?.name === 'ZodError' && issue) {
     return `it does not fit the MCP schema (at "${issue.path.map(String).join('.')}": ${issue.message})`;
   }
-  return messageOf(error);
+  return undefined;
 }
 
 /**
@@ -237,6 +237,15 @@ export class McpUpstream {
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      const unreadable = readFailure(error);
+      if (unreadable) {
+        throw new McpUpstreamError(
+          this.name,
+          'unreadable',
+          `MCP server "${this.name}" answered "${toolName}" with something the gateway could not read: ${unreadable}.`,
+          { cause: error },
+        );
+      }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         void this.#checkHealth(client);
         throw new McpUpstreamError(

@@ -1,6 +1,7 @@
 // A misbehaving MCP server for the tests, speaking raw JSON-RPC lines on stdio (no SDK, so it can
 // send what the SDK never would). RAW_MODE picks what its tools/list answer is:
-// - `ok`: two tools, `big` (its answer to tools/call is one 11 MB line) and `small`;
+// - `ok`: three tools: `big` (its answer to tools/call is one 11 MB line), `garbled` (its answer is
+//   JSON but not JSON-RPC) and `small`;
 // - `deep-input`: those two and `deep`, whose input schema is nested 5000 levels;
 // - `deep-output`: one tool whose output schema is nested 5000 levels;
 // - `huge`: a tools/list answer of 11 MB;
@@ -23,7 +24,7 @@ function toolsList(id: unknown): string {
     `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[${tools.join(',')}]}}`;
   switch (mode) {
     case 'deep-input':
-      return answer([tool('big'), tool('small'), tool('deep', `"inputSchema":${nested(5000)}`)]);
+      return answer([tool('big'), tool('garbled'), tool('small'), tool('deep', `"inputSchema":${nested(5000)}`)]);
     case 'deep-output':
       return answer([tool('deep', `"inputSchema":${object},"outputSchema":${nested(5000)}`)]);
     case 'huge':
@@ -31,7 +32,7 @@ function toolsList(id: unknown): string {
     case 'unreadable':
       return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":"not an object"}`;
     default:
-      return answer([tool('big'), tool('small')]);
+      return answer([tool('big'), tool('garbled'), tool('small')]);
   }
 }
 
@@ -43,6 +44,7 @@ function answer(message: { id?: unknown; method?: string; params?: { name?: stri
     case 'tools/list':
       return toolsList(message.id);
     case 'tools/call': {
+      if (message.params?.name === 'garbled') return `{"jsonrpc":"2.0","id":${id},"result":"garbled"}`;
       const text = message.params?.name === 'big' ? 'x'.repeat(ELEVEN_MB) : 'small answer';
       return `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${text}"}]}}`;
     }
