@@ -295,6 +295,11 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
  *
  * Iterates (and `list()`s) in insertion order; `replace` keeps a tool's position. Ids are unique, and
  * so are tool names, which map back to tools through `getByToolName`.
+ *
+ * Schemas are untrusted input: their copy takes time linear in their objects (a sub-object used in
+ * several places is copied once and stays shared), a cycle or nesting deeper than 128 levels is an
+ * {@link InvalidToolError} naming the path, and so is an input schema that no call could be
+ * validated against within the validation budget (see `validateInput`).
  */
 export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>> {
   readonly #tools = new Map<string, CatalogTool<TTool>>();
