@@ -195,3 +195,23 @@ describe('validateInput: recursive schemas', () => {
     });
   });
 });
+
+describe('validateInput: arguments the validator cannot point into', () => {
+  it('names a property name that is not well-formed Unicode, instead of blaming the schema', async () => {
+    const tool = callable('open', {
+      type: 'object',
+      properties: { nested: { type: 'object', additionalProperties: { type: 'number' } } },
+    });
+    const args = JSON.parse('{"ok":"a","nested":{"fine":1,"\\ud800x":1}}') as unknown;
+    expect(await validateInput(tool, args)).toEqual({
+      success: false,
+      issues: [
+        {
+          path: 'nested["\\ud800x"]',
+          message:
+            'Property name is not well-formed Unicode (it holds a lone surrogate): the arguments could not be validated. Use property names of valid text.',
+        },
+      ],
+    });
+  });
+});

@@ -217,6 +217,34 @@ const OVER_BUDGET = `the arguments could not be validated within the budget: che
 const OUT_OF_STACK =
   "the arguments could not be validated: they are too deeply nested (or produce too many errors) for the tool's schema, so the call was refused. Send smaller or less deeply nested arguments.";
 
+/** A UTF-16 surrogate that is not half of a pair (with the `u` flag, pairs read as one code point). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * The path of the first property name in `args` that is not well-formed Unicode (the validator
+ * cannot build a JSON pointer to it), or `undefined`.
+ */
+function malformedKeyPath(args: unknown): (string | number)[] | undefined {
+  const pending: { value: unknown; path: (string | number)[] }[] = [{ value: args, path: [] }];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push({ value: value[index], path: [...path, index] });
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (const key of keys) if (LONE_SURROGATE.test(key)) return [...path, key];
+    for (let i = keys.length - 1; i >= 0; i--) {
+      pending.push({ value: (value as Record<string, unknown>)[keys[i]!], path: [...path, keys[i]!] });
+    }
+  }
+  return undefined;
+}
+
 /** Validates against a JSON Schema, within the budget (see `schema-graph.ts`). */
 function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
   let outcome: ReturnType<typeof validate>;
@@ -235,6 +263,19 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
     outcome = validate(args, plan.schema as JsonSchema, draftOf(schema), lookup, false);
   } catch (error) {
     if (error instanceof RangeError) return refused(OUT_OF_STACK);
+    const malformed = error instanceof URIError ? malformedKeyPath(args) : undefined;
+    if (malformed !== undefined) {
+      return {
+        success: false,
+        issues: [
+          {
+            path: formatIssuePath(malformed),
+            message:
+              'Property name is not well-formed Unicode (it holds a lone surrogate): the arguments could not be validated. Use property names of valid text.',
+          },
+        ],
+      };
+    }
     return refused(`the tool's JSON Schema could not be applied: ${errorMessage(error)}`);
   }
   if (outcome.valid) return { success: true, value: args };

@@ -5,8 +5,12 @@ import fc from 'fast-check';
 /** Keys that mean something to JavaScript objects. */
 export const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'] as const;
 
-/** A key: a hostile one, or a short arbitrary string. */
-export const anyKey = fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ maxLength: 6 }));
+/** A key: a hostile one, or a short arbitrary string (lone surrogates included). */
+export const anyKey = fc.oneof(
+  fc.constantFrom(...HOSTILE_KEYS),
+  fc.string({ maxLength: 6 }),
+  fc.string({ unit: 'binary', maxLength: 3 }),
+);
 
 /** JSON text of an object with these entries, in order (a `__proto__` entry stays an entry). */
 export function objectText(entries: readonly (readonly [string, string])[]): string {
