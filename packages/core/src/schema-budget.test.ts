@@ -196,7 +196,28 @@ describe('validateInput: recursive schemas', () => {
   });
 });
 
-describe('validateInput: arguments the validator cannot point into', () => {
+describe('validateInput: arguments the validator cannot handle', () => {
+  it('names a value that is not JSON data (from an in-process host), instead of blaming the schema', async () => {
+    const tool = callable('open', {
+      type: 'object',
+      properties: { list: { type: 'array', items: { type: 'number' } } },
+    });
+    expect(await validateInput(tool, { list: [1, undefined] })).toEqual({
+      success: false,
+      issues: [
+        {
+          path: 'list[1]',
+          message:
+            'Value is undefined, which is not JSON data: the arguments could not be validated. Send JSON values only.',
+        },
+      ],
+    });
+    expect(await validateInput(tool, { list: [10n] })).toMatchObject({
+      success: false,
+      issues: [{ path: 'list[0]', message: expect.stringMatching(/^Value is a bigint, which is not JSON data/) }],
+    });
+  });
+
   it('names a property name that is not well-formed Unicode, instead of blaming the schema', async () => {
     const tool = callable('open', {
       type: 'object',

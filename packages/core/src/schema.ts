@@ -220,26 +220,40 @@ const OUT_OF_STACK =
 /** A UTF-16 surrogate that is not half of a pair (with the `u` flag, pairs read as one code point). */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
+/** The kinds of value JSON data is made of (`typeof`). */
+const JSON_KINDS = new Set(['string', 'number', 'boolean', 'object']);
+
 /**
- * The path of the first property name in `args` that is not well-formed Unicode (the validator
- * cannot build a JSON pointer to it), or `undefined`.
+ * The first thing in `args` the validator cannot handle, with its path: a value that is not JSON
+ * data (`undefined`, a function, a bigint...) or a property name that is not well-formed Unicode
+ * (the validator cannot build a JSON pointer to it). Asked only after the validator threw, to tell
+ * bad arguments from a broken schema.
  */
-function malformedKeyPath(args: unknown): (string | number)[] | undefined {
+function argumentsProblem(args: unknown): ValidationIssue | undefined {
   const pending: { value: unknown; path: (string | number)[] }[] = [{ value: args, path: [] }];
   const seen = new Set<object>();
   while (pending.length > 0) {
     const { value, path } = pending.pop()!;
+    if (!JSON_KINDS.has(typeof value)) {
+      return {
+        path: formatIssuePath(path),
+        message: `Value is ${describeValue(value)}, which is not JSON data: the arguments could not be validated. Send JSON values only.`,
+      };
+    }
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     seen.add(value);
-    if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--)
-        pending.push({ value: value[index], path: [...path, index] });
-      continue;
+    const steps = Object.keys(value).map((key) => (Array.isArray(value) ? Number(key) : key));
+    const malformed = steps.find((step) => typeof step === 'string' && LONE_SURROGATE.test(step));
+    if (malformed !== undefined) {
+      return {
+        path: formatIssuePath([...path, malformed]),
+        message:
+          'Property name is not well-formed Unicode (it holds a lone surrogate): the arguments could not be validated. Use property names of valid text.',
+      };
     }
-    const keys = Object.keys(value);
-    for (const key of keys) if (LONE_SURROGATE.test(key)) return [...path, key];
-    for (let i = keys.length - 1; i >= 0; i--) {
-      pending.push({ value: (value as Record<string, unknown>)[keys[i]!], path: [...path, keys[i]!] });
+    for (let i = steps.length - 1; i >= 0; i--) {
+      const step = steps[i]!;
+      pending.push({ value: (value as Record<string | number, unknown>)[step], path: [...path, step] });
     }
   }
   return undefined;
@@ -263,19 +277,8 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
     outcome = validate(args, plan.schema as JsonSchema, draftOf(schema), lookup, false);
   } catch (error) {
     if (error instanceof RangeError) return refused(OUT_OF_STACK);
-    const malformed = error instanceof URIError ? malformedKeyPath(args) : undefined;
-    if (malformed !== undefined) {
-      return {
-        success: false,
-        issues: [
-          {
-            path: formatIssuePath(malformed),
-            message:
-              'Property name is not well-formed Unicode (it holds a lone surrogate): the arguments could not be validated. Use property names of valid text.',
-          },
-        ],
-      };
-    }
+    const problem = argumentsProblem(args);
+    if (problem !== undefined) return { success: false, issues: [problem] };
     return refused(`the tool's JSON Schema could not be applied: ${errorMessage(error)}`);
   }
   if (outcome.valid) return { success: true, value: args };
