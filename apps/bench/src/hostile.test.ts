@@ -69,6 +69,7 @@ describe('runHostile', () => {
       status: 'ok',
       input: expect.stringMatching(/^1,048,576 characters, [\d,]+ words$/),
       phases: { add: expect.any(Number), search: expect.any(Number) },
+      crashed: false,
       outcome: expect.stringMatching(
         /^ok \([\d,]+ characters of output\); the catalog serves 1,048,576 of 1,048,576 characters$/,
       ),

@@ -8,6 +8,7 @@ import {
   type ToolDescriptor,
   ToolSearchSession,
   type ToolSearchStep,
+  ToolscoutError,
 } from '@toolscout/core';
 import { type ChildOutcome, compiledModule, runInChild } from './child-run.js';
 import { loadDataset } from './datasets.js';
@@ -68,6 +69,11 @@ export interface HostileFigures {
   phases: Record<string, number>;
   /** What came back (a result, a tool error for the model, or an error thrown and its class). */
   outcome: string;
+  /**
+   * Whether a phase threw something other than toolscout's own typed errors (a TypeError, a
+   * RangeError...): a crash, whatever the time.
+   */
+  crashed: boolean;
 }
 
 /** How a case ended. */
@@ -381,24 +387,24 @@ export async function measureHostileCase(request: HostileRequest, hooks: Hostile
   hooks.ready?.();
   const times: Record<string, number> = {};
   let outcome = 'done';
+  let thrown: unknown;
   for (const phase of phases) {
     hooks.progress?.({ input, during: phase.name, phases: { ...times } });
     const started = performance.now();
-    let stop = false;
     try {
       outcome = (await phase.run()) ?? outcome;
     } catch (error) {
       outcome = describeError(error);
-      stop = true;
+      thrown = error ?? 'undefined';
     }
     times[phase.name] = round(performance.now() - started, 1);
-    if (stop) break;
+    if (thrown !== undefined) break;
   }
   const ms = round(
     Object.values(times).reduce((sum, value) => sum + value, 0),
     1,
   );
-  return { input, ms, phases: times, outcome };
+  return { input, ms, phases: times, outcome, crashed: thrown !== undefined && !ToolscoutError.isInstance(thrown) };
 }
 
 /** Options of {@link runHostile}. */
@@ -430,7 +436,7 @@ function fromOutcome(outcome: ChildOutcome<HostileFigures, HostileProgress>, tim
 }
 
 function describeResult(result: HostileOutcome): string {
-  if (result.status === 'ok') return `${result.ms} ms (${result.outcome})`;
+  if (result.status === 'ok') return `${result.ms} ms (${result.crashed ? 'crashed: ' : ''}${result.outcome})`;
   if (result.status === 'timed-out')
     return `timed out after ${result.timeoutMs / 1000} s during ${result.during ?? 'setup'}`;
   return `failed: ${result.error.split('\n')[0]}`;

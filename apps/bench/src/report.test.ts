@@ -89,6 +89,7 @@ const ok = (ms: number) => ({
   ms,
   phases: { add: ms },
   outcome: 'ok',
+  crashed: false,
 });
 const hostile = (schemaMs: number | null): HostileResult[] => [
   { case: 'description-1mb', what: 'index one tool with a 1 MB description', claimed: true, tools: 10_000, ...ok(90) },
@@ -163,7 +164,7 @@ describe('checks', () => {
     );
   });
 
-  it('fails the gateway claim on any error, and on a schema case that answers after 1 s', () => {
+  it('fails the gateway claim on any error, and the hostile one on a case that answers after 1 s or crashes', () => {
     const results: BenchResults = {
       quality: [],
       perf: [],
@@ -175,6 +176,16 @@ describe('checks', () => {
         .slice(-2)
         .map((check) => check.holds),
     ).toEqual([false, false]);
+    // A crash (a RangeError thrown out of the session) is no answer, however fast.
+    results.hostile = hostile(40);
+    expect(checks(results).at(-1)?.holds).toBe(true);
+    results.hostile[2] = {
+      ...results.hostile[2]!,
+      outcome: 'threw RangeError: Array buffer allocation failed',
+      crashed: true,
+    } as HostileResult;
+    expect(checks(results).at(-1)?.holds).toBe(false);
+    expect(hostileTable(results.hostile)).toContain('| no: crashed |');
     results.gateway = [{ clients: 200, error: "not run: the run's limit of 120 s was reached" }];
     expect(checks(results).at(-2)).toMatchObject({
       holds: false,

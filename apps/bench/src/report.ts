@@ -304,9 +304,9 @@ function hostileTime(result: HostileResult): string {
   return `${fmt(result.ms, 1)} ms${phases.length > 1 ? ` (${phases.join(', ')})` : ''}`;
 }
 
-/** Whether a hostile case answered within {@link HOSTILE_BOUND_MS}. */
+/** Whether a hostile case answered (without crashing) within {@link HOSTILE_BOUND_MS}. */
 function withinBound(result: HostileResult): boolean {
-  return result.status === 'ok' && result.ms < HOSTILE_BOUND_MS;
+  return result.status === 'ok' && !result.crashed && result.ms < HOSTILE_BOUND_MS;
 }
 
 /** The hostile-input table: one row per case (the issue's claimed cases in bold). */
@@ -315,7 +315,13 @@ export function hostileTable(results: readonly HostileResult[]): string {
     result.claimed ? `**${result.what}**` : result.what,
     ('input' in result ? result.input : undefined) ?? '–',
     hostileTime(result),
-    result.status === 'failed' ? '–' : withinBound(result) ? 'yes' : 'no',
+    result.status === 'failed'
+      ? '–'
+      : withinBound(result)
+        ? 'yes'
+        : result.status === 'ok' && result.crashed
+          ? 'no: crashed'
+          : 'no',
     result.status === 'ok' ? result.outcome : '–',
   ]);
   return table(
