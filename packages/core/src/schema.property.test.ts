@@ -93,6 +93,25 @@ describe('validateInput: any schema, any arguments', () => {
     );
   });
 
+  it('answers for arguments JSON has no word for (undefined, bigint, Map, sparse arrays...) without throwing', async () => {
+    const exotic = fc.anything({
+      maxDepth: 2,
+      withBigInt: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+    });
+    await fc.assert(
+      fc.asyncProperty(schemas(true), exotic, async (schema, args) => {
+        await validatesOrExplains(schema as JsonSchema, args);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('agrees with the validator library on schemas without $ref (where the library itself is bounded)', async () => {
     await fc.assert(
       fc.asyncProperty(schemas(false), argumentValues, async (schema, args) => {
