@@ -60,11 +60,18 @@ export function definitionList(
 
 export function requiredString(record: Record<string, unknown>, field: string, at: RecordLocation): string {
   const value = record[field];
-  if (typeof value !== 'string') {
-    throw fieldError(at, field, `must be a non-empty string, got ${describeValue(value)}`);
-  }
-  if (value.trim() === '') throw fieldError(at, field, `must be a non-empty string, got ${describeBlank(value)}`);
+  if (!isText(value)) throw fieldError(at, field, `must be a non-empty string, got ${describeNonText(value)}`);
   return value;
+}
+
+/** Whether a value is a string with something other than white space in it. */
+export function isText(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** What a value that is not text is, for an error: `a number`, `an empty string`, `a blank string (...): "  "`. */
+export function describeNonText(value: unknown): string {
+  return typeof value === 'string' ? describeBlank(value) : describeValue(value);
 }
 
 /** An optional string field; `null` counts as absent. */

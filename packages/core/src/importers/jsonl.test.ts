@@ -141,6 +141,14 @@ describe('parseQueriesJsonl', () => {
         'queries.jsonl, line 1, field "relevant[1]": must be a non-empty tool id string, got a number',
       ],
       [
+        '{"id": "q", "query": "x", "relevant": ["a", ""]}',
+        'queries.jsonl, line 1, field "relevant[1]": must be a non-empty tool id string, got an empty string',
+      ],
+      [
+        '{"id": "q", "query": "x", "relevant": ["a"], "alternatives": [["b", " "]]}',
+        'queries.jsonl, line 1, field "alternatives[0][1]": must be a non-empty tool id string, got a blank string (only white space): " "',
+      ],
+      [
         '{"id": "q", "query": "x", "relevant": ["a"], "split": 1}',
         'queries.jsonl, line 1, field "split": must be a string, got a number',
       ],

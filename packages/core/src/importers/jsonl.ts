@@ -3,10 +3,12 @@ import type { ToolDescriptor } from '../types.js';
 import {
   assertUniqueIds,
   compact,
+  describeNonText,
   describeValue,
   fieldError,
   type ImporterOptions,
   isRecord,
+  isText,
   optionalObjectSchema,
   optionalString,
   optionalStringArray,
@@ -98,8 +100,8 @@ function requiredIdList(record: Record<string, unknown>, field: string, at: Reco
   const value = record[field];
   if (!Array.isArray(value)) throw fieldError(at, field, `must be an array of tool ids, got ${describeValue(value)}`);
   value.forEach((id, index) => {
-    if (typeof id !== 'string' || id === '') {
-      throw fieldError(at, `${field}[${index}]`, `must be a non-empty tool id string, got ${describeValue(id)}`);
+    if (!isText(id)) {
+      throw fieldError(at, `${field}[${index}]`, `must be a non-empty tool id string, got ${describeNonText(id)}`);
     }
   });
   return value as string[];
@@ -143,11 +145,11 @@ export function parseQueriesJsonl(text: string, options: Pick<ImporterOptions, '
           );
         }
         group.forEach((id: unknown, position: number) => {
-          if (typeof id !== 'string' || id === '') {
+          if (!isText(id)) {
             throw fieldError(
               at,
               `alternatives[${index}][${position}]`,
-              `must be a non-empty tool id string, got ${describeValue(id)}`,
+              `must be a non-empty tool id string, got ${describeNonText(id)}`,
             );
           }
         });
