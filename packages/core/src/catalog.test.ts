@@ -258,10 +258,8 @@ describe('ToolCatalog: validation', () => {
     expect(new ToolCatalog([{ id: 'ok', inputSchema: nestedSchema(60) }]).size).toBe(1); // 123 levels of JSON
   });
 
-  it('copies a schema that reuses one sub-object at every level once, and keeps it shared (24 levels)', () => {
-    const started = performance.now();
-    const tool = new ToolCatalog([{ id: 'shared', inputSchema: sharedAtEveryLevel(24, 'properties') }]).get('shared')!;
-    expect(performance.now() - started).toBeLessThan(2_000);
+  it('copies a schema that reuses one sub-object once, and keeps it shared', () => {
+    const tool = new ToolCatalog([{ id: 'shared', inputSchema: sharedAtEveryLevel(17, 'properties') }]).get('shared')!;
     const x = (tool.jsonSchema.properties as Record<string, JsonSchema>).x!;
     const { a, b } = x.properties as Record<string, JsonSchema>;
     expect(a).toBe(b);
@@ -269,10 +267,32 @@ describe('ToolCatalog: validation', () => {
     expect(tool.inputSchema).toBe(tool.jsonSchema);
   });
 
+  it('rejects, in linear time, a schema that reuses one sub-object at every level (24 levels: 84 million values written out)', () => {
+    const started = performance.now();
+    const error = thrown(() => new ToolCatalog([{ id: 'shared', inputSchema: sharedAtEveryLevel(24, 'properties') }]));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(InvalidToolError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^Tool "shared": inputSchema is too large: written out as JSON, inputSchema\.properties\.x\.properties\.a.* would hold more than 1,000,000 values \(the limit\), through sub-objects it reuses/,
+    );
+  });
+
+  it('rejects a path longer than 128 levels made of reused sub-objects, each met first near the top', () => {
+    const nodes: Record<string, unknown>[] = Array.from({ length: 300 }, () => ({ type: 'object' }));
+    nodes.forEach((node, i) => {
+      if (i + 1 < nodes.length) node.properties = { next: nodes[i + 1] };
+    });
+    // Listed from the deepest: each is copied at level 2, its `next` already copied.
+    const properties = Object.fromEntries(nodes.map((node, i) => [`n${i}`, node]).reverse());
+    expect(() => new ToolCatalog([{ id: 'long', inputSchema: { type: 'object', properties } }])).toThrow(
+      /^Tool "long": inputSchema nests too deeply: inputSchema\.properties\.n\d+\.properties reaches 129 levels through sub-objects it reuses \(the limit is 128\)/,
+    );
+  });
+
   it('rejects a schema that no call could be validated against within the budget, naming the tool', () => {
     for (const [id, schema] of [
       ['chain', allOfRefChain(22)],
-      ['dag', sharedAtEveryLevel(24, 'allOf')],
+      ['dag', sharedAtEveryLevel(17, 'allOf')],
     ] as const) {
       const started = performance.now();
       const error = thrown(() => new ToolCatalog([{ id, inputSchema: schema }]));

@@ -32,6 +32,12 @@ const NOT_JSON = Symbol('not JSON');
  */
 const MAX_JSON_DEPTH = 128;
 /**
+ * How many values (objects, arrays, strings, numbers...) a tool's JSON data may hold when written out,
+ * as it is for a model provider or a token count: a sub-object used in several places counts at each
+ * use. Reuse at every level doubles the size per level (24 levels: 16 million values).
+ */
+const MAX_JSON_VALUES = 1_000_000;
+/**
  * Deeper than this, or past this many values, {@link freezeJson} takes the slow path, which tells a
  * cycle from legitimately deep or large data (a cycle would otherwise be followed round and round)
  * and keeps shared objects shared (copying a shared object at each of its uses can take exponential
@@ -71,6 +77,9 @@ function copyJson(value: unknown, depth: number): unknown {
   return Object.freeze(copy);
 }
 
+/** The extent of a string, number, boolean or null: one value, no levels below. */
+const LEAF = { values: 1, levels: 0 };
+
 /** A frozen copy of JSON data, and whether validating against it as a schema needs a cost check. */
 interface FrozenJson {
   value: unknown;
@@ -92,7 +101,10 @@ function formatPath(root: string, steps: readonly (string | number)[]): string {
  * {@link MAX_JSON_DEPTH}) is an error naming its path (`root`, then `.key` and `[index]` steps).
  * Plain JSON takes a fast path; anything else (or very deep or large data) is walked again with the
  * bookkeeping that makes the error precise, copying an object used in several places once (so a
- * schema that reuses one sub-object at every level copies in time linear in its objects).
+ * schema that reuses one sub-object at every level copies in time linear in its objects, and stays
+ * shared). Written out as JSON (for a provider, a token count) a reused object counts at each use:
+ * data that would hold more than {@link MAX_JSON_VALUES} values or nest deeper than
+ * {@link MAX_JSON_DEPTH} levels that way is an error too.
  */
 function freezeJson(value: unknown, root: string, toolLabel: string, field: string): FrozenJson {
   try {
@@ -105,11 +117,26 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
     if (error !== NOT_JSON) throw error;
   }
   const copies = new Map<object, unknown>();
+  /** Of each object copied: its values and levels written out as JSON (shared objects in full). */
+  const extents = new Map<object, { values: number; levels: number }>();
   const open = new Set<object>();
   const steps: (string | number)[] = [];
   const fail = (problem: string): never => {
     throw invalid(toolLabel, field, `is not JSON data: ${formatPath(root, steps)} ${problem}`);
   };
+  /** Fails at the current path: deeper than the limit on it, or through reused sub-objects below it. */
+  const tooDeep = (reusedLevels?: number): never => {
+    const how =
+      reusedLevels === undefined
+        ? `is deeper than ${MAX_JSON_DEPTH} levels (the limit)`
+        : `reaches ${reusedLevels} levels through sub-objects it reuses (the limit is ${MAX_JSON_DEPTH})`;
+    throw invalid(
+      toolLabel,
+      field,
+      `nests too deeply: ${formatPath(root, steps)} ${how}. Flatten it, or name repeated parts once in $defs.`,
+    );
+  };
+  const extentOf = (item: unknown) => (typeof item === 'object' && item !== null && extents.get(item)) || LEAF;
   const visit = (value: unknown): unknown => {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
     if (typeof value === 'number') return Number.isFinite(value) ? value : fail(`is ${value}`);
@@ -117,20 +144,23 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
     const done = copies.get(value);
     if (done !== undefined) return done;
     if (open.has(value)) return fail('refers back to itself (a cycle)');
-    if (steps.length >= MAX_JSON_DEPTH) {
-      throw invalid(
-        toolLabel,
-        field,
-        `nests too deeply: ${formatPath(root, steps)} is deeper than ${MAX_JSON_DEPTH} levels (the limit). Flatten it, or name repeated parts once in $defs.`,
-      );
-    }
+    if (steps.length >= MAX_JSON_DEPTH) tooDeep();
     open.add(value);
     let copy: unknown[] | Record<string, unknown>;
+    let memberValues = 0;
+    let memberLevels = 0;
+    const member = (item: unknown): unknown => {
+      const result = visit(item);
+      const extent = extentOf(item);
+      memberValues = Math.min(memberValues + extent.values, MAX_JSON_VALUES + 1);
+      memberLevels = Math.max(memberLevels, extent.levels);
+      return result;
+    };
     if (Array.isArray(value)) {
       const array: unknown[] = new Array(value.length);
       for (let index = 0; index < value.length; index++) {
         steps.push(index);
-        array[index] = visit(value[index]);
+        array[index] = member(value[index]);
         steps.pop();
       }
       copy = array;
@@ -145,7 +175,7 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
         const item = source[key];
         if (item === undefined) continue;
         steps.push(key);
-        const result = visit(item);
+        const result = member(item);
         steps.pop();
         if (key === '__proto__') setOwn(object, key, result);
         else object[key] = result;
@@ -153,6 +183,16 @@ function freezeJson(value: unknown, root: string, toolLabel: string, field: stri
       copy = object;
     }
     open.delete(value);
+    const extent = { values: memberValues + 1, levels: memberLevels + 1 };
+    if (steps.length + extent.levels > MAX_JSON_DEPTH) tooDeep(steps.length + extent.levels);
+    if (extent.values > MAX_JSON_VALUES) {
+      throw invalid(
+        toolLabel,
+        field,
+        `is too large: written out as JSON, ${formatPath(root, steps)} would hold more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values (the limit), through sub-objects it reuses or its sheer size. Name a repeated part once in $defs and refer to it with $ref.`,
+      );
+    }
+    extents.set(value, extent);
     Object.freeze(copy);
     copies.set(value, copy);
     return copy;
