@@ -36,6 +36,16 @@ describe('runGateway', () => {
     expect(progress.at(-1)).toMatch(/^gateway: 3 clients: \d+ ops\/s, 0 errors/);
   });
 
+  it("stops the clients at the run's time limit and says so, then still counts the sessions left", async () => {
+    // 20 clients of 1,000 calls each: far more than any machine answers in 4 s.
+    const [result] = await runGateway({ clients: [20], calls: 1000, timeoutMs: 4000, idleMs: 500 });
+    if (!result || 'error' in result) throw new Error(`the level did not run: ${JSON.stringify(result)}`);
+    expect(result.timedOut).toBe(true);
+    expect(result.errors).toBeGreaterThan(0);
+    expect(result.operations.call.count).toBeLessThan(20 * 1000);
+    expect(result.sessions.afterIdle).toBe(0);
+  });
+
   it('refuses a level beyond the bound', async () => {
     await expect(runGateway({ clients: [1001] })).rejects.toThrow(
       "A level's clients must be an integer from 1 to 1000, got 1001.",

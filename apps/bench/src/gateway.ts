@@ -28,6 +28,8 @@ export const DEFAULT_IDLE_MS = 5_000;
  * those of a running gateway (and a warm client side), not of code running for the first time.
  */
 export const WARM_UP_CLIENTS = 5;
+/** Calls of its tool each warm-up client makes. */
+const WARM_UP_CALLS = 2;
 /** The most clients per level (the load test is bounded). */
 export const MAX_CLIENTS = 1_000;
 
@@ -141,6 +143,8 @@ export interface GatewayOptions {
 
 const MIB_DIGITS = 1;
 const POLL_MS = 100;
+/** How long the gateway process may take to answer the bench (start, a sample, stop) before it is killed. */
+const ANSWER_MS = 30_000;
 
 /** The gateway child process, driven over IPC. */
 class GatewayProcess {
@@ -173,10 +177,21 @@ class GatewayProcess {
     return { process: gateway, url: new URL(answer.url), tools: answer.tools };
   }
 
+  /** Sends a command and waits for its answer; a gateway that does not answer in time is killed. */
   #ask(command: GatewayCommand): Promise<GatewayChildMessage> {
     if (this.#exited) return Promise.reject(this.#exited);
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
+      const timer = setTimeout(() => {
+        reject(new Error(`the gateway did not answer "${command.type}" within ${ANSWER_MS / 1000} s`));
+        this.#child.kill('SIGKILL');
+      }, ANSWER_MS);
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          then(value);
+        };
+      this.#waiting.push({ resolve: settle(resolve), reject: settle(reject) });
       this.#child.send(command);
     });
   }
@@ -262,6 +277,9 @@ async function runClient(index: number, run: ClientRun) {
   const tool: UpstreamTool = UPSTREAM_TOOLS[index % UPSTREAM_TOOLS.length]!;
   const transport = new StreamableHTTPClientTransport(url);
   const client = new Client({ name: `bench-client-${index}`, version: '1.0.0' });
+  // At the deadline, closing the transport aborts whatever it still has in flight (a DELETE too).
+  const abort = () => void transport.close();
+  signal.addEventListener('abort', abort, { once: true });
   const options = { signal };
   const steps: (() => Promise<boolean>)[] = [
     () => record.time('initialize', () => client.connect(transport, options)),
@@ -297,9 +315,10 @@ async function runClient(index: number, run: ClientRun) {
   ];
   // Each step needs the one before: a client stops at its first failure.
   for (const step of steps) if (!(await step())) break;
-  if (run.deletes(index) && transport.sessionId !== undefined) {
+  if (run.deletes(index) && transport.sessionId !== undefined && !signal.aborted) {
     await record.time('delete', () => transport.terminateSession());
   }
+  signal.removeEventListener('abort', abort);
   await client.close();
 }
 
@@ -342,8 +361,12 @@ async function runClients(
 }
 
 /** {@link WARM_UP_CLIENTS} clients run once and leave with DELETE (no session of theirs is left). */
-async function warmUp(url: URL, calls: number, deadline: number): Promise<void> {
-  const { record } = await runClients(WARM_UP_CLIENTS, deadline, { url, calls, deletes: () => true });
+async function warmUp(url: URL, deadline: number): Promise<void> {
+  const { record } = await runClients(WARM_UP_CLIENTS, deadline, {
+    url,
+    calls: WARM_UP_CALLS,
+    deletes: () => true,
+  });
   if (record.errors > 0) throw new Error(`the warm-up failed: ${[...record.errorSamples].join('; ')}`);
 }
 
@@ -357,7 +380,7 @@ async function runLevel(
 ): Promise<GatewayFigures> {
   const { process: gateway, url } = await GatewayProcess.start(idleMs);
   try {
-    await warmUp(url, calls, deadline);
+    await warmUp(url, deadline);
     const loadAverage = round(loadavg()[0] ?? 0, 2);
     const before = await gateway.sample(true, true);
     const clientCpu = process.cpuUsage();
