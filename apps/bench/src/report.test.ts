@@ -160,7 +160,7 @@ describe('checks', () => {
       '200 clients: 0 errors; sessions left 100 once all had left (100 without DELETE), 0 after the idle timeout; heap 20.0 / 85.0 / 35.0 MB, RSS 100.0 / 210.0 / 208.0 MB (before / peak / after)',
     );
     expect(list[6]!.detail).toBe(
-      'description-1mb 90.0 ms; schema-2kb timed out (> 10 s) during call; unknown-name-1mb 600.0 ms',
+      'description-1mb 90.0 ms (add 90.0); schema-2kb timed out (> 10 s) during call; unknown-name-1mb 600.0 ms (add 600.0)',
     );
   });
 
@@ -270,7 +270,7 @@ describe('tables', () => {
     const flat = hostileTable(hostile(null)).replace(/ +/g, ' ');
     expect(flat).toContain('| case (10,000 tools) | input | time | under 1 s | what came back |');
     expect(flat).toContain(
-      '| **index one tool with a 1 MB description** | 1,048,576 characters | 90.0 ms | yes | ok |',
+      '| **index one tool with a 1 MB description** | 1,048,576 characters | 90.0 ms (add 90.0) | yes | ok |',
     );
     expect(flat).toContain(
       '| **validate a call against a 2 KB adversarial schema** | 2,016 bytes | timed out (> 10 s) during call | no | – |',

@@ -301,7 +301,7 @@ function hostileTime(result: HostileResult): string {
     return `timed out (> ${fmt(result.timeoutMs / 1000, 0)} s) during ${result.during ?? 'set-up'}`;
   if (result.status === 'failed') return `failed: ${result.error.split('\n')[0]}`;
   const phases = Object.entries(result.phases).map(([phase, ms]) => `${phase} ${fmt(ms, 1)}`);
-  return `${fmt(result.ms, 1)} ms${phases.length > 1 ? ` (${phases.join(', ')})` : ''}`;
+  return `${fmt(result.ms, 1)} ms (${phases.join(', ')})`;
 }
 
 /** Whether a hostile case answered (without crashing) within {@link HOSTILE_BOUND_MS}. */
@@ -531,7 +531,7 @@ ${tokensTables(results.tokens)}
 
 ## The HTTP gateway under load
 
-The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls} times, its answers checked, then leave: half with DELETE, half by dropping their connections without it. Latencies are p50 / p99 in ms, queueing included (every client starts at once). The gateway's sessions are counted at their most, once every client has left (the dropped ones stay until the idle timeout, shortened for the bench), and once the idle timeout has closed them. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The whole run is limited to ${context.settings.gatewayTimeoutS} s.
+The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls === 1 ? 'once' : `${context.settings.gatewayCalls} times`}, its answers checked, then leave: half with DELETE, half by dropping their connections without it. Latencies are p50 / p99 in ms, queueing included (every client starts at once). The gateway's sessions are counted at their most, once every client has left (the dropped ones stay until the idle timeout, shortened for the bench), and once the idle timeout has closed them. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The clients' part of the run is limited to ${context.settings.gatewayTimeoutS} s.
 
 ${gatewayTables(results.gateway)}
 
