@@ -29,8 +29,18 @@ async function start(idleMs: number) {
   return { gateway, endpoint };
 }
 
+/** Reports a failure to the bench, then exits. */
+function fail(error: unknown): void {
+  const message: GatewayChildMessage = {
+    type: 'error',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  };
+  if (process.send) process.send(message, () => process.exit(1));
+  else process.exit(1);
+}
+
 process.once('message', async (command: GatewayCommand) => {
-  if (command.type !== 'start') throw new Error(`the gateway child must be started first, got "${command.type}"`);
+  if (command.type !== 'start') return fail(`the gateway child must be started first, got "${command.type}"`);
   const gc = garbageCollector();
   let peakHeap = 0;
   let peakSessions = 0;
@@ -42,8 +52,7 @@ process.once('message', async (command: GatewayCommand) => {
   try {
     running = await start(command.idleMs);
   } catch (error) {
-    send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    process.exit(1);
+    return fail(error);
   }
   const { gateway, endpoint } = running;
   const sample = (): GatewaySample => {

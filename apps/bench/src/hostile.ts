@@ -10,7 +10,7 @@ import {
   type ToolSearchStep,
   ToolscoutError,
 } from '@toolscout/core';
-import { type ChildOutcome, compiledModule, runInChild } from './child-run.js';
+import { type ChildHooks, type ChildOutcome, compiledModule, runInChild } from './child-run.js';
 import { loadDataset } from './datasets.js';
 import { round, seededRandom } from './stats.js';
 import { DEFAULT_SEED, poolTools, syntheticCatalog } from './synthetic-catalog.js';
@@ -360,13 +360,11 @@ export function hostileCase(name: HostileCaseName): HostileCase {
   return found;
 }
 
-/** What {@link measureHostileCase} tells its caller while it runs. */
-export interface HostileHooks {
-  /** The catalog and the input are ready: the time limit starts now. */
-  ready?(): void;
-  /** A phase begins. */
-  progress?(progress: HostileProgress): void;
-}
+/**
+ * What {@link measureHostileCase} tells its caller while it runs: `ready` once the catalog and the
+ * input are made (the time limit starts then), `progress` as each phase begins.
+ */
+export type HostileHooks = Partial<ChildHooks<HostileProgress>>;
 
 /**
  * Runs one case in this process: builds the catalog (a session over it, index built), makes the
