@@ -219,7 +219,13 @@ function hostileTool(fields: Partial<ToolDescriptor<unknown>>): ToolDescriptor<u
   return { id: HOSTILE_ID, description: 'A tool with a hostile part.', execute: () => ({ done: true }), ...fields };
 }
 
-/** A tool with this description enters the catalog (the index follows), then a search finds it. */
+/** Whether a `search_tools` answer lists the tool named `toolName`. */
+function lists(outcome: ToolCallOutcome, toolName: string | undefined): boolean {
+  const results = outcome.ok ? (outcome.output as { results?: { name?: unknown }[] } | undefined)?.results : undefined;
+  return Array.isArray(results) && results.some((result) => result?.name === toolName);
+}
+
+/** A tool with this description enters the catalog (the index follows), then a search of its first words. */
 function describedToolPhases(context: HostileContext, description: string): Phase[] {
   const query = description.split(' ').slice(0, 3).join(' ');
   return [
@@ -229,8 +235,10 @@ function describedToolPhases(context: HostileContext, description: string): Phas
       run: async () => {
         const step = await context.session.prepareStep(THREAD);
         const outcome = await step.execute('search_tools', { query });
-        const served = context.catalog.get(HOSTILE_ID)?.description?.length ?? 0;
-        return `${describeCallOutcome(outcome)}; the catalog serves ${count(served)} of ${count(description.length)} characters`;
+        const tool = context.catalog.get(HOSTILE_ID);
+        const found = lists(outcome, tool?.toolName) ? 'finds the tool' : 'does not find the tool';
+        const served = tool?.description?.length ?? 0;
+        return `search ${describeCallOutcome(outcome)}, ${found}; the catalog serves ${count(served)} of ${count(description.length)} characters`;
       },
     },
   ];
