@@ -45,6 +45,7 @@ export const SCENARIOS = [
   'policy: each phase refused, catalog mode',
   'policy: each phase refused, proxy mode',
   'policy: a filter that never answers fails closed',
+  'a huge tool name is refused, quoted cut',
   'threads are isolated',
   'conversation strategy across a restart',
   'conversation strategy after the load result is trimmed',
@@ -448,6 +449,26 @@ export function runConformance(options: ConformanceOptions): void {
         expect(Date.now() - started, phase).toBeLessThan(4_000);
         expectGuarded('search-load', phase, { transcript, executions, asked });
       }
+    });
+
+    scenario('a huge tool name is refused, quoted cut', true, async () => {
+      // 1 MB: what a model (or an attacker speaking for one) can send as a name.
+      const huge = `get_weather_${'x'.repeat(1_048_576 - 12)}`;
+      const { agent, executions } = await agentWith();
+      const transcript = await agent.run({
+        prompt: 'Weather',
+        threadId: 'thread-huge-name',
+        script: [load(huge), load(['get_weather', huge]), call(huge, { city: 'Rome' }), answer()],
+      });
+      for (const index of [0, 1, 2]) {
+        const result = resultOf(transcript, index);
+        expect(result.isError, `result ${index}`).toBe(true);
+        expect(text(result.output).length, `result ${index}`).toBeLessThan(2_000);
+        expect(text(result.output), `result ${index}`).toContain('… (1048576 characters)');
+        expect(text(result.output), `result ${index}`).toContain('at most 1000 characters');
+      }
+      expect(offered(transcript, 3)).toEqual(META);
+      expect(executions).toEqual([]);
     });
 
     scenario('threads are isolated', true, async () => {
