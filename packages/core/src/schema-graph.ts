@@ -38,7 +38,7 @@ export const MAX_IN_PLACE_DEPTH = 128;
 export interface SchemaPlan {
   /**
    * The schema to validate with: the one given, or a private copy when loops had to be cut or
-   * `$recursiveRef`s made plain `$ref`s (the given schema is never changed).
+   * subschemas rewritten (`$recursiveRef`, `format: "url"`; the given schema is never changed).
    */
   readonly schema: unknown;
   /** Each `$ref` string of the schema, mapped to the subschema it names (the validator's lookup). */
@@ -338,10 +338,33 @@ function copyShared(value: unknown, copies: Map<object, unknown>): unknown {
 }
 
 /**
- * The copy the validator can run: loops cut (a `$ref` dropped, or a subschema slot set to `true`),
- * `$recursiveRef` turned into `$ref` (the validator's own handling of it loops without a
- * `$recursiveAnchor`).
+ * The scheme check that stands in for the validator's `url` format: its own pattern backtracks
+ * exponentially (`http://` and 40 letters then `_` take hours), `uri` does not.
  */
+const URL_SCHEME = { pattern: '^(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\\/\\/' };
+
+/** Whether a subschema must be rewritten to be run (see {@link rewrite}). */
+function needsRewrite(node: object): boolean {
+  return Object.hasOwn(node, '$recursiveRef') || own(node, 'format') === 'url';
+}
+
+/**
+ * Rewrites a subschema of the runnable copy: `$recursiveRef` becomes `$ref` (the validator's own
+ * handling of it loops without a `$recursiveAnchor`), and `format: "url"` becomes `format: "uri"`
+ * with an http, https or ftp scheme (the same check, in linear time).
+ */
+function rewrite(target: Record<string, unknown>): void {
+  if (Object.hasOwn(target, '$recursiveRef')) {
+    if (!Object.hasOwn(target, '$ref') && typeof target.$recursiveRef === 'string') target.$ref = target.$recursiveRef;
+    delete target.$recursiveRef;
+  }
+  if (target.format === 'url') {
+    target.format = 'uri';
+    target.allOf = [...(Array.isArray(target.allOf) ? target.allOf : []), { ...URL_SCHEME }];
+  }
+}
+
+/** The copy the validator can run: loops cut (a `$ref` dropped, or a subschema slot set to `true`), and rewritten. */
 function runnableCopy(schema: unknown, cuts: Walk['cuts'], nodes: readonly object[]): unknown {
   const copies = new Map<object, unknown>();
   const copy = copyShared(schema, copies);
@@ -353,12 +376,7 @@ function runnableCopy(schema: unknown, cuts: Walk['cuts'], nodes: readonly objec
     } else if (edge.at === undefined) target[edge.key] = true;
     else (target[edge.key] as Record<string | number, unknown>)[edge.at] = true;
   }
-  for (const node of nodes) {
-    const target = copies.get(node) as Record<string, unknown>;
-    if (!Object.hasOwn(target, '$recursiveRef')) continue;
-    if (!Object.hasOwn(target, '$ref') && typeof target.$recursiveRef === 'string') target.$ref = target.$recursiveRef;
-    delete target.$recursiveRef;
-  }
+  for (const node of nodes) if (needsRewrite(node)) rewrite(copies.get(node) as Record<string, unknown>);
   return copy;
 }
 
@@ -387,7 +405,7 @@ export function schemaPlan(schema: unknown): SchemaPlan {
   const cached = key && plans.get(key);
   if (cached) return cached;
   const first = analyse(schema);
-  const needsCopy = first.cuts.length > 0 || first.nodes.some((node) => Object.hasOwn(node, '$recursiveRef'));
+  const needsCopy = first.cuts.length > 0 || first.nodes.some(needsRewrite);
   const plan = needsCopy ? analyse(runnableCopy(schema, first.cuts, first.nodes)).plan : first.plan;
   if (key) plans.set(key, plan);
   return plan;

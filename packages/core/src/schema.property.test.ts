@@ -38,6 +38,7 @@ function schemas(withRefs: boolean): fc.Arbitrary<unknown> {
         enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
         const: fc.jsonValue({ maxDepth: 1 }),
         minimum: fc.integer({ min: -5, max: 5 }),
+        format: fc.constantFrom('url', 'uri', 'email', 'date'),
         uniqueItems: fc.boolean(),
         ...(withRefs
           ? {
