@@ -80,6 +80,20 @@ async function validatesOrExplains(jsonSchema: JsonSchema, args: unknown): Promi
   return result;
 }
 
+/**
+ * Whether the library alone finds `args` valid against a schema it can apply; `undefined` for a
+ * schema it cannot (a bad pattern...), or one with format "url", which is checked differently on
+ * purpose (see schema-graph.ts).
+ */
+function libraryVerdict(schema: unknown, args: unknown): boolean | undefined {
+  if (JSON.stringify(schema).includes('"format":"url"')) return undefined;
+  try {
+    return new Validator(structuredClone(schema) as JsonSchema, '2020-12', false).validate(args).valid;
+  } catch {
+    return undefined;
+  }
+}
+
 afterEach(() => {
   expect(prototypePolluted()).toBe(false);
 });
@@ -116,12 +130,8 @@ describe('validateInput: any schema, any arguments', () => {
   it('agrees with the validator library on schemas without $ref (where the library itself is bounded)', async () => {
     await fc.assert(
       fc.asyncProperty(schemas(false), argumentValues, async (schema, args) => {
-        let expected: boolean;
-        try {
-          expected = new Validator(structuredClone(schema) as JsonSchema, '2020-12', false).validate(args).valid;
-        } catch {
-          return; // a schema the library cannot apply (e.g. a bad pattern): covered by the property above
-        }
+        const expected = libraryVerdict(schema, args);
+        if (expected === undefined) return;
         const result = await validatesOrExplains(schema as JsonSchema, args);
         if (result.success || !/could not be/.test(result.issues[0]!.message)) expect(result.success).toBe(expected);
       }),
@@ -132,12 +142,8 @@ describe('validateInput: any schema, any arguments', () => {
   it('reads a $ref back to the schema itself as adding nothing: {allOf: [S, {$ref: "#"}]} is S', async () => {
     await fc.assert(
       fc.asyncProperty(schemas(false), argumentValues, async (schema, args) => {
-        let expected: boolean;
-        try {
-          expected = new Validator(structuredClone(schema) as JsonSchema, '2020-12', false).validate(args).valid;
-        } catch {
-          return;
-        }
+        const expected = libraryVerdict(schema, args);
+        if (expected === undefined) return;
         const looped = { allOf: [schema, { $ref: '#' }] } as JsonSchema;
         const result = await validatesOrExplains(looped, args);
         if (result.success || !/could not be/.test(result.issues[0]!.message)) expect(result.success).toBe(expected);
