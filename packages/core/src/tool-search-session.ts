@@ -721,8 +721,10 @@ export class ToolSearchStep<TTool = unknown> {
       path: clipName(issue.path, 100),
       message: compactText(issue.message, 300),
     }));
+    const quoted = issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`);
     const more = result.issues.length - issues.length;
-    const detail = `${issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`).join('; ')}${more > 0 ? `; and ${more} more issue(s)` : ''}`;
+    if (more > 0) quoted.push(`and ${more} more issue(s)`);
+    const detail = quoted.join('; ');
     this.session.emit({
       type: 'self-correction',
       threadId: this.request.threadId,
