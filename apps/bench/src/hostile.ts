@@ -236,7 +236,7 @@ function describedToolPhases(context: HostileContext, description: string): Phas
         const step = await context.session.prepareStep(THREAD);
         const outcome = await step.execute('search_tools', { query });
         const tool = context.catalog.get(HOSTILE_ID);
-        const found = lists(outcome, tool?.toolName) ? 'finds the tool' : 'does not find the tool';
+        const found = lists(outcome, tool?.toolName) ? 'the tool among the hits' : 'the tool not among the hits';
         const served = tool?.description?.length ?? 0;
         return `search ${describeCallOutcome(outcome)}, ${found}; the catalog serves ${count(served)} of ${count(description.length)} characters`;
       },
