@@ -25,6 +25,7 @@ export const HOSTILE_CASE_NAMES = [
   'description-160k-words',
   'schema-allof-22',
   'schema-dag-24',
+  'schema-pattern-backtracking',
 ] as const;
 /** One of {@link HOSTILE_CASE_NAMES}. */
 export type HostileCaseName = (typeof HOSTILE_CASE_NAMES)[number];
@@ -39,6 +40,8 @@ export const HOSTILE_BOUND_MS = 1_000;
 const CHILD_HEAP_MB = 4_096;
 
 const MIB = 1024 * 1024;
+/** Letters of the argument that makes `^(a+)+$` backtrack: a naive regex engine tries 2^n ways. */
+const BACKTRACKING_LETTERS = 40;
 
 /** What the child is asked to run. */
 export interface HostileRequest {
@@ -358,6 +361,20 @@ const CASES: readonly HostileCase[] = [
       input: '24 levels, one shared sub-object per level (2^24 leaves as JSON)',
       phases: schemaToolPhases(context, sharedSubObjectSchema(24), {}),
     }),
+  },
+  {
+    name: 'schema-pattern-backtracking',
+    what: 'validate a call whose argument makes a schema pattern backtrack',
+    claimed: false,
+    prepare: async (context) => {
+      const pattern = '^(a+)+$';
+      const schema = { type: 'object', properties: { q: { type: 'string', pattern } }, required: ['q'] };
+      const q = `${'a'.repeat(BACKTRACKING_LETTERS)}b`;
+      return {
+        input: `pattern ${pattern}, an argument of ${BACKTRACKING_LETTERS} × "a" then "b"`,
+        phases: schemaToolPhases(context, schema, { q }),
+      };
+    },
   },
 ];
 
