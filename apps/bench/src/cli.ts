@@ -67,7 +67,7 @@ Options:
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
   --perf-queries N     queries timed per engine and size (default ${DEFAULT_PERF_QUERIES}) (perf, report)
   --timeout SECONDS    perf, report: time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000});
-                       hostile: per case (default ${DEFAULT_HOSTILE_TIMEOUT_MS / 1000}); gateway: the whole run (default ${DEFAULT_GATEWAY_TIMEOUT_MS / 1000})
+                       hostile: per case (default ${DEFAULT_HOSTILE_TIMEOUT_MS / 1000}); gateway: the clients' part of the run (default ${DEFAULT_GATEWAY_TIMEOUT_MS / 1000})
   --runs N             fresh-process measurements per engine and size, medians reported (default ${DEFAULT_RUNS}) (perf, report)
   --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}) (perf, hostile, report)
   --token-queries N    queries sampled per dataset (default ${DEFAULT_TOKEN_QUERIES}) (tokens, report)

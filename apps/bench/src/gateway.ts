@@ -16,7 +16,10 @@ import { percentile, round } from './stats.js';
 export const DEFAULT_CLIENT_COUNTS: readonly number[] = [50, 200];
 /** Calls of its loaded tool each client makes by default (after initialize, list, search and load). */
 export const DEFAULT_CALLS = 6;
-/** The limit of a whole `bench gateway` run by default. */
+/**
+ * The limit of a `bench gateway` run's clients by default, all levels together (each level then
+ * still waits, bounded, for its dropped sessions to expire).
+ */
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 120_000;
 /**
  * The idle timeout the gateway under test gets by default, so that dropped sessions expire during the
@@ -133,7 +136,7 @@ export interface GatewayOptions {
   clients?: readonly number[];
   /** Calls per client. Default {@link DEFAULT_CALLS}. */
   calls?: number;
-  /** Limit of the whole run. Default {@link DEFAULT_GATEWAY_TIMEOUT_MS}. */
+  /** Limit of the clients, all levels together. Default {@link DEFAULT_GATEWAY_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** The gateway's session idle timeout. Default {@link DEFAULT_IDLE_MS}. */
   idleMs?: number;
