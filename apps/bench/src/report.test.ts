@@ -3,7 +3,15 @@ import type { GatewayResult } from './gateway.js';
 import type { HostileResult } from './hostile.js';
 import type { PerfResult } from './perf.js';
 import type { QualityResult } from './quality.js';
-import { type BenchResults, checks, gatewayTables, hostileTable, perfTable, tokensTables } from './report.js';
+import {
+  type BenchResults,
+  checks,
+  gatewayTables,
+  hostileTable,
+  machineInfo,
+  perfTable,
+  tokensTables,
+} from './report.js';
 import type { TokenResult } from './tokens.js';
 
 const m = (ndcg10: number) => ({ r1: 0, r5: 0, r10: 0, ndcg10, mrr: 0, complete10: 0, queryP50Ms: 1 });
@@ -279,5 +287,13 @@ describe('tables', () => {
       '| add and call a tool whose schema reuses one sub-object at 24 levels | – | failed: the child exited (SIGABRT) without a result | – | – |',
     );
     expect(hostileTable(hostile(40))).toMatch(/40\.0 ms \(add 1\.0, load 1\.0, call 38\.0\)/);
+  });
+});
+
+describe('machineInfo', () => {
+  it('names the versions compared, the MCP SDK of the gateway figures included', () => {
+    const { packages } = machineInfo();
+    expect(packages['@modelcontextprotocol/sdk']).toMatch(/^\d+\.\d+\.\d+/);
+    expect(packages['@mastra/core']).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

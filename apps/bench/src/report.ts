@@ -59,11 +59,12 @@ export function projectRoot(): string {
 
 /**
  * The installed version of a package, found by walking up from its entry point as resolved from
- * `from` (a file URL or path; default: this module).
+ * `from` (a file URL or path; default: this module). `entry`: a module of the package to resolve,
+ * for packages without a main entry (default: the package itself).
  */
-export function packageVersion(name: string, from: string = import.meta.url): string {
+export function packageVersion(name: string, from: string = import.meta.url, entry = name): string {
   try {
-    let dir = dirname(createRequire(from).resolve(name));
+    let dir = dirname(createRequire(from).resolve(entry));
     for (;;) {
       const file = join(dir, 'package.json');
       if (existsSync(file)) {
@@ -102,6 +103,12 @@ export function machineInfo(): MachineInfo {
       'gpt-tokenizer': packageVersion('gpt-tokenizer', core),
       vega: packageVersion('vega'),
       'vega-lite': packageVersion('vega-lite'),
+      // the gateway's clients and server
+      '@modelcontextprotocol/sdk': packageVersion(
+        '@modelcontextprotocol/sdk',
+        import.meta.url,
+        '@modelcontextprotocol/sdk/client/index.js',
+      ),
     },
   };
 }
