@@ -244,6 +244,27 @@ function stdinIsPipe(stdin: Readable): boolean {
 }
 
 /**
+ * Reads a pipe's data into memory until `release()`, which pauses the pipe and puts the data back
+ * unread for the reader that comes next (resume it then), and calls `onEnd` if the pipe ends first.
+ * A terminal or /dev/null is left alone.
+ */
+function holdStdin(stdin: Readable, onEnd: () => void): { release(): void } | undefined {
+  if (!stdinIsPipe(stdin)) return undefined;
+  const chunks: Buffer[] = [];
+  const onData = (chunk: Buffer) => chunks.push(chunk);
+  stdin.on('data', onData);
+  stdin.once('end', onEnd);
+  return {
+    release() {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.pause();
+      if (chunks.length > 0) stdin.unshift(Buffer.concat(chunks));
+    },
+  };
+}
+
+/**
  * Runs `toolscout-mcp` until it is stopped: reads the config, starts the servers, serves stdio or
  * HTTP, and shuts everything down on SIGINT, SIGTERM or stdin close. Resolves to the exit code:
  * 0 after a clean shutdown, 1 for an unusable config or HTTP setting (an unreadable or empty token
@@ -325,8 +346,12 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
     finish(130);
   });
 
+  // A client may leave while the servers are still starting: stdin is read (and what it sends kept
+  // for the session) from now on, since its end is only seen by reading it.
+  const early = http === undefined ? holdStdin(io.stdin, () => void shutdown('stdin closed')) : undefined;
   try {
     await gateway.start();
+    early?.release();
     if (stopping) return await done.finally(unsubscribe);
     const pinnedMissing = args.pinned.filter((id) => !gateway.catalog.has(id));
     if (pinnedMissing.length > 0) logger.warn(`--pin: no tool with id ${pinnedMissing.join(', ')} (yet)`);
@@ -338,6 +363,8 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
         threadId: 'stdio',
         onError: (error) => logger.warn(`stdin: ${error.message}`),
       });
+      // Paused by the early reader, it flows again for the session, what came early first.
+      if (early) io.stdin.resume();
       void stdio.closed.then(() => shutdown('stdin closed'));
       logger.info(`serving ${summary} on stdio (mode ${args.mode})`);
     } else {

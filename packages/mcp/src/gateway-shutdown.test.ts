@@ -68,6 +68,27 @@ describe('stopping the gateway leaves no process behind', { timeout: 30_000 }, (
     expect(tree.filter(isAlive)).toEqual([]);
   });
 
+  it('when stdin closes during start-up, stops the servers still starting and what they started', async () => {
+    const gateway = start(20_000);
+    const tree = await treeOf(gateway, 5);
+    await waitFor(() => gateway.stderr().includes('server "real" is up'), 10_000, 'the real server');
+    gateway.process.stdin.end();
+    expect(await gateway.exited()).toBe(0);
+    expect(gateway.stderr()).toContain('shutting down (stdin closed)');
+    expect(tree.filter(isAlive)).toEqual([]);
+  });
+
+  it('answers what a client sent while the servers were still starting', async () => {
+    const gateway = start(1_500);
+    await treeOf(gateway, 5);
+    // Sent before the gateway serves: kept, then answered once the silent servers have timed out.
+    const answer = (await gateway.initialize(1, 1)) as { result?: { serverInfo?: { name?: string } } };
+    expect(gateway.stderr()).toContain('serving');
+    expect(answer.result?.serverInfo?.name).toBe('toolscout-mcp');
+    gateway.process.stdin.end();
+    expect(await gateway.exited()).toBe(0);
+  });
+
   it('on a second SIGTERM, exits at once (130) and still leaves nothing behind', async () => {
     // A server that has spoken (so it gets the grace period) and ignores both stdin closing and
     // SIGTERM: the first shutdown is still waiting for it when the second signal comes.
@@ -118,6 +139,7 @@ describe('stopping the gateway leaves no process behind', { timeout: 30_000 }, (
     await waitFor(() => shell.stderr().includes('server "real" is up'), 10_000, 'the real server');
     shell.process.kill('SIGTERM');
     await waitFor(() => tree.every((pid) => !isAlive(pid)), 10_000, 'every process to exit');
-    expect(shell.stderr()).toContain('shutting down (SIGTERM)');
+    // The shell's exit also closes the pipe that is the gateway's stdin: either may come first.
+    expect(shell.stderr()).toMatch(/shutting down \((SIGTERM|stdin closed)\)/);
   });
 });
