@@ -94,6 +94,27 @@ describe('ToolSearchSession', () => {
     expect(session.memoryStore?.stats().threads).toBe(0);
   });
 
+  it('refuses loads past the cap where loads are read back from the conversation, as a store would', async () => {
+    const catalog = Array.from({ length: 300 }, (_, i) => ({ id: `tool_${i}`, description: `Tool number ${i}.` }));
+    const session = new ToolSearchSession({ catalog, state: 'conversation' });
+    const conversation: { type: 'tool-result'; toolName: string; output: unknown }[] = [];
+    const outputs: unknown[] = [];
+    for (let batch = 0; batch < 6; batch++) {
+      const step = await session.prepareStep({ threadId: 't', conversation });
+      const toolNames = catalog.slice(batch * 50, batch * 50 + 50).map((tool) => tool.id);
+      const result = await step.execute('load_tool', { toolNames });
+      outputs.push(result.ok ? result.output : result);
+      conversation.push({ type: 'tool-result', toolName: 'load_tool', output: result.ok ? result.output : null });
+    }
+    // Five batches make 250 tools; the sixth would make 300, over the 256 a thread may hold.
+    expect(outputs[4]).toMatchObject({ loaded: expect.arrayContaining(['tool_249']) });
+    expect(outputs[5]).toMatchObject({ loaded: [] });
+    expect(JSON.stringify(outputs[5])).toContain('Too many tools are loaded in this conversation (limit 256)');
+    const offered = (await session.prepareStep({ threadId: 't', conversation })).toolNames;
+    expect(offered).toHaveLength(2 + 250);
+    expect(offered).not.toContain('tool_250');
+  });
+
   it('shares loads between sessions through a shared store, and forgets them on clearState', async () => {
     const store = new InMemoryLoadedToolStore();
     const first = new ToolSearchSession({ catalog: tools(), state: store });

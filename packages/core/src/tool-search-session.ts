@@ -20,7 +20,7 @@ import {
 } from './policy.js';
 import { validateInput } from './schema.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from './stores/in-memory-store.js';
-import type { LoadedToolStore } from './stores/loaded-tool-store.js';
+import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from './stores/loaded-tool-store.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { countToolDefinitionTokens } from './token-count.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
@@ -602,10 +602,21 @@ export class ToolSearchSession<TTool = unknown> {
     return this.options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
   }
 
-  /** @internal */
-  async remember(request: StepRequest, ids: readonly string[]): Promise<void> {
+  /**
+   * Keeps newly loaded tools: in the store, or, where loads are read back from the conversation,
+   * nowhere, but refused past the same cap as a store's (the conversation would drop them unread).
+   * `loadedCount` is how many tools the thread has loaded with these.
+   * @internal
+   */
+  async remember(request: StepRequest, ids: readonly string[], loadedCount: number): Promise<void> {
     const key = threadKey(request);
-    if (key && this.store && ids.length > 0) await this.store.add(key, ids);
+    if (key && this.store) {
+      if (ids.length > 0) await this.store.add(key, ids);
+      return;
+    }
+    if (loadedCount > DEFAULT_MAX_TOOLS_PER_THREAD) {
+      throw new ToolLimitError(key ?? 'conversation', DEFAULT_MAX_TOOLS_PER_THREAD, loadedCount - ids.length, ids);
+    }
   }
 
   /** The catalog-mode listing of lazy tools, or undefined when every allowed tool is discovered. */
@@ -980,7 +991,7 @@ export class ToolSearchStep<TTool = unknown> {
       loaded.push(tool.toolName);
     }
     try {
-      await session.remember(request, newIds);
+      await session.remember(request, newIds, this.loadedNow.size);
     } catch (error) {
       if (!ToolLimitError.isInstance(error)) throw error;
       // The store refused: nothing of this call was loaded, and the model is told why.

@@ -85,7 +85,7 @@ Options:
   -h, --help              this help
   --version               the version
 
-Logs go to stderr; stdout carries only the MCP protocol. Stops on SIGINT, SIGTERM or when
+Logs go to stderr; stdout carries only the MCP protocol. Stops on SIGINT, SIGTERM, SIGHUP or when
 stdin closes, and stops every server it started.`;
 
 function positiveInteger(value: string | undefined, option: string, allowZero = false): number | undefined {
