@@ -1,6 +1,6 @@
 import { DuplicateToolError, InvalidToolError, ToolNameConflictError, UnknownToolError } from './errors.js';
 import { isStandardSchema, toJsonSchema } from './schema.js';
-import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET } from './schema-graph.js';
+import { costProblemOf, VALIDATION_BUDGET } from './schema-graph.js';
 import { toToolName } from './tool-name.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
 import { describeBlank, describeValue, isRecord, setOwn } from './values.js';
@@ -244,10 +244,10 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
  * Rejects an input schema that no call could be validated against within the budget (see
  * `validateInput`): one that applies too many subschemas to a single value, or too deep a chain of
  * them. Checked when the tool enters the catalog, so the tool fails where it is declared, not at
- * every call. (The plan made here is cached for the validator.)
+ * every call.
  */
 function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {
-  const problem = schemaCostProblem(schemaPlan(schema));
+  const problem = costProblemOf(schema);
   if (problem !== undefined) throw invalid(toolLabel, 'inputSchema', problem);
 }
 

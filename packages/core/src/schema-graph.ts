@@ -49,10 +49,23 @@ export interface SchemaPlan {
   readonly maxValueCost: number;
   /** The deepest nesting of subschemas applied to one value. */
   readonly maxInPlaceDepth: number;
-  /** Steps taken on one value that has no members (a string, number...), per subschema. */
-  readonly valueCost: ReadonlyMap<object, number>;
-  /** The subschemas applied to the same value as each subschema (`$ref` targets included). */
-  readonly inPlace: ReadonlyMap<object, readonly unknown[]>;
+  /**
+   * What is known of each subschema reachable from the root (or a definition) that applies others
+   * to the same value, refers, or has an enum. Any other subschema takes one step on any value.
+   */
+  readonly nodes: ReadonlyMap<object, SchemaNode>;
+}
+
+/** What the analysis knows of one subschema. */
+export interface SchemaNode {
+  /** The subschemas applied to the same value as this one: its keywords', then its `$ref` target. */
+  readonly inPlace: readonly unknown[];
+  /** The steps it takes on any value by itself: one, and comparing the value with its enum. */
+  readonly steps: number;
+  /** The steps it takes on a value with no members (a string, number...), in-place subschemas included. */
+  readonly cost: number;
+  /** How deep its in-place subschemas nest, itself included. */
+  readonly depth: number;
 }
 
 /** A subschema that applies to the same value as its parent, and where the parent holds it. */
@@ -67,15 +80,30 @@ interface Edge {
 const ONE_IN_PLACE = ['not', 'if', 'then', 'else'] as const;
 const MANY_IN_PLACE = ['allOf', 'anyOf', 'oneOf'] as const;
 const MAP_IN_PLACE = ['dependentSchemas', 'dependencies'] as const;
-const ONE_CHILD = [
-  'additionalProperties',
-  'unevaluatedProperties',
-  'propertyNames',
-  'additionalItems',
-  'contains',
-  'unevaluatedItems',
-] as const;
-const MAP_CHILD = ['properties', 'patternProperties'] as const;
+
+/** How a keyword holds subschemas: applied to the value itself, to its members, or not at all (definitions). */
+type Holding = 'in-place' | 'in-place list' | 'in-place map' | 'member' | 'member map' | 'items' | 'definitions';
+const HOLDINGS = new Map<string, Holding>([
+  ...ONE_IN_PLACE.map((key) => [key, 'in-place'] as const),
+  ...MANY_IN_PLACE.map((key) => [key, 'in-place list'] as const),
+  ...MAP_IN_PLACE.map((key) => [key, 'in-place map'] as const),
+  ...(
+    [
+      'additionalProperties',
+      'unevaluatedProperties',
+      'propertyNames',
+      'additionalItems',
+      'contains',
+      'unevaluatedItems',
+    ] as const
+  ).map((key) => [key, 'member'] as const),
+  ['properties', 'member map'],
+  ['patternProperties', 'member map'],
+  ['prefixItems', 'items'],
+  ['items', 'items'],
+  ['$defs', 'definitions'],
+  ['definitions', 'definitions'],
+]);
 
 /**
  * How many enum members that are strings, numbers, booleans or null make one step: comparing one
@@ -83,20 +111,11 @@ const MAP_CHILD = ['properties', 'patternProperties'] as const;
  * own (it is compared member by member).
  */
 const PLAIN_MEMBERS_PER_STEP = 100;
-const enumSteps = new WeakMap<readonly unknown[], number>();
 
-/** The steps a subschema takes on any value: itself, and comparing the value with its enum. */
-function ownSteps(node: object): number {
-  const members = own(node, 'enum');
-  if (!Array.isArray(members)) return 1;
-  let steps = enumSteps.get(members);
-  if (steps === undefined) {
-    let structured = 0;
-    for (const member of members) if (typeof member === 'object' && member !== null) structured++;
-    steps = 1 + structured + Math.ceil((members.length - structured) / PLAIN_MEMBERS_PER_STEP);
-    enumSteps.set(members, steps);
-  }
-  return steps;
+function enumSteps(members: readonly unknown[]): number {
+  let structured = 0;
+  for (const member of members) if (typeof member === 'object' && member !== null) structured++;
+  return structured + Math.ceil((members.length - structured) / PLAIN_MEMBERS_PER_STEP);
 }
 
 function isSchema(value: unknown): value is object | boolean {
@@ -115,7 +134,16 @@ function referenceOf(node: object): string | undefined {
   return typeof recursive === 'string' ? recursive : undefined;
 }
 
-/** The subschemas that apply to the same value as `node`, `$ref` targets included. */
+/** A subschema that applies to the same value as its parent, and where the parent holds it. */
+interface Edge {
+  target: unknown;
+  /** The keyword holding it; `$ref` for a reference. */
+  key: string;
+  /** The index or name within the keyword's array or map. */
+  at?: string | number;
+}
+
+/** Where `node` holds each of its in-place subschemas (read only to cut a loop). */
 function inPlaceEdges(node: object, lookup: Record<string, unknown>): Edge[] {
   const edges: Edge[] = [];
   const ref = referenceOf(node);
@@ -137,28 +165,12 @@ function inPlaceEdges(node: object, lookup: Record<string, unknown>): Edge[] {
   return edges;
 }
 
-/** Calls `visit` with every subschema of `node` that applies to a member of the value. */
-function forEachChildSchema(node: object, visit: (schema: unknown) => void): void {
-  for (const key of ONE_CHILD) {
-    const value = own(node, key);
-    if (isSchema(value)) visit(value);
-  }
-  for (const key of MAP_CHILD) {
-    const map = own(node, key);
-    if (isRecord(map)) for (const name of Object.keys(map)) visit(map[name]);
-  }
-  for (const key of ['prefixItems', 'items'] as const) {
-    const value = own(node, key);
-    if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (isSchema(value)) visit(value);
-  }
-}
-
 /** Where `$ref`s can point: the root, `$id`s and `$anchor`s. */
 interface Targets {
   root: unknown;
-  ids: Map<string, object>;
-  anchors: Map<string, object>;
+  /** Made when a subschema names itself (few do). */
+  ids?: Map<string, object>;
+  anchors?: Map<string, object>;
 }
 
 function resolvePointer(from: unknown, pointer: string): unknown {
@@ -166,11 +178,13 @@ function resolvePointer(from: unknown, pointer: string): unknown {
   if (!pointer.startsWith('/')) return undefined;
   let current = from;
   for (const encoded of pointer.slice(1).split('/')) {
-    let key: string;
-    try {
-      key = decodeURIComponent(encoded).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
+    let key = encoded;
+    if (/[%~]/.test(encoded)) {
+      try {
+        key = decodeURIComponent(encoded).replace(/~1/g, '/').replace(/~0/g, '~');
+      } catch {
+        return undefined;
+      }
     }
     if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];
@@ -187,12 +201,12 @@ function resolveReference(ref: string, targets: Targets): unknown {
   const hash = ref.indexOf('#');
   const base = hash === -1 ? ref : ref.slice(0, hash);
   const fragment = hash === -1 ? '' : ref.slice(hash + 1);
-  const resource = base === '' ? targets.root : targets.ids.get(base);
+  const resource = base === '' ? targets.root : targets.ids?.get(base);
   if (resource === undefined) return undefined;
   const target =
     fragment === '' || fragment.startsWith('/')
       ? resolvePointer(resource, fragment)
-      : targets.anchors.get(decodeURIComponentSafe(fragment));
+      : targets.anchors?.get(decodeURIComponentSafe(fragment));
   return isSchema(target) ? target : undefined;
 }
 
@@ -204,113 +218,188 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
-/** Every schema object reachable from the root (and every definition), with the references they make. */
-function collect(root: unknown): { nodes: object[]; lookup: Record<string, unknown>; unresolved: string[] } {
-  const nodes: object[] = [];
+/** A subschema under analysis: a {@link SchemaNode} being filled in. */
+interface Node {
+  inPlace: unknown[];
+  steps: number;
+  cost: number;
+  depth: number;
+  /** The reference it follows, until it is resolved. */
+  ref: string | undefined;
+  /** Where the depth-first walk is: not yet met, on its path, finished. */
+  state: 'new' | 'open' | 'done';
+}
+
+/** Adds `value` to a subschema's in-place list (made on the first one) when it is a schema. */
+function addInPlace(list: unknown[] | undefined, value: unknown, enqueue: (schema: unknown) => void) {
+  if (!isSchema(value)) return list;
+  enqueue(value);
+  if (list === undefined) return [value];
+  list.push(value);
+  return list;
+}
+
+/** Registers the names a subschema gives itself (`$id`, `id`, `$anchor`) as `$ref` targets. */
+function nameTargets(node: Record<string, unknown>, targets: Targets): void {
+  const id = own(node, '$id') ?? own(node, 'id');
+  if (typeof id === 'string') {
+    const base = id.split('#')[0]!;
+    targets.ids ??= new Map();
+    targets.anchors ??= new Map();
+    if (id.startsWith('#')) targets.anchors.set(id.slice(1), node);
+    else if (!targets.ids.has(base)) targets.ids.set(base, node);
+  }
+  const anchor = own(node, '$anchor');
+  if (typeof anchor !== 'string') return;
+  targets.anchors ??= new Map();
+  if (!targets.anchors.has(anchor)) targets.anchors.set(anchor, node);
+}
+
+/**
+ * Reads one subschema's keywords once: its in-place subschemas, its reference, its enum, the names
+ * it gives itself, and every subschema below it (passed to `enqueue`); one that must be rewritten
+ * to be run goes to `rewrites` (see {@link rewrite}). `undefined` for a plain subschema (none of
+ * the first three): most are, and they cost one step whatever the value.
+ */
+function readNode(
+  node: Record<string, unknown>,
+  targets: Targets,
+  enqueue: (schema: unknown) => void,
+  rewrites: object[],
+): Node | undefined {
+  let inPlace: unknown[] | undefined;
+  let steps = 1;
+  let refers = false;
+  const keys = Object.keys(node);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const value = node[key];
+    switch (HOLDINGS.get(key)) {
+      case 'in-place':
+        inPlace = addInPlace(inPlace, value, enqueue);
+        break;
+      case 'in-place list':
+        if (Array.isArray(value))
+          for (let i = 0; i < value.length; i++) inPlace = addInPlace(inPlace, value[i], enqueue);
+        break;
+      case 'in-place map':
+        if (isRecord(value)) for (const name of Object.keys(value)) inPlace = addInPlace(inPlace, value[name], enqueue);
+        break;
+      case 'member':
+        enqueue(value);
+        break;
+      case 'items':
+        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) enqueue(value[i]);
+        else enqueue(value);
+        break;
+      case 'member map':
+      case 'definitions':
+        if (isRecord(value)) for (const name of Object.keys(value)) enqueue(value[name]);
+        break;
+      default:
+        if (key === 'enum' && Array.isArray(value)) steps += enumSteps(value);
+        else if (key === '$ref') refers = true;
+        else if (key === '$recursiveRef' || (key === 'format' && value === 'url')) {
+          refers ||= key === '$recursiveRef';
+          rewrites.push(node);
+        } else if (key === '$id' || key === 'id' || key === '$anchor') nameTargets(node, targets);
+    }
+  }
+  const ref = refers ? referenceOf(node) : undefined;
+  if (inPlace === undefined && steps === 1 && ref === undefined) return undefined;
+  return { inPlace: inPlace ?? [], steps, cost: 0, depth: 0, ref, state: 'new' };
+}
+
+/**
+ * Every subschema reachable from the root (and every definition) that is not plain (see
+ * {@link readNode}), `$ref`s resolved.
+ */
+function collect(root: unknown) {
   const seen = new Set<object>();
-  const refs = new Set<string>();
-  const targets: Targets = { root, ids: new Map(), anchors: new Map() };
+  const rewrites: object[] = [];
+  const nodes = new Map<object, Node>();
+  const targets: Targets = { root };
   const lookup: Record<string, unknown> = Object.create(null);
-  const unresolved: string[] = [];
+  const referring: Node[] = [];
   const pending: unknown[] = [root];
   const enqueue = (schema: unknown) => {
     if (isRecord(schema) && !seen.has(schema)) pending.push(schema);
   };
   while (pending.length > 0) {
-    const node = pending.pop();
-    if (!isRecord(node) || seen.has(node)) continue;
-    seen.add(node);
-    nodes.push(node);
-    const id = own(node, '$id') ?? own(node, 'id');
-    if (typeof id === 'string') {
-      if (id.startsWith('#')) targets.anchors.set(id.slice(1), node);
-      else if (!targets.ids.has(id.split('#')[0]!)) targets.ids.set(id.split('#')[0]!, node);
-    }
-    const anchor = own(node, '$anchor');
-    if (typeof anchor === 'string' && !targets.anchors.has(anchor)) targets.anchors.set(anchor, node);
-    const ref = referenceOf(node);
-    if (ref !== undefined) refs.add(ref);
-    for (const edge of inPlaceEdges(node, lookup)) enqueue(edge.target);
-    forEachChildSchema(node, enqueue);
-    // Definitions are not applied where they stand, but their `$id`s and `$anchor`s name targets.
-    for (const key of ['$defs', 'definitions'] as const) {
-      const map = own(node, key);
-      if (isRecord(map)) for (const name of Object.keys(map)) enqueue(map[name]);
-    }
-    // `$ref` targets are found once every `$id` and `$anchor` is known: see the loop below.
-    if (pending.length === 0) {
-      for (const pendingRef of refs) {
-        if (pendingRef in lookup) continue;
-        const target = resolveReference(pendingRef, targets);
-        if (target === undefined) continue;
-        lookup[pendingRef] = target;
-        enqueue(target);
-      }
+    const schema = pending.pop();
+    if (!isRecord(schema) || seen.has(schema)) continue;
+    seen.add(schema);
+    const node = readNode(schema, targets, enqueue, rewrites);
+    if (node !== undefined) nodes.set(schema, node);
+    if (node?.ref !== undefined) referring.push(node);
+    // A `$ref` is resolved once every `$id` and `$anchor` is known; its target may hold more.
+    if (pending.length > 0) continue;
+    for (const from of referring) {
+      if (from.ref === undefined) continue;
+      const target = from.ref in lookup ? lookup[from.ref] : resolveReference(from.ref, targets);
+      if (target === undefined) continue;
+      lookup[from.ref] = target;
+      from.inPlace.push(target);
+      from.ref = undefined;
+      enqueue(target);
     }
   }
-  for (const ref of refs) if (!(ref in lookup)) unresolved.push(ref);
-  return { nodes, lookup, unresolved };
+  const unresolved = new Set<string>();
+  for (const from of referring) if (from.ref !== undefined) unresolved.add(from.ref);
+  return { nodes, lookup, unresolved: [...unresolved], rewrites };
 }
 
-interface Walk {
-  /** In-place edges that close a loop (from the node holding them). */
-  cuts: { node: object; edge: Edge }[];
-  cost: Map<object, number>;
-  depth: Map<object, number>;
-  inPlace: Map<object, unknown[]>;
+/** An in-place edge that closes a loop: from `node` to `target`, a subschema still on the walk's path. */
+interface Cut {
+  node: object;
+  target: object;
 }
 
 /**
  * A depth-first walk of the in-place graph from every node: an edge back to a node still on the
  * walk's path closes a loop and is cut; every other node is finished before the nodes that apply
- * it, so its cost (1 + its in-place subschemas' costs) and depth are known when they need them.
+ * it, so its cost (its own steps and its in-place subschemas' costs) and depth are known when they
+ * need them. Costs are capped at `cap`.
  */
-function walkInPlace(nodes: readonly object[], lookup: Record<string, unknown>, cap: number): Walk {
-  const state = new Map<object, 'open' | 'done'>();
-  const cost = new Map<object, number>();
-  const depth = new Map<object, number>();
-  const inPlace = new Map<object, unknown[]>();
-  const cuts: Walk['cuts'] = [];
-  for (const start of nodes) {
-    if (state.has(start)) continue;
-    const stack: { node: object; edges: Edge[]; next: number }[] = [];
-    const open = (node: object) => {
-      state.set(node, 'open');
-      const edges = inPlaceEdges(node, lookup);
-      inPlace.set(
-        node,
-        edges.map((edge) => edge.target),
-      );
-      stack.push({ node, edges, next: 0 });
+function walkInPlace(nodes: Map<object, Node>, cap: number): Cut[] {
+  const cuts: Cut[] = [];
+  for (const [start, first] of nodes) {
+    if (first.state !== 'new') continue;
+    const stack: { schema: object; node: Node; next: number }[] = [];
+    const open = (schema: object, node: Node) => {
+      node.state = 'open';
+      stack.push({ schema, node, next: 0 });
     };
-    open(start);
+    open(start, first);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
-      if (frame.next < frame.edges.length) {
-        const edge = frame.edges[frame.next++]!;
-        if (!isRecord(edge.target)) continue;
-        const seen = state.get(edge.target);
-        if (seen === 'open') cuts.push({ node: frame.node, edge });
-        else if (seen === undefined) open(edge.target);
+      const { inPlace } = frame.node;
+      if (frame.next < inPlace.length) {
+        const target = inPlace[frame.next++];
+        const next = isRecord(target) ? nodes.get(target) : undefined;
+        if (next === undefined) continue;
+        if (next.state === 'open') cuts.push({ node: frame.schema, target: target as object });
+        else if (next.state === 'new') open(target as object, next);
         continue;
       }
       stack.pop();
-      let total = ownSteps(frame.node);
-      let deepest = 0;
-      for (const edge of frame.edges) {
-        if (!isRecord(edge.target) || state.get(edge.target) !== 'done') {
-          if (typeof edge.target === 'boolean') total += 1;
-          continue;
+      let cost = frame.node.steps;
+      let deepest = inPlace.length > 0 ? 1 : 0;
+      for (const target of inPlace) {
+        const below = isRecord(target) ? nodes.get(target) : undefined;
+        if (below === undefined)
+          cost += 1; // a boolean or a plain subschema: one step, one level
+        else if (below.state === 'done') {
+          cost = Math.min(cap, cost + below.cost);
+          deepest = Math.max(deepest, below.depth);
         }
-        total = Math.min(cap, total + cost.get(edge.target)!);
-        deepest = Math.max(deepest, depth.get(edge.target)!);
       }
-      state.set(frame.node, 'done');
-      cost.set(frame.node, total);
-      depth.set(frame.node, deepest + 1);
+      frame.node.cost = cost;
+      frame.node.depth = deepest + 1;
+      frame.node.state = 'done';
     }
   }
-  return { cuts, cost, depth, inPlace };
+  return cuts;
 }
 
 /** A mutable copy of JSON-like data that keeps shared objects shared (and loops looped). */
@@ -343,11 +432,6 @@ function copyShared(value: unknown, copies: Map<object, unknown>): unknown {
  */
 const URL_SCHEME = { pattern: '^(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\\/\\/' };
 
-/** Whether a subschema must be rewritten to be run (see {@link rewrite}). */
-function needsRewrite(node: object): boolean {
-  return Object.hasOwn(node, '$recursiveRef') || own(node, 'format') === 'url';
-}
-
 /**
  * Rewrites a subschema of the runnable copy: `$recursiveRef` becomes `$ref` (the validator's own
  * handling of it loops without a `$recursiveAnchor`), and `format: "url"` becomes `format: "uri"`
@@ -365,32 +449,39 @@ function rewrite(target: Record<string, unknown>): void {
 }
 
 /** The copy the validator can run: loops cut (a `$ref` dropped, or a subschema slot set to `true`), and rewritten. */
-function runnableCopy(schema: unknown, cuts: Walk['cuts'], nodes: readonly object[]): unknown {
+function runnableCopy(
+  schema: unknown,
+  cuts: readonly Cut[],
+  rewrites: readonly object[],
+  lookup: Record<string, unknown>,
+) {
   const copies = new Map<object, unknown>();
   const copy = copyShared(schema, copies);
-  for (const { node, edge } of cuts) {
-    const target = copies.get(node) as Record<string, unknown>;
-    if (edge.key === '$ref') {
-      delete target.$ref;
-      delete target.$recursiveRef;
-    } else if (edge.at === undefined) target[edge.key] = true;
-    else (target[edge.key] as Record<string | number, unknown>)[edge.at] = true;
+  for (const { node, target } of cuts) {
+    const copied = copies.get(node) as Record<string, unknown>;
+    for (const edge of inPlaceEdges(node, lookup)) {
+      if (edge.target !== target) continue;
+      if (edge.key === '$ref') {
+        delete copied.$ref;
+        delete copied.$recursiveRef;
+      } else if (edge.at === undefined) copied[edge.key] = true;
+      else (copied[edge.key] as Record<string | number, unknown>)[edge.at] = true;
+    }
   }
-  for (const node of nodes) if (needsRewrite(node)) rewrite(copies.get(node) as Record<string, unknown>);
+  for (const node of rewrites) rewrite(copies.get(node) as Record<string, unknown>);
   return copy;
 }
 
-function analyse(schema: unknown): { plan: SchemaPlan; cuts: Walk['cuts']; nodes: object[] } {
-  const { nodes, lookup, unresolved } = collect(schema);
-  const { cuts, cost, depth, inPlace } = walkInPlace(nodes, lookup, VALIDATION_BUDGET + 1);
+function analyse(schema: unknown): { plan: SchemaPlan; cuts: Cut[]; rewrites: object[] } {
+  const { nodes, lookup, unresolved, rewrites } = collect(schema);
+  const cuts = walkInPlace(nodes, VALIDATION_BUDGET + 1);
   let maxValueCost = 1;
   let maxInPlaceDepth = isRecord(schema) ? 1 : 0;
-  for (const node of nodes) {
-    maxValueCost = Math.max(maxValueCost, cost.get(node)!);
-    maxInPlaceDepth = Math.max(maxInPlaceDepth, depth.get(node)!);
+  for (const node of nodes.values()) {
+    maxValueCost = Math.max(maxValueCost, node.cost);
+    maxInPlaceDepth = Math.max(maxInPlaceDepth, node.depth);
   }
-  const plan = { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, valueCost: cost, inPlace };
-  return { plan, cuts, nodes };
+  return { plan: { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, nodes }, cuts, rewrites };
 }
 
 const plans = new WeakMap<object, SchemaPlan>();
@@ -405,8 +496,10 @@ export function schemaPlan(schema: unknown): SchemaPlan {
   const cached = key && plans.get(key);
   if (cached) return cached;
   const first = analyse(schema);
-  const needsCopy = first.cuts.length > 0 || first.nodes.some(needsRewrite);
-  const plan = needsCopy ? analyse(runnableCopy(schema, first.cuts, first.nodes)).plan : first.plan;
+  const runnable = first.cuts.length === 0 && first.rewrites.length === 0;
+  const plan = runnable
+    ? first.plan
+    : analyse(runnableCopy(schema, first.cuts, first.rewrites, first.plan.lookup)).plan;
   if (key) plans.set(key, plan);
   return plan;
 }
@@ -425,6 +518,16 @@ export function schemaCostProblem(plan: SchemaPlan): string | undefined {
   return undefined;
 }
 
+/**
+ * {@link schemaCostProblem} for a schema, measured without keeping its plan: a catalog measures
+ * every schema that could be costly, and most tools are never called.
+ */
+export function costProblemOf(schema: unknown): string | undefined {
+  const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+  const cached = key && plans.get(key);
+  return schemaCostProblem(cached || analyse(schema).plan);
+}
+
 /** Thrown inside {@link validationCost} once the count passes the budget. */
 const OVER_BUDGET = Symbol('over budget');
 
@@ -439,7 +542,8 @@ export function validationCost(plan: SchemaPlan, value: unknown, budget = VALIDA
   let steps = 0;
   const costOf = (schema: unknown, value: unknown): number => {
     if (!isRecord(schema)) return 1;
-    if (typeof value !== 'object' || value === null) return plan.valueCost.get(schema) ?? 1;
+    const node = plan.nodes.get(schema);
+    if (typeof value !== 'object' || value === null) return node?.cost ?? 1;
     let known = memo.get(value);
     const cached = known?.get(schema);
     if (cached !== undefined) return cached;
@@ -449,8 +553,8 @@ export function validationCost(plan: SchemaPlan, value: unknown, budget = VALIDA
       total += cost;
       if (total > budget) throw OVER_BUDGET;
     };
-    add(ownSteps(schema));
-    const inPlace = plan.inPlace.get(schema) ?? [];
+    add(node?.steps ?? 1);
+    const inPlace = node?.inPlace ?? [];
     for (let i = 0; i < inPlace.length; i++) add(costOf(inPlace[i], value));
     if (Array.isArray(value)) addItemCosts(schema, value, costOf, add);
     else addMemberCosts(schema, value as Record<string, unknown>, costOf, add);
