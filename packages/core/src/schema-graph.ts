@@ -10,7 +10,10 @@
 //   descends into the value (a tree node whose `children` items refer back to the node) is kept;
 // - counts, without evaluating anything, the steps the validator would take: for any single value
 //   (checked when a tool enters the catalog) and for given arguments (checked before every
-//   validation, which is refused when it is over the budget).
+//   validation, which is refused when it is over the budget);
+// - gives the validator a private copy where it must: loops cut, `$recursiveRef` as `$ref`, and
+//   `format: "url"` as `uri` with an http(s)/ftp scheme (the library's url pattern backtracks
+//   exponentially). `$ref`s resolve within the schema; other documents are not fetched.
 //
 // Why count first instead of memoising the validator's results per (subschema, value): a result
 // carries more than valid/invalid (the properties it evaluated, for `unevaluatedProperties`; where
@@ -66,15 +69,6 @@ export interface SchemaNode {
   readonly cost: number;
   /** How deep its in-place subschemas nest, itself included. */
   readonly depth: number;
-}
-
-/** A subschema that applies to the same value as its parent, and where the parent holds it. */
-interface Edge {
-  target: unknown;
-  /** The keyword holding it; `$ref` for a reference. */
-  key: string;
-  /** The index or name within the keyword's array or map. */
-  at?: string | number;
 }
 
 const ONE_IN_PLACE = ['not', 'if', 'then', 'else'] as const;
