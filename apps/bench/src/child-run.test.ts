@@ -12,6 +12,13 @@ describe('runInChild', () => {
     });
   });
 
+  it('answers ready with go once its clock runs, so a child can wait for it before the timed work', async () => {
+    expect(await runInChild(CHILD, { behave: 'wait-for-go' }, { timeoutMs: 20_000 })).toEqual({
+      status: 'ok',
+      value: { went: true },
+    });
+  });
+
   it('kills a child that does not answer within the limit and reports it as timed out', async () => {
     const outcome = await runInChild(CHILD, { behave: 'hang' }, { timeoutMs: 300 });
     expect(outcome).toEqual({

@@ -20,14 +20,21 @@ export function compiledModule(name: string): string {
 }
 
 /**
- * What a child sends: `ready` once set up (the time limit starts then), any number of `progress`
- * reports (what it has measured so far), then a result or an error.
+ * What a child sends: `ready` once set up (the time limit starts then, and the parent answers
+ * {@link GO}), any number of `progress` reports (what it has measured so far), then a result or an
+ * error.
  */
 export type ChildMessage<T, P = unknown> =
   | { type: 'ready' }
   | { type: 'progress'; value: P }
   | { type: 'result'; value: T }
   | { type: 'error'; message: string };
+
+/**
+ * The parent's answer to `ready`, sent once its clock runs: a child that waits for it before
+ * starting the work it times can never finish before the time limit is armed.
+ */
+export const GO = { type: 'go' } as const;
 
 /** How a child run ended; a timed-out run carries the child's last progress report, if any. */
 export type ChildOutcome<T, P = unknown> =
@@ -82,6 +89,7 @@ export function runInChild<T, P = unknown>(
           afterMs: Math.round(performance.now() - readyAt),
           ...(progress === undefined ? {} : { progress }),
         }));
+        if (child.connected) child.send(GO);
       } else if (message.type === 'progress') progress = message.value;
       else if (message.type === 'result') finish({ status: 'ok', value: message.value });
       else if (message.type === 'error') finish({ status: 'failed', message: message.message });
@@ -99,8 +107,8 @@ export function runInChild<T, P = unknown>(
 
 /** What a child's measurement reports while it runs (see {@link serveChildRun}). */
 export interface ChildHooks<P> {
-  /** Set up: the time limit starts now. */
-  ready(): void;
+  /** Set up: the time limit starts now; resolves once the parent's clock runs (start the timed work then). */
+  ready(): Promise<void>;
   /** What is measured so far (a timed-out run reports the last one). */
   progress(progress: P): void;
 }
@@ -117,10 +125,20 @@ function sendToParent<T, P>(message: ChildMessage<T, P>): Promise<void> {
  * result (or its error) back, and exits.
  */
 export function serveChildRun<R, T, P>(measure: (request: R, hooks: ChildHooks<P>) => Promise<T>): void {
+  let go = () => {};
+  const started = new Promise<void>((resolve) => {
+    go = resolve;
+  });
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === GO.type) go();
+  });
   process.once('message', async (request: R) => {
     try {
       const value = await measure(request, {
-        ready: () => void sendToParent({ type: 'ready' }),
+        ready: async () => {
+          await sendToParent({ type: 'ready' });
+          await started;
+        },
         progress: (progress) => void sendToParent({ type: 'progress', value: progress }),
       });
       await sendToParent({ type: 'result', value });

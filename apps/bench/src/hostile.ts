@@ -387,7 +387,8 @@ export function hostileCase(name: HostileCaseName): HostileCase {
 
 /**
  * What {@link measureHostileCase} tells its caller while it runs: `ready` once the catalog and the
- * input are made (the time limit starts then), `progress` as each phase begins.
+ * input are made (the time limit starts then; the phases start once it resolves), `progress` as
+ * each phase begins.
  */
 export type HostileHooks = Partial<ChildHooks<HostileProgress>>;
 
@@ -407,7 +408,9 @@ export async function measureHostileCase(request: HostileRequest, hooks: Hostile
     random: seededRandom(request.seed),
   };
   const { input, phases } = await hostileCase(request.case).prepare(context);
-  hooks.ready?.();
+  // Reported before the clock starts, so that a case timed out at once still says what it was.
+  hooks.progress?.({ input, during: phases[0]?.name ?? 'set-up', phases: {} });
+  await hooks.ready?.();
   const times: Record<string, number> = {};
   let outcome = 'done';
   let thrown: unknown;

@@ -6,6 +6,10 @@ process.once('message', (request) => {
     setInterval(() => {}, 1000);
   } else if (request.behave === 'answer')
     process.send({ type: 'result', value: { echo: request.value } }, () => process.exit(0));
+  else if (request.behave === 'wait-for-go')
+    process.on('message', (message) => {
+      if (message.type === 'go') process.send({ type: 'result', value: { went: true } }, () => process.exit(0));
+    });
   else if (request.behave === 'crash') process.exit(3);
   else if (request.behave === 'fail') process.send({ type: 'error', message: 'no catalog' }, () => process.exit(0));
 });
