@@ -1,22 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './mcp-gateway.js';
 import { McpConnectionLimitError } from './mcp-tool-search-server.js';
+import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { createFixtureServer } from './test-utils/fixture-server.js';
 import { connectInMemory } from './test-utils/mcp-harness.js';
 import { waitFor } from './test-utils/wait.js';
 
 describe('McpToolSearchServer: the threads of live client sessions', () => {
-  const open: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(
-      open
-        .splice(0)
-        .reverse()
-        .map((item) => item.close()),
-    );
-  });
+  const open = closedAfterEach();
 
   async function setup(options: WrapMcpServerOptions = {}): Promise<McpGateway> {
     const gateway = await wrapMcpServer(createFixtureServer('T'), { name: 'fixture', ...options });

@@ -2,11 +2,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidOptionError, ToolCatalog } from '@toolscout/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { McpGateway } from './mcp-gateway.js';
 import { wrapMcpServer } from './mcp-gateway.js';
 import { McpToolSearchServer, toMcpTool } from './mcp-tool-search-server.js';
+import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { createFixtureServer } from './test-utils/fixture-server.js';
 import { connectInMemory, resultText } from './test-utils/mcp-harness.js';
 import { recordToolListChanges, waitFor } from './test-utils/wait.js';
@@ -22,10 +23,7 @@ async function names(client: Client): Promise<string[]> {
 }
 
 describe('wrapMcpServer: an SDK McpServer made searchable, through the official Client over InMemoryTransport', () => {
-  const open: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((item) => item.close()));
-  });
+  const open = closedAfterEach();
 
   async function setup(options: Parameters<typeof wrapMcpServer>[1] = {}) {
     const inner = createFixtureServer('A');

@@ -3,12 +3,13 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type CatalogChange, ToolCatalog } from '@toolscout/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Logger } from './logger.js';
 import { wrapMcpServer } from './mcp-gateway.js';
 import { McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
+import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { createFixtureServer } from './test-utils/fixture-server.js';
 import { waitFor } from './test-utils/wait.js';
 
@@ -49,10 +50,7 @@ async function failure(promise: Promise<unknown>): Promise<McpUpstreamError> {
 }
 
 describe('McpUpstream', () => {
-  const open: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((item) => item.close()));
-  });
+  const open = closedAfterEach();
 
   function upstream(
     options: Partial<ConstructorParameters<typeof McpUpstream>[0]> &

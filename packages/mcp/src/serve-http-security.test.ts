@@ -1,18 +1,16 @@
 import { networkInterfaces } from 'node:os';
 import { InvalidOptionError } from '@toolscout/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, isLoopback, type ServeHttpOptions, serveHttp } from './serve-http.js';
+import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { createFixtureServer } from './test-utils/fixture-server.js';
 import { CLIENT_HEADERS, httpRequest, initializeBody, openRawSession } from './test-utils/http-request.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
 describe('serveHttp: who may talk to the endpoint (Host, Origin, bearer token)', { timeout: 20_000 }, () => {
-  const open: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(open.splice(0).map((item) => item.close()));
-  });
+  const open = closedAfterEach();
 
   async function start(options: Partial<ServeHttpOptions> = {}): Promise<{ endpoint: HttpEndpoint; url: URL }> {
     const gateway: McpGateway = await wrapMcpServer(createFixtureServer('A'), { name: 'fixture' });

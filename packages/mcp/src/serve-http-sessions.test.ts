@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
+import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { createFixtureServer } from './test-utils/fixture-server.js';
 import { CLIENT_HEADERS, httpRequest, initializeBody } from './test-utils/http-request.js';
 import { waitFor } from './test-utils/wait.js';
@@ -11,15 +12,7 @@ import { waitFor } from './test-utils/wait.js';
 describe('serveHttp: client sessions are bounded, expire, and never take another client’s state', {
   timeout: 20_000,
 }, () => {
-  const open: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(
-      open
-        .splice(0)
-        .reverse()
-        .map((item) => item.close()),
-    );
-  });
+  const open = closedAfterEach();
 
   async function start(
     options: Partial<ServeHttpOptions> = {},
