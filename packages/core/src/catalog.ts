@@ -46,8 +46,12 @@ const MAX_JSON_VALUES = 1_000_000;
 const FAST_COPY_DEPTH = 64;
 const FAST_COPY_VALUES = 250_000;
 let fastCopyBudget = 0;
-/** Whether the fast path met a `$ref` or `$recursiveRef` key (references make validation costlier). */
+/**
+ * Whether the fast path met a `$ref` or `$recursiveRef` key (references make validation costlier),
+ * or a `pattern` or `patternProperties` key (a pattern RE2 cannot match is rejected).
+ */
 let fastCopySawReference = false;
+const CHECKED_KEYS = new Set(['$ref', '$recursiveRef', 'pattern', 'patternProperties']);
 
 /** The fast path of {@link freezeJson}: throws {@link NOT_JSON} for anything it does not copy. */
 function copyJson(value: unknown, depth: number): unknown {
@@ -71,7 +75,7 @@ function copyJson(value: unknown, depth: number): unknown {
     const item = source[key];
     if (item === undefined) continue;
     if (key === '__proto__') throw NOT_JSON;
-    if (key === '$ref' || key === '$recursiveRef') fastCopySawReference = true;
+    if (CHECKED_KEYS.has(key)) fastCopySawReference = true;
     copy[key] = copyJson(item, depth + 1);
   }
   return Object.freeze(copy);
@@ -242,8 +246,8 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
 
 /**
  * Rejects an input schema that no call could be validated against within the budget (see
- * `validateInput`): one that applies too many subschemas to a single value, or too deep a chain of
- * them. Checked when the tool enters the catalog, so the tool fails where it is declared, not at
+ * `validateInput`): one that applies too many subschemas to a single value, too deep a chain of
+ * them, or a pattern that cannot be matched in linear time (a lookaround, a backreference). Checked when the tool enters the catalog, so the tool fails where it is declared, not at
  * every call.
  */
 function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {

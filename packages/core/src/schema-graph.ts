@@ -13,12 +13,23 @@
 //   validation, which is refused when it is over the budget);
 // - gives the validator a private copy where it must: loops cut, `$recursiveRef` as `$ref`, and
 //   `format: "url"` as `uri` with an http(s)/ftp scheme (the library's url pattern backtracks
-//   exponentially). `$ref`s resolve within the schema; other documents are not fetched.
+//   exponentially), and every `pattern` and `patternProperties` key set up to be matched by RE2 in
+//   linear time (see schema-pattern.ts). `$ref`s resolve within the schema; other documents are not
+//   fetched.
 //
 // Why count first instead of memoising the validator's results per (subschema, value): a result
 // carries more than valid/invalid (the properties it evaluated, for `unevaluatedProperties`; where
 // each error is), so sharing one between paths would change what the library reports. Counting
 // with a memo takes at most about the budget's steps and leaves the library's results as they are.
+import {
+  compilePattern,
+  isLinear,
+  type LinearPattern,
+  PATTERN_FORMAT,
+  type PatternChecks,
+  type PatternMap,
+  type PatternUnsupported,
+} from './schema-pattern.js';
 import { isRecord } from './values.js';
 
 /**
@@ -57,6 +68,10 @@ export interface SchemaPlan {
    * to the same value, refers, or has an enum. Any other subschema takes one step on any value.
    */
   readonly nodes: ReadonlyMap<object, SchemaNode>;
+  /** How the copy's patterns are matched in linear time, for `withPatterns`. */
+  readonly patterns: PatternChecks;
+  /** The first pattern that cannot be matched in linear time (a lookaround, a backreference...). */
+  readonly unsupportedPattern: PatternUnsupported | undefined;
 }
 
 /** What the analysis knows of one subschema. */
@@ -287,13 +302,20 @@ function readNode(
         else enqueue(value);
         break;
       case 'member map':
+        if (key === 'patternProperties' && isRecord(value)) rewrites.push(node);
+        if (isRecord(value)) for (const name of Object.keys(value)) enqueue(value[name]);
+        break;
       case 'definitions':
         if (isRecord(value)) for (const name of Object.keys(value)) enqueue(value[name]);
         break;
       default:
         if (key === 'enum' && Array.isArray(value)) steps += enumSteps(value);
         else if (key === '$ref') refers = true;
-        else if (key === '$recursiveRef' || (key === 'format' && value === 'url')) {
+        else if (
+          key === '$recursiveRef' ||
+          (key === 'format' && value === 'url') ||
+          (key === 'pattern' && typeof value === 'string')
+        ) {
           refers ||= key === '$recursiveRef';
           rewrites.push(node);
         } else if (key === '$id' || key === 'id' || key === '$anchor') nameTargets(node, targets);
@@ -426,12 +448,61 @@ function copyShared(value: unknown, copies: Map<object, unknown>): unknown {
  */
 const URL_SCHEME = { pattern: '^(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\\/\\/' };
 
+/** The patterns a subschema holds: its `pattern` and its `patternProperties` keys. */
+function patternsOf(node: object): string[] {
+  const pattern = own(node, 'pattern');
+  const map = own(node, 'patternProperties');
+  return [...(typeof pattern === 'string' ? [pattern] : []), ...(isRecord(map) ? Object.keys(map) : [])];
+}
+
+/** The first pattern among the rewritten subschemas that RE2 cannot match. */
+function firstUnsupported(rewrites: readonly object[]): PatternUnsupported | undefined {
+  for (const node of rewrites) {
+    for (const pattern of patternsOf(node)) {
+      const compiled = compilePattern(pattern);
+      if (compiled !== undefined && !isLinear(compiled)) return compiled;
+    }
+  }
+  return undefined;
+}
+
+/** Collects the patterns of the runnable copy as they are rewritten (see {@link rewritePatterns}). */
+class PatternCollector implements PatternChecks {
+  readonly formats = new Map<string, LinearPattern>();
+  readonly maps: PatternMap[] = [];
+}
+
+/**
+ * Sets up a subschema's patterns to be matched in linear time: a `pattern` becomes a format of its
+ * own (in an `allOf` when the subschema has a format already), and a `patternProperties` is listed
+ * so that the names it matches can be declared for each call. A pattern RE2 cannot match, or
+ * `RegExp` rejects, stays.
+ */
+function rewritePatterns(target: Record<string, unknown>, collector: PatternCollector): void {
+  const pattern = typeof target.pattern === 'string' ? compilePattern(target.pattern) : undefined;
+  if (isLinear(pattern)) {
+    const name = `${PATTERN_FORMAT}${collector.formats.size}`;
+    collector.formats.set(name, pattern);
+    delete target.pattern;
+    if (Object.hasOwn(target, 'format'))
+      target.allOf = [...(Array.isArray(target.allOf) ? target.allOf : []), { format: name }];
+    else target.format = name;
+  }
+  const map = target.patternProperties;
+  if (!isRecord(map)) return;
+  const entries = Object.keys(map).map((source) => ({ source, compiled: compilePattern(source), schema: map[source] }));
+  if (entries.some((entry) => isLinear(entry.compiled))) {
+    collector.maps.push({ node: target, properties: target.properties, patternProperties: map, entries });
+  }
+}
+
 /**
  * Rewrites a subschema of the runnable copy: `$recursiveRef` becomes `$ref` (the validator's own
- * handling of it loops without a `$recursiveAnchor`), and `format: "url"` becomes `format: "uri"`
- * with an http, https or ftp scheme (the same check, in linear time).
+ * handling of it loops without a `$recursiveAnchor`), `format: "url"` becomes `format: "uri"`
+ * with an http, https or ftp scheme (the same check, in linear time), and its patterns are set up
+ * for RE2 ({@link rewritePatterns}).
  */
-function rewrite(target: Record<string, unknown>): void {
+function rewrite(target: Record<string, unknown>, collector: PatternCollector): void {
   if (Object.hasOwn(target, '$recursiveRef')) {
     if (!Object.hasOwn(target, '$ref') && typeof target.$recursiveRef === 'string') target.$ref = target.$recursiveRef;
     delete target.$recursiveRef;
@@ -440,6 +511,7 @@ function rewrite(target: Record<string, unknown>): void {
     target.format = 'uri';
     target.allOf = [...(Array.isArray(target.allOf) ? target.allOf : []), { ...URL_SCHEME }];
   }
+  rewritePatterns(target, collector);
 }
 
 /** The copy the validator can run: loops cut (a `$ref` dropped, or a subschema slot set to `true`), and rewritten. */
@@ -448,6 +520,7 @@ function runnableCopy(
   cuts: readonly Cut[],
   rewrites: readonly object[],
   lookup: Record<string, unknown>,
+  collector: PatternCollector,
 ) {
   const copies = new Map<object, unknown>();
   const copy = copyShared(schema, copies);
@@ -462,11 +535,13 @@ function runnableCopy(
       else (copied[edge.key] as Record<string | number, unknown>)[edge.at] = true;
     }
   }
-  for (const node of rewrites) rewrite(copies.get(node) as Record<string, unknown>);
+  for (const node of new Set(rewrites)) rewrite(copies.get(node) as Record<string, unknown>, collector);
   return copy;
 }
 
-function analyse(schema: unknown): { plan: SchemaPlan; cuts: Cut[]; rewrites: object[] } {
+const NO_PATTERNS: PatternChecks = { formats: new Map(), maps: [] };
+
+function analyse(schema: unknown, patterns = NO_PATTERNS): { plan: SchemaPlan; cuts: Cut[]; rewrites: object[] } {
   const { nodes, lookup, unresolved, rewrites } = collect(schema);
   const cuts = walkInPlace(nodes, VALIDATION_BUDGET + 1);
   let maxValueCost = 1;
@@ -475,7 +550,12 @@ function analyse(schema: unknown): { plan: SchemaPlan; cuts: Cut[]; rewrites: ob
     maxValueCost = Math.max(maxValueCost, node.cost);
     maxInPlaceDepth = Math.max(maxInPlaceDepth, node.depth);
   }
-  return { plan: { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, nodes }, cuts, rewrites };
+  const unsupportedPattern = firstUnsupported(rewrites);
+  return {
+    plan: { schema, lookup, unresolved, maxValueCost, maxInPlaceDepth, nodes, patterns, unsupportedPattern },
+    cuts,
+    rewrites,
+  };
 }
 
 const plans = new WeakMap<object, SchemaPlan>();
@@ -491,18 +571,24 @@ export function schemaPlan(schema: unknown): SchemaPlan {
   if (cached) return cached;
   const first = analyse(schema);
   const runnable = first.cuts.length === 0 && first.rewrites.length === 0;
+  const collector = new PatternCollector();
   const plan = runnable
     ? first.plan
-    : analyse(runnableCopy(schema, first.cuts, first.rewrites, first.plan.lookup)).plan;
+    : analyse(runnableCopy(schema, first.cuts, first.rewrites, first.plan.lookup, collector), collector).plan;
   if (key) plans.set(key, plan);
   return plan;
 }
 
 /**
  * Why a schema cannot be validated within the budget whatever the arguments, or `undefined` when
- * it can: the most subschemas it applies to one value, or how deep they nest.
+ * it can: the most subschemas it applies to one value, how deep they nest, or a pattern that
+ * cannot be matched in linear time.
  */
 export function schemaCostProblem(plan: SchemaPlan): string | undefined {
+  const unsupported = plan.unsupportedPattern;
+  if (unsupported !== undefined) {
+    return `has the pattern ${JSON.stringify(unsupported.source)}, which uses ${unsupported.reason}: patterns are matched in linear time (RE2) so that no string can stall the process, and this one cannot be. Write the pattern without it, or leave the check to the tool.`;
+  }
   if (plan.maxValueCost > VALIDATION_BUDGET) {
     return `is too costly to validate: checking a single value would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps (the limit), because $refs or shared subschemas fan out (e.g. an allOf of two $refs to the level below, at every level) or an enum is that long. Refer to each definition once per level, or flatten the schema.`;
   }

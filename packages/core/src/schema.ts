@@ -2,6 +2,7 @@ import { type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-sche
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { InvalidToolError } from './errors.js';
 import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET, validationCost } from './schema-graph.js';
+import { isPatternFormatError, PatternNamesOverBudget, withPatterns } from './schema-pattern.js';
 import type { JsonSchema, SchemaLike } from './types.js';
 import { describeValue, isRecord } from './values.js';
 
@@ -183,6 +184,8 @@ function jsonSchemaIssues(errors: readonly OutputUnit[], args: unknown): Validat
       message = 'Required property is missing.';
     } else if (unit.keyword === 'false') {
       message = 'Property is not allowed by the schema.';
+    } else if (unit.keyword === 'format' && isPatternFormatError(message)) {
+      message = 'String does not match pattern.';
     }
     const path = formatIssuePath(segments);
     const key = `${path}\u0000${message}`;
@@ -272,10 +275,14 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
     }
     const problem = schemaCostProblem(plan);
     if (problem !== undefined) return refused(`the tool's JSON Schema ${problem}`);
-    if (validationCost(plan, args) > VALIDATION_BUDGET) return refused(OVER_BUDGET);
+    const cost = validationCost(plan, args);
+    if (cost > VALIDATION_BUDGET) return refused(OVER_BUDGET);
     const lookup = plan.lookup as Parameters<typeof validate>[3];
-    outcome = validate(args, plan.schema as JsonSchema, draftOf(schema), lookup, false);
+    outcome = withPatterns(plan.patterns, args, VALIDATION_BUDGET - cost, () =>
+      validate(args, plan.schema as JsonSchema, draftOf(schema), lookup, false),
+    );
   } catch (error) {
+    if (error instanceof PatternNamesOverBudget) return refused(OVER_BUDGET);
     if (error instanceof RangeError) return refused(OUT_OF_STACK);
     const problem = argumentsProblem(args);
     if (problem !== undefined) return { success: false, issues: [problem] };
@@ -295,7 +302,10 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
  * anything), and the steps the arguments would take (subschemas applied, required names and enum
  * members checked, unique items compared) are counted before validating, shared subschemas from a
  * memo: a call that would take more than `VALIDATION_BUDGET` (50,000) is refused with an issue that
- * says so. The plan behind this is made once per schema object.
+ * says so. Every `pattern` and `patternProperties` pattern is matched by RE2 (re2js), in time linear
+ * in the text, never by a backtracking `RegExp` (see `schema-pattern.ts`); a schema with a pattern
+ * RE2 cannot match (a lookaround, a backreference) is refused. The plan behind this is made once
+ * per schema object.
  *
  * Never throws for bad arguments: every problem comes back as an issue with a path like
  * `location.city`. A schema that throws while validating, or that is over the budget for any
