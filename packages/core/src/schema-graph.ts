@@ -23,6 +23,7 @@
 // with a memo takes at most about the budget's steps and leaves the library's results as they are.
 import {
   compilePattern,
+  firstUncompiled,
   isLinear,
   type LinearPattern,
   PATTERN_FORMAT,
@@ -572,9 +573,11 @@ export function schemaPlan(schema: unknown): SchemaPlan {
   const first = analyse(schema);
   const runnable = first.cuts.length === 0 && first.rewrites.length === 0;
   const collector = new PatternCollector();
-  const plan = runnable
+  const built = runnable
     ? first.plan
     : analyse(runnableCopy(schema, first.cuts, first.rewrites, first.plan.lookup, collector), collector).plan;
+  const unsupportedPattern = built.unsupportedPattern ?? firstUncompiled(collector);
+  const plan = unsupportedPattern === built.unsupportedPattern ? built : { ...built, unsupportedPattern };
   if (key) plans.set(key, plan);
   return plan;
 }

@@ -228,7 +228,7 @@ describe('pattern: what RE2 cannot match', () => {
     ['(?<!x)y', 'a lookbehind'],
     ['^(a)\\1$', 'a backreference'],
     ['^(?<q>["\'])\\w+\\k<q>$', 'a backreference'],
-    ['^a{2000}$', 'what RE2 cannot compile (invalid repeat count'],
+    ['^a{2000}$', "a repeat count over 1,000 (RE2's limit)"],
   ])('rejects a tool whose schema has %s, naming the tool and the pattern', (pattern, reason) => {
     const adding = () => new ToolCatalog([{ id: 'strict', inputSchema: withPattern(pattern) }]);
     expect(adding).toThrow(InvalidToolError);
@@ -243,6 +243,22 @@ describe('pattern: what RE2 cannot match', () => {
     expect(await validateInput({ jsonSchema }, { a: 'x' })).toEqual({
       success: false,
       issues: [{ path: '', message: expect.stringMatching(/^the tool's JSON Schema has the pattern "\^\(\?!_\)"/) }],
+    });
+  });
+
+  it('refuses calls against a pattern RE2 finds too large when compiling it (at the first call, not when the tool is added)', async () => {
+    const jsonSchema = withPattern('^(?:a{100}){100}$');
+    expect(() => new ToolCatalog([{ id: 'large', inputSchema: jsonSchema }])).not.toThrow();
+    expect(await validateInput({ jsonSchema }, { s: 'a' })).toEqual({
+      success: false,
+      issues: [
+        {
+          path: '',
+          message: expect.stringMatching(
+            /^the tool's JSON Schema has the pattern "\^\(\?:a\{100\}\)\{100\}\$", which uses what RE2 cannot compile \(invalid repeat count/,
+          ),
+        },
+      ],
     });
   });
 
