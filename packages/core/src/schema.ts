@@ -216,7 +216,9 @@ function refused(message: string): ValidationResult {
   return { success: false, issues: [{ path: '', message }] };
 }
 
-const OVER_BUDGET = `the arguments could not be validated within the budget: checking them against the tool's schema would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps, so the call was refused. Send smaller or less deeply nested arguments.`;
+// Written out at first use: formatting the number at import would load the locale data (~10 ms).
+const overBudget = () =>
+  `the arguments could not be validated within the budget: checking them against the tool's schema would take more than ${VALIDATION_BUDGET.toLocaleString('en-US')} steps, so the call was refused. Send smaller or less deeply nested arguments.`;
 const OUT_OF_STACK =
   "the arguments could not be validated: they are too deeply nested (or produce too many errors) for the tool's schema, so the call was refused. Send smaller or less deeply nested arguments.";
 
@@ -276,13 +278,13 @@ function validateJson(schema: JsonSchema, args: unknown): ValidationResult {
     const problem = schemaCostProblem(plan);
     if (problem !== undefined) return refused(`the tool's JSON Schema ${problem}`);
     const cost = validationCost(plan, args);
-    if (cost > VALIDATION_BUDGET) return refused(OVER_BUDGET);
+    if (cost > VALIDATION_BUDGET) return refused(overBudget());
     const lookup = plan.lookup as Parameters<typeof validate>[3];
     outcome = withPatterns(plan.patterns, args, VALIDATION_BUDGET - cost, () =>
       validate(args, plan.schema as JsonSchema, draftOf(schema), lookup, false),
     );
   } catch (error) {
-    if (error instanceof PatternNamesOverBudget) return refused(OVER_BUDGET);
+    if (error instanceof PatternNamesOverBudget) return refused(overBudget());
     if (error instanceof RangeError) return refused(OUT_OF_STACK);
     const problem = argumentsProblem(args);
     if (problem !== undefined) return { success: false, issues: [problem] };
