@@ -24,14 +24,17 @@ describe.skipIf(process.platform === 'win32')('StdioUpstreamTransport', { timeou
   });
 
   it('close() while still starting stops the server; every close() is the same one, and onclose comes once', async () => {
-    const { transport, pids, closedCount } = shell('echo $$ >&2; exec sleep 312');
+    const { transport, closedCount } = shell('exec sleep 312');
     const started = transport.start();
+    // Read as soon as it is spawned: it may be stopped before it has run a line of its own.
+    const spawnedPid = started.then(() => transport.pid);
     const first = transport.close();
     expect(transport.close()).toBe(first);
     await started;
     await first;
-    expect(pids).toHaveLength(1);
-    expect(isAlive(pids[0]!)).toBe(false);
+    const pid = await spawnedPid;
+    expect(pid).toEqual(expect.any(Number));
+    expect(isAlive(pid!)).toBe(false);
     expect(closedCount()).toBe(1);
     await expect(transport.send({ jsonrpc: '2.0', method: 'ping', id: 1 })).rejects.toThrow('Not connected');
   });
