@@ -1,4 +1,5 @@
 import { type JsonSchema, unwrapToolOutput } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 import { fillArguments } from './fill-arguments.js';
 
 /** A tool definition as the model received it. */
@@ -42,10 +43,6 @@ export interface ScriptedAgentOptions {
   loadTool?: string;
   /** Where path arguments point. */
   filesDir: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A result as one line of text: MCP text content joined, other values as compact JSON. */

@@ -1,3 +1,4 @@
+import { isRecord } from '@toolscout/core/internal';
 import type { LanguageModel, LanguageModelMiddleware } from 'ai';
 import { wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -21,10 +22,6 @@ const usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The function tools a call offers, as definitions. */
 export function offeredTools(options: LanguageModelCallOptions): ToolDefinition[] {

@@ -1,9 +1,6 @@
 import type { ConversationEntry } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 import type { ModelMessage } from 'ai';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A tool result's output as the model saw it: the value of `json` and `text` outputs, the text of

@@ -6,6 +6,7 @@ import {
   type ToolIndexOptions,
   ToolSearchSession,
 } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 import type { Tool, ToolSet } from 'ai';
 import { toToolDescriptors } from './to-tool-descriptor.js';
 
@@ -49,10 +50,6 @@ const INTERNAL_META = {
 
 /** How many candidate sets keep their index (one per distinct set of deferred tools). */
 const MAX_CACHED_INDEXES = 16;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function catalogDescriptors(catalog: NonNullable<SearchCallbackOptions['catalog']>) {
   if (catalog instanceof ToolCatalog) return catalog;

@@ -10,6 +10,7 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
+import { describeValue, isRecord } from '@toolscout/core/internal';
 import {
   dynamicTool,
   type JSONSchema7,
@@ -114,10 +115,6 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   dispose(): void;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isIterable(value: unknown): value is Iterable<unknown> {
   return (
     typeof value === 'object' &&
@@ -144,12 +141,6 @@ async function lastValue(output: unknown): Promise<unknown> {
   let last: unknown;
   for await (const value of output) last = value;
   return last;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function catalogDescriptors(catalog: ToolSearchCatalog): ToolCatalog<Tool> | Iterable<ToolDescriptor<Tool>> {

@@ -6,6 +6,7 @@ import {
   type ToolDescriptor,
   type ToolExecutionContext,
 } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 import { asSchema, type FlexibleSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { callOptionsFor } from './tool-call-options.js';
 
@@ -13,10 +14,6 @@ import { callOptionsFor } from './tool-call-options.js';
 export type ToolDescriptorExtras = Omit<ToolDescriptor<Tool>, 'id' | 'inputSchema' | 'execute' | 'tool'>;
 
 const TOOL_SEARCH_MARKER = Symbol.for('vercel.ai.toolSearch');
-
-function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -17,6 +17,7 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
+import { describeValue } from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {
@@ -135,13 +136,6 @@ export interface ToolSearchMiddlewareConfig {
 const DEFAULT_MIDDLEWARE_NAME = 'toolscout';
 /** Threads whose last model call's step is kept for its tool calls; older ones fall back to a new step. */
 const MAX_PENDING_THREADS = 1000;
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
 
 function isIterable(value: unknown): value is Iterable<unknown> {
   return typeof (value as Partial<Iterable<unknown>> | null | undefined)?.[Symbol.iterator] === 'function';

@@ -12,6 +12,7 @@ import {
   type ToolDescriptor,
   toJsonSchema,
 } from '@toolscout/core';
+import { describeValue } from '@toolscout/core/internal';
 import { langChainCallHost } from './tool-call-bridge.js';
 
 /**
@@ -54,13 +55,6 @@ export interface ToLangChainToolOptions {
   name?: string;
   /** The description the model sees. Default: the descriptor's. */
   description?: string;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function errorMessage(error: unknown): string {

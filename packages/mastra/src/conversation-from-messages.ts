@@ -1,4 +1,5 @@
 import type { ConversationEntry } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 
 /** A tool invocation as Mastra stores it in a message part (`{ type: 'tool-invocation', toolInvocation }`). */
 export interface MastraToolInvocation {
@@ -14,10 +15,6 @@ export interface MastraToolInvocation {
   result?: unknown;
   /** What went wrong, in state `output-error`. */
   errorText?: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

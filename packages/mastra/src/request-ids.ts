@@ -1,3 +1,5 @@
+import { isRecord } from '@toolscout/core/internal';
+
 /** The part of Mastra's `RequestContext` read here. */
 export interface RequestContextLike {
   /** The value stored under a key (Mastra's `RequestContext.get`). */
@@ -21,10 +23,6 @@ const MASTRA_MEMORY_KEY = 'MastraMemory';
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type ToolDescriptor,
   type ToolExecutionContext,
 } from '@toolscout/core';
+import { describeValue, isRecord } from '@toolscout/core/internal';
 import { type MastraExecutionContext, mastraCallHost } from './call-context.js';
 
 /**
@@ -38,16 +39,6 @@ export type MastraToolInput = Readonly<Record<string, MastraTool>> | Iterable<Ma
 
 /** Mastra marks its `Tool` instances with this symbol (it survives duplicated module instances). */
 const MASTRA_TOOL_MARKER = Symbol.for('mastra.core.tool.Tool');
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value === 'undefined' ? '' : 'a '}${typeof value}`;
-}
 
 /** Whether a value is a Mastra `Tool` instance (`createTool`, MCP tools). */
 export function isMastraToolInstance(value: unknown): boolean {

@@ -17,6 +17,7 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
 import { type RequestContextLike, requestIds } from './request-ids.js';
 import { toMastraTool } from './to-mastra-tool.js';
@@ -147,10 +148,6 @@ interface RunState {
 }
 
 const RUN_STATE_KEY = 'toolscout';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function threadKey(request: StepRequest): string | undefined {
   if (request.threadId === undefined) return undefined;

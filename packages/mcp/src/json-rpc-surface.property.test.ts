@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '@toolscout/core/internal';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
@@ -33,10 +34,6 @@ interface Probe {
   session: Session;
   headers: Record<string, string>;
   body: string | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parsed(text: string | undefined): { ok: true; value: unknown } | { ok: false } {

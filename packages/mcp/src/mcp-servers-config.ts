@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ImportError } from '@toolscout/core';
+import { describeValue, isRecord } from '@toolscout/core/internal';
 
 /** A server the gateway starts as a child process and talks to over stdio. */
 export interface McpStdioServerConfig {
@@ -60,16 +61,6 @@ export function serverNameProblem(name: string): string | undefined {
   if (name.includes('__')) return 'must not contain "__" (it separates the server from the tool in tool ids)';
   if (name.endsWith('_')) return 'must not end with "_" (its tool ids would be ambiguous)';
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function stringRecord(

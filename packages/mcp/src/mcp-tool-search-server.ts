@@ -24,6 +24,7 @@ import {
   type ToolSearchSessionOptions,
   ToolscoutError,
 } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 
 /** Options for a {@link McpToolSearchServer}: the session's, plus what clients are told about the server. */
 export interface McpToolSearchServerOptions<TTool = unknown> extends Omit<ToolSearchSessionOptions<TTool>, 'state'> {
@@ -72,10 +73,6 @@ const META_ANNOTATIONS: Partial<Record<MetaToolRole, Tool['annotations']>> = {
   load: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   discover: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The MCP tool definition of an offered tool: name, title, description, schemas and annotations. */
 export function toMcpTool(offered: OfferedTool): Tool {
