@@ -1,4 +1,10 @@
-import { DuplicateToolError, InvalidToolError, ToolNameConflictError, UnknownToolError } from './errors.js';
+import {
+  DuplicateToolError,
+  InvalidOptionError,
+  InvalidToolError,
+  ToolNameConflictError,
+  UnknownToolError,
+} from './errors.js';
 import { isStandardSchema, toJsonSchema } from './schema.js';
 import { costProblemOf, VALIDATION_BUDGET } from './schema-graph.js';
 import { toToolName } from './tool-name.js';
@@ -476,7 +482,7 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
    */
   subscribe(listener: (change: CatalogChange<TTool>) => void): () => void {
     if (typeof listener !== 'function') {
-      throw new TypeError(`subscribe expects a function, got ${describeValue(listener)}`);
+      throw new InvalidOptionError('listener', `subscribe expects a function, got ${describeValue(listener)}`);
     }
     const subscription = (change: CatalogChange<TTool>) => listener(change);
     this.#listeners.add(subscription);

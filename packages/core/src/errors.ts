@@ -1,63 +1,113 @@
-const marker = Symbol.for('toolscout.error');
+import type { ToolCallErrorCode } from './tool-search-session.js';
+
+/** The codes core's own error classes carry, one class each. */
+export type CoreErrorCode =
+  | 'duplicate-tool'
+  | 'unknown-tool'
+  | 'invalid-tool'
+  | 'tool-name-conflict'
+  | 'import'
+  | 'missing-dependency'
+  | 'invalid-option'
+  | 'store-data'
+  | 'tool-limit'
+  | 'store-unavailable'
+  | 'policy-timeout'
+  | 'unsupported'
+  | 'index-disposed'
+  | 'invalid-index'
+  | 'index-mismatch'
+  | 'embedder-output';
+
+/** The codes of the adapters' error classes, which extend {@link ToolscoutError} in their own packages. */
+export type AdapterErrorCode =
+  | `tool-call-${ToolCallErrorCode}`
+  | 'mcp-upstream'
+  | 'mcp-message-too-large'
+  | 'mcp-connection-limit'
+  | 'mcp-cli-usage'
+  | 'cli-usage'
+  | 'cli-input-file';
+
+/** Every code a {@link ToolscoutError} can carry: stable and machine-readable, e.g. `duplicate-tool`. */
+export type ToolscoutErrorCode = CoreErrorCode | AdapterErrorCode;
+
+/** An error class as `isInstance` sees it: its marker and the type of its instances. */
+interface MarkedClass<T> {
+  readonly marker: symbol;
+  readonly prototype: T;
+}
+
+/** The marker of an error class, the same in every installed copy of the package. */
+function markerOf(className: string): symbol {
+  return Symbol.for(`toolscout.error.${className}`);
+}
+
+/** Sets on `error` the marker of its class and of every class it extends, up to `ToolscoutError`. */
+function mark(error: ToolscoutError, target: abstract new (...args: never) => unknown): void {
+  for (let type = target; typeof type === 'function' && type !== Error; type = Object.getPrototypeOf(type)) {
+    if (Object.hasOwn(type, 'marker')) {
+      Object.defineProperty(error, (type as unknown as MarkedClass<unknown>).marker, { value: true });
+    }
+  }
+}
 
 /**
- * Base of every error toolscout throws. `ToolscoutError.isInstance(e)` (and each subclass's) works
- * across two installed copies of the package, where `instanceof` does not.
+ * Base of every error toolscout throws. Each class has its own marker (`Symbol.for`), set on its
+ * instances and on those of its subclasses, so `XError.isInstance(e)` works across two installed
+ * copies of the package (where `instanceof` does not), and a base instance with the same `code` is
+ * never mistaken for a subclass whose fields it lacks. A subclass declares its own `static marker`.
  */
 export class ToolscoutError extends Error {
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by isInstance through the symbol
-  private readonly [marker] = true;
+  /** The marker this class sets on its instances and checks in `isInstance`. */
+  static readonly marker: symbol = Symbol.for('toolscout.error');
   /** A stable, machine-readable code, e.g. `duplicate-tool`. */
-  readonly code: string;
+  readonly code: ToolscoutErrorCode;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ToolscoutErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    mark(this, new.target);
     this.name = 'ToolscoutError';
     this.code = code;
   }
 
-  static isInstance(error: unknown): error is ToolscoutError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  /** Whether `error` is an instance of this class (or of a subclass), from any installed copy. */
+  static isInstance<T>(this: MarkedClass<T>, error: unknown): error is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked (a subclass checks its own marker)
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[this.marker] === true;
   }
-}
-
-function isCode<T extends ToolscoutError>(error: unknown, code: string): error is T {
-  return ToolscoutError.isInstance(error) && error.code === code;
 }
 
 /** Two tools with one id in a catalog. */
 export class DuplicateToolError extends ToolscoutError {
+  static override readonly marker = markerOf('DuplicateToolError');
+
+  /** `message` replaces the default one, which names both sources, where the place says more. */
   constructor(
     readonly toolId: string,
     readonly existingSource: string | undefined,
     readonly newSource: string | undefined,
+    message = `Duplicate tool id "${toolId}": already registered from ${existingSource ? `source "${existingSource}"` : 'an unnamed source'}, added again from ${newSource ? `source "${newSource}"` : 'an unnamed source'}. Tool ids must be unique in a catalog; namespace them (e.g. "server__tool").`,
   ) {
-    super(
-      'duplicate-tool',
-      `Duplicate tool id "${toolId}": already registered from ${existingSource ? `source "${existingSource}"` : 'an unnamed source'}, added again from ${newSource ? `source "${newSource}"` : 'an unnamed source'}. Tool ids must be unique in a catalog; namespace them (e.g. "server__tool").`,
-    );
+    super('duplicate-tool', message);
     this.name = 'DuplicateToolError';
-  }
-
-  static override isInstance(error: unknown): error is DuplicateToolError {
-    return isCode(error, 'duplicate-tool');
   }
 }
 
 /** A tool id or name that the catalog does not hold. */
 export class UnknownToolError extends ToolscoutError {
+  static override readonly marker = markerOf('UnknownToolError');
+
   constructor(readonly toolId: string) {
     super('unknown-tool', `Unknown tool "${toolId}": the catalog has no tool with this id.`);
     this.name = 'UnknownToolError';
-  }
-
-  static override isInstance(error: unknown): error is UnknownToolError {
-    return isCode(error, 'unknown-tool');
   }
 }
 
 /** A tool definition that cannot be used (no id, a schema that is not an object, ...). */
 export class InvalidToolError extends ToolscoutError {
+  static override readonly marker = markerOf('InvalidToolError');
+
   constructor(
     message: string,
     readonly field?: string,
@@ -65,10 +115,6 @@ export class InvalidToolError extends ToolscoutError {
   ) {
     super('invalid-tool', message, options);
     this.name = 'InvalidToolError';
-  }
-
-  static override isInstance(error: unknown): error is InvalidToolError {
-    return isCode(error, 'invalid-tool');
   }
 }
 
@@ -78,6 +124,8 @@ export class InvalidToolError extends ToolscoutError {
  * that is itself a valid name equal to another id's mapped name.
  */
 export class ToolNameConflictError extends ToolscoutError {
+  static override readonly marker = markerOf('ToolNameConflictError');
+
   constructor(
     readonly toolName: string,
     readonly toolId: string,
@@ -88,10 +136,6 @@ export class ToolNameConflictError extends ToolscoutError {
       `Tool ids "${existingToolId}" and "${toolId}" both map to the tool name "${toolName}". Rename one of the two ids.`,
     );
     this.name = 'ToolNameConflictError';
-  }
-
-  static override isInstance(error: unknown): error is ToolNameConflictError {
-    return isCode(error, 'tool-name-conflict');
   }
 }
 
@@ -107,6 +151,8 @@ export interface ImportLocation {
 
 /** Malformed input to an importer; the message says where (file, line, field). */
 export class ImportError extends ToolscoutError {
+  static override readonly marker = markerOf('ImportError');
+
   readonly location: ImportLocation;
 
   constructor(problem: string, location: ImportLocation = {}, options?: { cause?: unknown }) {
@@ -121,14 +167,12 @@ export class ImportError extends ToolscoutError {
     this.name = 'ImportError';
     this.location = location;
   }
-
-  static override isInstance(error: unknown): error is ImportError {
-    return isCode(error, 'import');
-  }
 }
 
 /** An optional dependency that a feature needs is not installed. */
 export class MissingDependencyError extends ToolscoutError {
+  static override readonly marker = markerOf('MissingDependencyError');
+
   constructor(
     readonly packageNames: readonly string[],
     feature: string,
@@ -141,14 +185,12 @@ export class MissingDependencyError extends ToolscoutError {
     );
     this.name = 'MissingDependencyError';
   }
-
-  static override isInstance(error: unknown): error is MissingDependencyError {
-    return isCode(error, 'missing-dependency');
-  }
 }
 
 /** An option outside its allowed range or of the wrong kind (a negative TTL, `NaN`, a fraction where a count is needed). */
 export class InvalidOptionError extends ToolscoutError {
+  static override readonly marker = markerOf('InvalidOptionError');
+
   constructor(
     readonly option: string,
     message: string,
@@ -156,14 +198,12 @@ export class InvalidOptionError extends ToolscoutError {
     super('invalid-option', message);
     this.name = 'InvalidOptionError';
   }
-
-  static override isInstance(error: unknown): error is InvalidOptionError {
-    return isCode(error, 'invalid-option');
-  }
 }
 
 /** A value in a loaded-tool store that is not what toolscout wrote (not JSON, not an array of strings, wrong type). */
 export class StoreDataError extends ToolscoutError {
+  static override readonly marker = markerOf('StoreDataError');
+
   constructor(
     readonly key: string,
     problem: string,
@@ -176,14 +216,12 @@ export class StoreDataError extends ToolscoutError {
     );
     this.name = 'StoreDataError';
   }
-
-  static override isInstance(error: unknown): error is StoreDataError {
-    return isCode(error, 'store-data');
-  }
 }
 
 /** Loading more tools into one thread than the store allows (`maxToolsPerThread`). Nothing was added. */
 export class ToolLimitError extends ToolscoutError {
+  static override readonly marker = markerOf('ToolLimitError');
+
   constructor(
     readonly threadKey: string,
     readonly limit: number,
@@ -196,10 +234,6 @@ export class ToolLimitError extends ToolscoutError {
     );
     this.name = 'ToolLimitError';
   }
-
-  static override isInstance(error: unknown): error is ToolLimitError {
-    return isCode(error, 'tool-limit');
-  }
 }
 
 /**
@@ -208,6 +242,8 @@ export class ToolLimitError extends ToolscoutError {
  * the backend's own error.
  */
 export class StoreUnavailableError extends ToolscoutError {
+  static override readonly marker = markerOf('StoreUnavailableError');
+
   constructor(
     readonly store: string,
     readonly operation: string,
@@ -221,10 +257,6 @@ export class StoreUnavailableError extends ToolscoutError {
     );
     this.name = 'StoreUnavailableError';
   }
-
-  static override isInstance(error: unknown): error is StoreUnavailableError {
-    return isCode(error, 'store-unavailable');
-  }
 }
 
 /**
@@ -232,6 +264,8 @@ export class StoreUnavailableError extends ToolscoutError {
  * reason of the aborted `signal` a filter is handed.
  */
 export class PolicyTimeoutError extends ToolscoutError {
+  static override readonly marker = markerOf('PolicyTimeoutError');
+
   constructor(
     readonly toolId: string,
     readonly phase: string,
@@ -243,8 +277,73 @@ export class PolicyTimeoutError extends ToolscoutError {
     );
     this.name = 'PolicyTimeoutError';
   }
+}
 
-  static override isInstance(error: unknown): error is PolicyTimeoutError {
-    return isCode(error, 'policy-timeout');
+/** An operation the store or backend at hand cannot do (no `deletePrefix`, an empty prefix, an old Redis). */
+export class UnsupportedOperationError extends ToolscoutError {
+  static override readonly marker = markerOf('UnsupportedOperationError');
+
+  constructor(
+    readonly operation: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('unsupported', message, options);
+    this.name = 'UnsupportedOperationError';
+  }
+}
+
+/** Saving a tool index after `dispose()`: it no longer follows its catalog. */
+export class IndexDisposedError extends ToolscoutError {
+  static override readonly marker = markerOf('IndexDisposedError');
+
+  constructor() {
+    super(
+      'index-disposed',
+      'This tool index was disposed and no longer follows its catalog, so it cannot be saved: save it before disposing.',
+    );
+    this.name = 'IndexDisposedError';
+  }
+}
+
+/** A saved tool index that cannot be read: not JSON, another format or version, damaged, failing its integrity check. */
+export class InvalidIndexError extends ToolscoutError {
+  static override readonly marker = markerOf('InvalidIndexError');
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('invalid-index', message, options);
+    this.name = 'InvalidIndexError';
+  }
+}
+
+/**
+ * A saved tool index that is sound but was built from another catalog. `toolId` is a tool that is
+ * missing from one side or changed since, when there is one to name.
+ */
+export class IndexMismatchError extends ToolscoutError {
+  static override readonly marker = markerOf('IndexMismatchError');
+
+  constructor(
+    message: string,
+    readonly toolId?: string,
+  ) {
+    super('index-mismatch', message);
+    this.name = 'IndexMismatchError';
+  }
+}
+
+/** An embedder that broke its contract: the wrong number of vectors, vectors of unequal length, non-finite values. */
+export class EmbedderOutputError extends ToolscoutError {
+  static override readonly marker = markerOf('EmbedderOutputError');
+
+  constructor(
+    readonly embedderId: string,
+    problem: string,
+  ) {
+    super(
+      'embedder-output',
+      `Embedder "${embedderId}" ${problem}. An embedder must return one vector per text, in order, all of the same length and finite.`,
+    );
+    this.name = 'EmbedderOutputError';
   }
 }

@@ -14,9 +14,15 @@ export {
 } from './embedding-cache.js';
 // Errors
 export {
+  type AdapterErrorCode,
+  type CoreErrorCode,
   DuplicateToolError,
+  EmbedderOutputError,
   ImportError,
   type ImportLocation,
+  IndexDisposedError,
+  IndexMismatchError,
+  InvalidIndexError,
   InvalidOptionError,
   InvalidToolError,
   MissingDependencyError,
@@ -26,7 +32,9 @@ export {
   ToolLimitError,
   ToolNameConflictError,
   ToolscoutError,
+  type ToolscoutErrorCode,
   UnknownToolError,
+  UnsupportedOperationError,
 } from './errors.js';
 export { DEFAULT_FUSE_OPTIONS, type FuseOptions, fuseRankings, vectorEvidence } from './fuse-rankings.js';
 // Importers: MCP, OpenAI, Anthropic tool definitions and JSON Lines datasets

@@ -1,3 +1,4 @@
+import { InvalidOptionError } from './errors.js';
 import type { JsonSchema } from './types.js';
 
 /**
@@ -128,7 +129,8 @@ export function resolveMetaTools(mode: ToolSearchMode, config: MetaToolsConfig =
     const name = config[role]?.name;
     if (name === undefined) continue;
     if (typeof name !== 'string' || !VALID_NAME.test(name)) {
-      throw new TypeError(
+      throw new InvalidOptionError(
+        `metaTools.${role}.name`,
         `metaTools.${role}.name must match ^[a-zA-Z0-9_-]{1,64}$ (a name every provider accepts); got ${JSON.stringify(name)}.`,
       );
     }
@@ -137,7 +139,8 @@ export function resolveMetaTools(mode: ToolSearchMode, config: MetaToolsConfig =
   const roles = MODE_ROLES[mode];
   const seen = new Set<string>();
   for (const role of roles) {
-    if (seen.has(names[role])) throw new TypeError(`Two meta-tools are both named "${names[role]}".`);
+    if (seen.has(names[role]))
+      throw new InvalidOptionError('metaTools', `Two meta-tools are both named "${names[role]}".`);
     seen.add(names[role]);
   }
   return roles.map((role) => ({

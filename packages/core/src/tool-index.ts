@@ -1,6 +1,6 @@
 import type { CatalogChange, ToolCatalog } from './catalog.js';
 import type { EmbeddingCache } from './embedding-cache.js';
-import { InvalidOptionError, ToolscoutError } from './errors.js';
+import { IndexDisposedError, IndexMismatchError, InvalidIndexError, InvalidOptionError } from './errors.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { type IndexContent, indexIntegrity } from './index-integrity.js';
 import { describeNumber, findDoc, KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
@@ -418,10 +418,7 @@ export class ToolIndex<TTool = unknown> {
    */
   toJSON(): SerializedToolIndex {
     if (this.#unsubscribe === undefined) {
-      throw new ToolscoutError(
-        'index-disposed',
-        'This tool index was disposed and no longer follows its catalog, so it cannot be saved: save it before disposing.',
-      );
+      throw new IndexDisposedError();
     }
     // The index holds exactly the catalog's tools (it follows every change): their fingerprints
     // are those of what it indexed.
@@ -491,8 +488,7 @@ export class ToolIndex<TTool = unknown> {
       throw damaged('its keyword or phrase section does not hold the tools it lists');
     }
     if (indexIntegrity(document) !== document.integrity) {
-      throw new ToolscoutError(
-        'invalid-index',
+      throw new InvalidIndexError(
         'The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.',
       );
     }
@@ -1070,8 +1066,7 @@ function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): 
     });
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
-    throw new ToolscoutError(
-      'invalid-index',
+    throw new InvalidIndexError(
       `The saved tool index's vector section cannot be used (${problem}). Rebuild the index from the catalog (new ToolIndex(catalog, { embedder })) and save it again.`,
       { cause: error },
     );
@@ -1079,9 +1074,8 @@ function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): 
 }
 
 /** The error of a saved index whose content is malformed. */
-function damaged(problem: string, cause?: unknown): ToolscoutError {
-  return new ToolscoutError(
-    'invalid-index',
+function damaged(problem: string, cause?: unknown): InvalidIndexError {
+  return new InvalidIndexError(
     `The saved tool index is damaged (${problem}). Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.`,
     cause === undefined ? undefined : { cause },
   );
@@ -1093,12 +1087,11 @@ function parseSerialized(json: SerializedToolIndex | string): SerializedToolInde
     try {
       value = JSON.parse(json);
     } catch (error) {
-      throw new ToolscoutError('invalid-index', `The saved tool index is not JSON: ${String(error)}`, { cause: error });
+      throw new InvalidIndexError(`The saved tool index is not JSON: ${String(error)}`, { cause: error });
     }
   }
   if (!isRecord(value) || value.format !== 'toolscout-tool-index') {
-    throw new ToolscoutError(
-      'invalid-index',
+    throw new InvalidIndexError(
       'Not a saved tool index: expected an object with format "toolscout-tool-index" (from ToolIndex.toJSON()).',
     );
   }
@@ -1130,7 +1123,7 @@ function checkVersion(version: unknown): void {
       typeof version === 'string' ? `the string ${JSON.stringify(version.slice(0, 40))}` : describeNumber(version);
     problem = `The saved tool index's "version" is ${shown}, where a positive integer is expected; ${wanted}.`;
   }
-  throw new ToolscoutError('invalid-index', `${problem} ${rebuild}`);
+  throw new InvalidIndexError(`${problem} ${rebuild}`);
 }
 
 function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, string>): void {
@@ -1139,24 +1132,24 @@ function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, s
     count += 1;
     const expected = Object.hasOwn(saved, tool.id) ? saved[tool.id] : undefined;
     if (expected === undefined) {
-      throw new ToolscoutError(
-        'index-mismatch',
+      throw new IndexMismatchError(
         `The saved tool index does not match the catalog: tool "${tool.id}" is not in it. Rebuild the index.`,
+        tool.id,
       );
     }
     if (expected !== toolFingerprint(tool)) {
-      throw new ToolscoutError(
-        'index-mismatch',
+      throw new IndexMismatchError(
         `The saved tool index does not match the catalog: tool "${tool.id}" changed since it was indexed. Rebuild the index.`,
+        tool.id,
       );
     }
   }
   const savedCount = Object.keys(saved).length;
   if (savedCount !== count) {
     const missing = Object.keys(saved).find((id) => !catalog.has(id));
-    throw new ToolscoutError(
-      'index-mismatch',
+    throw new IndexMismatchError(
       `The saved tool index does not match the catalog: it indexed ${savedCount} tools, the catalog has ${count}${missing ? ` (e.g. "${missing}" is gone)` : ''}. Rebuild the index.`,
+      missing,
     );
   }
 }

@@ -77,8 +77,10 @@ describe('toToolName', () => {
     const ids = ['Kick.com API | Kick API__Get Channel Clips', '天气查询', 'z'.repeat(100)];
     const here = ids.map(toToolName);
     expect(ids.map(toToolName)).toEqual(here);
-    const script = `import('${new URL('./tool-name.ts', import.meta.url).href}').then((m) => process.stdout.write(JSON.stringify(${JSON.stringify(ids)}.map(m.toToolName))))`;
-    const child = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', '-e', script], {
+    // Node compiles the TypeScript but keeps the `.js` of each relative import: resolve it to the `.ts` beside it.
+    const resolveTs = `process.getBuiltinModule('node:module').registerHooks({ resolve: (specifier, context, next) => { try { return next(specifier, context); } catch (error) { if (!specifier.endsWith('.js')) throw error; return next(specifier.replace(/\\.js$/, '.ts'), context); } } });`;
+    const script = `${resolveTs} import('${new URL('./tool-name.ts', import.meta.url).href}').then((m) => process.stdout.write(JSON.stringify(${JSON.stringify(ids)}.map(m.toToolName))))`;
+    const child = spawnSync(process.execPath, ['--experimental-transform-types', '--no-warnings', '-e', script], {
       encoding: 'utf8',
     });
     expect(child.stderr).toBe('');

@@ -1,3 +1,5 @@
+import { InvalidToolError } from './errors.js';
+
 /** What every LLM provider accepts as a tool (function) name. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -90,7 +92,7 @@ export function isValidToolName(name: string): boolean {
  */
 export function toToolName(id: string): string {
   if (typeof id !== 'string') {
-    throw new TypeError(`toToolName expects a string id, got ${id === null ? 'null' : typeof id}`);
+    throw new InvalidToolError(`toToolName expects a string id, got ${id === null ? 'null' : typeof id}`, 'id');
   }
   if (isValidToolName(id)) return id;
   // (ASCII has no accents to take off nor letters to transliterate)

@@ -1,7 +1,7 @@
 import { ToolCatalog } from './catalog.js';
 import { compactText, firstSentence } from './compact-text.js';
 import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
-import { InvalidOptionError, ToolLimitError, ToolscoutError } from './errors.js';
+import { DuplicateToolError, InvalidOptionError, ToolLimitError } from './errors.js';
 import {
   type MetaToolDefinition,
   type MetaToolRole,
@@ -234,8 +234,8 @@ export class ToolSearchSession<TTool = unknown> {
   constructor(readonly options: ToolSearchSessionOptions<TTool>) {
     const mode = options.mode ?? 'search-load';
     if (!TOOL_SEARCH_MODES.includes(mode)) {
-      throw new ToolscoutError(
-        'invalid-option',
+      throw new InvalidOptionError(
+        'mode',
         `Unknown mode "${String(mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`,
       );
     }
@@ -248,7 +248,7 @@ export class ToolSearchSession<TTool = unknown> {
       );
     }
     if (options.descriptionBudget !== undefined && !(options.descriptionBudget >= 0)) {
-      throw new ToolscoutError('invalid-option', 'descriptionBudget must be a number >= 0.');
+      throw new InvalidOptionError('descriptionBudget', 'descriptionBudget must be a number >= 0.');
     }
     this.mode = mode;
     this.metaTools = resolveMetaTools(mode, options.metaTools);
@@ -258,16 +258,18 @@ export class ToolSearchSession<TTool = unknown> {
     this.directTools = new ToolCatalog(options.tools ?? []).list();
     for (const tool of [...this.directTools, ...this.catalog.list()]) {
       if (metaNames.has(tool.toolName)) {
-        throw new ToolscoutError(
-          'invalid-option',
+        throw new InvalidOptionError(
+          'metaTools',
           `Tool "${tool.id}" is named "${tool.toolName}", like a meta-tool; rename it or the meta-tool (metaTools option).`,
         );
       }
     }
     for (const tool of this.directTools) {
       if (this.catalog.has(tool.id)) {
-        throw new ToolscoutError(
-          'duplicate-tool',
+        throw new DuplicateToolError(
+          tool.id,
+          this.catalog.get(tool.id)?.source,
+          tool.source,
           `Tool "${tool.id}" is both a direct tool (tools option) and in the catalog; give it once.`,
         );
       }
@@ -281,8 +283,8 @@ export class ToolSearchSession<TTool = unknown> {
     } else if (typeof options.state === 'object' && typeof options.state.get === 'function') {
       this.store = options.state;
     } else {
-      throw new ToolscoutError(
-        'invalid-option',
+      throw new InvalidOptionError(
+        'state',
         `state must be 'memory', 'conversation' or a LoadedToolStore; got ${JSON.stringify(options.state)}.`,
       );
     }

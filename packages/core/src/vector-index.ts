@@ -1,5 +1,5 @@
 import { type EmbeddingCache, sha256Hex } from './embedding-cache.js';
-import { ImportError, InvalidOptionError, ToolscoutError } from './errors.js';
+import { EmbedderOutputError, ImportError, InvalidOptionError } from './errors.js';
 import type { Embedder } from './types.js';
 
 export interface VectorIndexOptions {
@@ -57,11 +57,8 @@ interface PendingText {
 }
 
 /** Thrown when an embedder breaks its contract (vector count, length, non-finite values). */
-function embedderError(embedder: Embedder, problem: string): ToolscoutError {
-  return new ToolscoutError(
-    'embedder-output',
-    `Embedder "${embedder.id}" ${problem}. An embedder must return one vector per text, in order, all of the same length and finite.`,
-  );
+function embedderError(embedder: Embedder, problem: string): EmbedderOutputError {
+  return new EmbedderOutputError(embedder.id, problem);
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   StoreUnavailableError,
   ToolLimitError,
   ToolscoutError,
+  UnsupportedOperationError,
 } from '../errors.js';
 import {
   type AddLoadedToolsResult,
@@ -280,14 +281,14 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
   /** Deletes every key under this store's prefix. Needs a backend with `deletePrefix`, and a non-empty prefix. */
   async clearAll(): Promise<void> {
     if (!this.#store.deletePrefix) {
-      throw new ToolscoutError(
-        'unsupported',
+      throw new UnsupportedOperationError(
+        'clearAll',
         'clearAll needs a KeyValueStore with deletePrefix(prefix); this one has none. Clear threads one by one with clear(threadKey), or add deletePrefix to the store.',
       );
     }
     if (this.#prefix === '') {
-      throw new ToolscoutError(
-        'unsupported',
+      throw new UnsupportedOperationError(
+        'clearAll',
         'clearAll refuses to run with an empty prefix: it would delete every key of the backend. Give the store a prefix.',
       );
     }
