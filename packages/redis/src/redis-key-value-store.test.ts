@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidOptionError, StoreDataError } from '@toolscout/core';
+import { InvalidOptionError, StoreDataError, UnsupportedOperationError } from '@toolscout/core';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisKeyValueStore, type RedisCommandClient } from './redis-key-value-store.js';
@@ -224,7 +224,9 @@ describe('createRedisKeyValueStore', () => {
 
   it('refuses to delete every key of the database', async () => {
     const store = createRedisKeyValueStore(client);
-    await expect(store.deletePrefix('')).rejects.toThrow(/empty prefix/);
+    const error = await store.deletePrefix('').catch((thrown: unknown) => thrown);
+    expect(UnsupportedOperationError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ operation: 'deletePrefix', message: expect.stringMatching(/empty prefix/) });
   });
 
   it('validates its arguments', () => {

@@ -7,6 +7,7 @@ import {
   StoreDataError,
   StoreUnavailableError,
   ToolscoutError,
+  UnsupportedOperationError,
 } from '@toolscout/core';
 
 /**
@@ -274,8 +275,8 @@ export function createRedisKeyValueStore(
         throw new StoreDataError(key, problem, { cause: error });
       }
       if (/unknown command/i.test(message)) {
-        throw new ToolscoutError(
-          'unsupported',
+        throw new UnsupportedOperationError(
+          `${args[0]}`,
           `The Redis server does not know "${args[0]}": @toolscout/redis needs Redis 6.2 or later (or Valkey). ${message}`,
           { cause: error },
         );
@@ -315,8 +316,8 @@ export function createRedisKeyValueStore(
     async deletePrefix(keyPrefix) {
       const full = prefix + keyPrefix;
       if (full === '') {
-        throw new ToolscoutError(
-          'unsupported',
+        throw new UnsupportedOperationError(
+          'deletePrefix',
           'deletePrefix refuses an empty prefix: it would delete every key of the database.',
         );
       }
