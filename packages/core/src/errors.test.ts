@@ -132,6 +132,10 @@ describe('error classes', () => {
   it("a subclass of a core class (as an adapter might declare) passes both its own and its parent's check", () => {
     class NarrowOptionError extends errors.InvalidOptionError {
       static override readonly marker = Symbol.for('toolscout.error.test.NarrowOptionError');
+
+      static override isInstance(error: unknown): error is NarrowOptionError {
+        return errors.ToolscoutError.isInstance(error) && Object.hasOwn(error, NarrowOptionError.marker);
+      }
     }
     const error = new NarrowOptionError('limit', 'limit must be >= 0');
     expect(NarrowOptionError.isInstance(error)).toBe(true);

@@ -32,10 +32,9 @@ export type AdapterErrorCode =
 /** Every code a {@link ToolscoutError} can carry: stable and machine-readable, e.g. `duplicate-tool`. */
 export type ToolscoutErrorCode = CoreErrorCode | AdapterErrorCode;
 
-/** An error class as `isInstance` sees it: its marker and the type of its instances. */
-interface MarkedClass<T> {
-  readonly marker: symbol;
-  readonly prototype: T;
+/** Whether `error` carries `marker`: was built by the class that owns it (or a subclass), in any installed copy. */
+function hasMarker(error: unknown, marker: symbol): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
 }
 
 /** The marker of an error class, the same in every installed copy of the package. */
@@ -47,7 +46,7 @@ function markerOf(className: string): symbol {
 function mark(error: ToolscoutError, target: abstract new (...args: never) => unknown): void {
   for (let type = target; typeof type === 'function' && type !== Error; type = Object.getPrototypeOf(type)) {
     if (Object.hasOwn(type, 'marker')) {
-      Object.defineProperty(error, (type as unknown as MarkedClass<unknown>).marker, { value: true });
+      Object.defineProperty(error, (type as unknown as { marker: symbol }).marker, { value: true });
     }
   }
 }
@@ -56,7 +55,8 @@ function mark(error: ToolscoutError, target: abstract new (...args: never) => un
  * Base of every error toolscout throws. Each class has its own marker (`Symbol.for`), set on its
  * instances and on those of its subclasses, so `XError.isInstance(e)` works across two installed
  * copies of the package (where `instanceof` does not), and a base instance with the same `code` is
- * never mistaken for a subclass whose fields it lacks. A subclass declares its own `static marker`.
+ * never mistaken for a subclass whose fields it lacks. A subclass declares its own `static marker`
+ * and an `isInstance` that checks it.
  */
 export class ToolscoutError extends Error {
   /** The marker this class sets on its instances and checks in `isInstance`. */
@@ -72,15 +72,18 @@ export class ToolscoutError extends Error {
   }
 
   /** Whether `error` is an instance of this class (or of a subclass), from any installed copy. */
-  static isInstance<T>(this: MarkedClass<T>, error: unknown): error is T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked (a subclass checks its own marker)
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[this.marker] === true;
+  static isInstance(error: unknown): error is ToolscoutError {
+    return hasMarker(error, ToolscoutError.marker);
   }
 }
 
 /** Two tools with one id in a catalog. */
 export class DuplicateToolError extends ToolscoutError {
   static override readonly marker = markerOf('DuplicateToolError');
+
+  static override isInstance(error: unknown): error is DuplicateToolError {
+    return hasMarker(error, DuplicateToolError.marker);
+  }
 
   /** `message` replaces the default one, which names both sources, where the place says more. */
   constructor(
@@ -98,6 +101,10 @@ export class DuplicateToolError extends ToolscoutError {
 export class UnknownToolError extends ToolscoutError {
   static override readonly marker = markerOf('UnknownToolError');
 
+  static override isInstance(error: unknown): error is UnknownToolError {
+    return hasMarker(error, UnknownToolError.marker);
+  }
+
   constructor(readonly toolId: string) {
     super('unknown-tool', `Unknown tool "${toolId}": the catalog has no tool with this id.`);
     this.name = 'UnknownToolError';
@@ -107,6 +114,10 @@ export class UnknownToolError extends ToolscoutError {
 /** A tool definition that cannot be used (no id, a schema that is not an object, ...). */
 export class InvalidToolError extends ToolscoutError {
   static override readonly marker = markerOf('InvalidToolError');
+
+  static override isInstance(error: unknown): error is InvalidToolError {
+    return hasMarker(error, InvalidToolError.marker);
+  }
 
   constructor(
     message: string,
@@ -125,6 +136,10 @@ export class InvalidToolError extends ToolscoutError {
  */
 export class ToolNameConflictError extends ToolscoutError {
   static override readonly marker = markerOf('ToolNameConflictError');
+
+  static override isInstance(error: unknown): error is ToolNameConflictError {
+    return hasMarker(error, ToolNameConflictError.marker);
+  }
 
   constructor(
     readonly toolName: string,
@@ -153,6 +168,10 @@ export interface ImportLocation {
 export class ImportError extends ToolscoutError {
   static override readonly marker = markerOf('ImportError');
 
+  static override isInstance(error: unknown): error is ImportError {
+    return hasMarker(error, ImportError.marker);
+  }
+
   readonly location: ImportLocation;
 
   constructor(problem: string, location: ImportLocation = {}, options?: { cause?: unknown }) {
@@ -173,6 +192,10 @@ export class ImportError extends ToolscoutError {
 export class MissingDependencyError extends ToolscoutError {
   static override readonly marker = markerOf('MissingDependencyError');
 
+  static override isInstance(error: unknown): error is MissingDependencyError {
+    return hasMarker(error, MissingDependencyError.marker);
+  }
+
   constructor(
     readonly packageNames: readonly string[],
     feature: string,
@@ -191,6 +214,10 @@ export class MissingDependencyError extends ToolscoutError {
 export class InvalidOptionError extends ToolscoutError {
   static override readonly marker = markerOf('InvalidOptionError');
 
+  static override isInstance(error: unknown): error is InvalidOptionError {
+    return hasMarker(error, InvalidOptionError.marker);
+  }
+
   constructor(
     readonly option: string,
     message: string,
@@ -203,6 +230,10 @@ export class InvalidOptionError extends ToolscoutError {
 /** A value in a loaded-tool store that is not what toolscout wrote (not JSON, not an array of strings, wrong type). */
 export class StoreDataError extends ToolscoutError {
   static override readonly marker = markerOf('StoreDataError');
+
+  static override isInstance(error: unknown): error is StoreDataError {
+    return hasMarker(error, StoreDataError.marker);
+  }
 
   constructor(
     readonly key: string,
@@ -221,6 +252,10 @@ export class StoreDataError extends ToolscoutError {
 /** Loading more tools into one thread than the store allows (`maxToolsPerThread`). Nothing was added. */
 export class ToolLimitError extends ToolscoutError {
   static override readonly marker = markerOf('ToolLimitError');
+
+  static override isInstance(error: unknown): error is ToolLimitError {
+    return hasMarker(error, ToolLimitError.marker);
+  }
 
   constructor(
     readonly threadKey: string,
@@ -244,6 +279,10 @@ export class ToolLimitError extends ToolscoutError {
 export class StoreUnavailableError extends ToolscoutError {
   static override readonly marker = markerOf('StoreUnavailableError');
 
+  static override isInstance(error: unknown): error is StoreUnavailableError {
+    return hasMarker(error, StoreUnavailableError.marker);
+  }
+
   constructor(
     readonly store: string,
     readonly operation: string,
@@ -266,6 +305,10 @@ export class StoreUnavailableError extends ToolscoutError {
 export class PolicyTimeoutError extends ToolscoutError {
   static override readonly marker = markerOf('PolicyTimeoutError');
 
+  static override isInstance(error: unknown): error is PolicyTimeoutError {
+    return hasMarker(error, PolicyTimeoutError.marker);
+  }
+
   constructor(
     readonly toolId: string,
     readonly phase: string,
@@ -283,6 +326,10 @@ export class PolicyTimeoutError extends ToolscoutError {
 export class UnsupportedOperationError extends ToolscoutError {
   static override readonly marker = markerOf('UnsupportedOperationError');
 
+  static override isInstance(error: unknown): error is UnsupportedOperationError {
+    return hasMarker(error, UnsupportedOperationError.marker);
+  }
+
   constructor(
     readonly operation: string,
     message: string,
@@ -297,6 +344,10 @@ export class UnsupportedOperationError extends ToolscoutError {
 export class IndexDisposedError extends ToolscoutError {
   static override readonly marker = markerOf('IndexDisposedError');
 
+  static override isInstance(error: unknown): error is IndexDisposedError {
+    return hasMarker(error, IndexDisposedError.marker);
+  }
+
   constructor() {
     super(
       'index-disposed',
@@ -309,6 +360,10 @@ export class IndexDisposedError extends ToolscoutError {
 /** A saved tool index that cannot be read: not JSON, another format or version, damaged, failing its integrity check. */
 export class InvalidIndexError extends ToolscoutError {
   static override readonly marker = markerOf('InvalidIndexError');
+
+  static override isInstance(error: unknown): error is InvalidIndexError {
+    return hasMarker(error, InvalidIndexError.marker);
+  }
 
   constructor(message: string, options?: { cause?: unknown }) {
     super('invalid-index', message, options);
@@ -323,6 +378,10 @@ export class InvalidIndexError extends ToolscoutError {
 export class IndexMismatchError extends ToolscoutError {
   static override readonly marker = markerOf('IndexMismatchError');
 
+  static override isInstance(error: unknown): error is IndexMismatchError {
+    return hasMarker(error, IndexMismatchError.marker);
+  }
+
   constructor(
     message: string,
     readonly toolId?: string,
@@ -335,6 +394,10 @@ export class IndexMismatchError extends ToolscoutError {
 /** An embedder that broke its contract: the wrong number of vectors, vectors of unequal length, non-finite values. */
 export class EmbedderOutputError extends ToolscoutError {
   static override readonly marker = markerOf('EmbedderOutputError');
+
+  static override isInstance(error: unknown): error is EmbedderOutputError {
+    return hasMarker(error, EmbedderOutputError.marker);
+  }
 
   constructor(
     readonly embedderId: string,
