@@ -9,6 +9,7 @@ import {
   UnknownToolError,
 } from './errors.js';
 import { allOfRefChain, nestedSchema, sharedAtEveryLevel } from './test-utils/hostile-schemas.js';
+import { thrown } from './test-utils/thrown.js';
 import { toToolName } from './tool-name.js';
 import type { JsonSchema, ToolDescriptor } from './types.js';
 
@@ -19,15 +20,6 @@ const weather: ToolDescriptor = {
   tags: ['weather'],
   source: 'weather-api',
 };
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('ToolCatalog: adding and reading', () => {
   it('builds catalog tools with name, toolName and the resolved JSON Schema', () => {

@@ -4,31 +4,13 @@ import * as errors from './errors.js';
 import { resolveMetaTools } from './meta-tools.js';
 import { InMemoryLoadedToolStore } from './stores/in-memory-store.js';
 import { KeyValueLoadedToolStore } from './stores/key-value-store.js';
+import { rejection, thrown } from './test-utils/thrown.js';
 import { ToolIndex } from './tool-index.js';
 import { toToolName } from './tool-name.js';
 import { ToolSearchSession } from './tool-search-session.js';
 import { VectorIndex } from './vector-index.js';
 
 const weather = { id: 'get_weather', description: 'Current weather for a city' };
-
-/** Runs `action` and returns what it threw (fails the test if it threw nothing). */
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the action to throw');
-}
-
-async function rejectionOf(action: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the action to reject');
-}
 
 /** One instance of every core error class, with the fields it must carry. */
 const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<string, unknown>][] = [
@@ -146,7 +128,7 @@ describe('error classes', () => {
 
 describe('errors at their throw sites', () => {
   it('a session given one id as a direct tool and in the catalog throws a DuplicateToolError with its toolId', () => {
-    const error = thrownBy(() => new ToolSearchSession({ catalog: [weather], tools: [weather] }));
+    const error = thrown(() => new ToolSearchSession({ catalog: [weather], tools: [weather] }));
     expect(errors.DuplicateToolError.isInstance(error)).toBe(true);
     expect((error as errors.DuplicateToolError).toolId).toBe('get_weather');
     expect((error as Error).message).toMatch(/both a direct tool/);
@@ -160,25 +142,25 @@ describe('errors at their throw sites', () => {
       [{ tools: [{ id: 'search_tools', description: 'x' }] }, 'metaTools'],
     ];
     for (const [options, option] of cases) {
-      const error = thrownBy(() => new ToolSearchSession({ catalog: [weather], ...options } as never));
+      const error = thrown(() => new ToolSearchSession({ catalog: [weather], ...options } as never));
       expect(errors.InvalidOptionError.isInstance(error), option).toBe(true);
       expect((error as errors.InvalidOptionError).option).toBe(option);
     }
   });
 
   it('a bad meta-tool name throws InvalidOptionError, not TypeError', () => {
-    const bad = thrownBy(() => resolveMetaTools('search-load', { search: { name: 'has space' } }));
+    const bad = thrown(() => resolveMetaTools('search-load', { search: { name: 'has space' } }));
     expect(errors.InvalidOptionError.isInstance(bad)).toBe(true);
     expect((bad as errors.InvalidOptionError).option).toBe('metaTools.search.name');
-    const twice = thrownBy(() => resolveMetaTools('search-load', { search: { name: 'x' }, load: { name: 'x' } }));
+    const twice = thrown(() => resolveMetaTools('search-load', { search: { name: 'x' }, load: { name: 'x' } }));
     expect(errors.InvalidOptionError.isInstance(twice)).toBe(true);
     expect((twice as errors.InvalidOptionError).option).toBe('metaTools');
   });
 
   it('catalog.subscribe and toToolName refuse bad input with typed errors', () => {
     const catalog = new ToolCatalog([weather]);
-    expect(errors.InvalidOptionError.isInstance(thrownBy(() => catalog.subscribe(42 as never)))).toBe(true);
-    const error = thrownBy(() => toToolName(null as never));
+    expect(errors.InvalidOptionError.isInstance(thrown(() => catalog.subscribe(42 as never)))).toBe(true);
+    const error = thrown(() => toToolName(null as never));
     expect(errors.InvalidToolError.isInstance(error)).toBe(true);
     expect((error as errors.InvalidToolError).field).toBe('id');
   });
@@ -187,20 +169,20 @@ describe('errors at their throw sites', () => {
     const catalog = new ToolCatalog([weather]);
     const index = new ToolIndex(catalog);
     const saved = index.toJSON();
-    const invalid = thrownBy(() => ToolIndex.fromJSON(catalog, '{not json'));
+    const invalid = thrown(() => ToolIndex.fromJSON(catalog, '{not json'));
     expect(errors.InvalidIndexError.isInstance(invalid)).toBe(true);
     const other = new ToolCatalog([{ id: 'send_mail', description: 'Send an email' }]);
-    const mismatch = thrownBy(() => ToolIndex.fromJSON(other, saved));
+    const mismatch = thrown(() => ToolIndex.fromJSON(other, saved));
     expect(errors.IndexMismatchError.isInstance(mismatch)).toBe(true);
     expect((mismatch as errors.IndexMismatchError).toolId).toBe('send_mail');
     index.dispose();
-    expect(errors.IndexDisposedError.isInstance(thrownBy(() => index.toJSON()))).toBe(true);
+    expect(errors.IndexDisposedError.isInstance(thrown(() => index.toJSON()))).toBe(true);
   });
 
   it('an embedder that returns the wrong number of vectors throws EmbedderOutputError with its id', async () => {
     const vectors = new VectorIndex({ embedder: { id: 'broken', embed: async () => [] } });
     vectors.set('get_weather', 'weather');
-    const error = await rejectionOf(() => vectors.search('weather', 5));
+    const error = await rejection(() => vectors.search('weather', 5));
     expect(errors.EmbedderOutputError.isInstance(error)).toBe(true);
     expect((error as errors.EmbedderOutputError).embedderId).toBe('broken');
   });
@@ -208,7 +190,7 @@ describe('errors at their throw sites', () => {
   it('clearAll on a backend without deletePrefix throws UnsupportedOperationError', async () => {
     const backend = { get: async () => undefined, set: async () => {}, delete: async () => {} };
     const store = new KeyValueLoadedToolStore(backend as never);
-    const error = await rejectionOf(() => store.clearAll());
+    const error = await rejection(() => store.clearAll());
     expect(errors.UnsupportedOperationError.isInstance(error)).toBe(true);
     expect((error as errors.UnsupportedOperationError).operation).toBe('clearAll');
     expect(new InMemoryLoadedToolStore()).toBeDefined();

@@ -32,14 +32,28 @@ export type AdapterErrorCode =
 /** Every code a {@link ToolscoutError} can carry: stable and machine-readable, e.g. `duplicate-tool`. */
 export type ToolscoutErrorCode = CoreErrorCode | AdapterErrorCode;
 
+/** The key of the base class's marker; a subclass's is `toolscout.error.<ClassName>`. */
+const BASE_KEY = 'toolscout.error';
+
 /** Whether `error` carries `marker`: was built by the class that owns it (or a subclass), in any installed copy. */
 function hasMarker(error: unknown, marker: symbol): boolean {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
 }
 
+/** The `isInstance` of a class: whether an error carries the class's marker. */
+function checkFor<T extends ToolscoutError>(marker: symbol): (error: unknown) => error is T {
+  return (error): error is T => hasMarker(error, marker);
+}
+
 /** The marker of an error class, the same in every installed copy of the package. */
 function markerOf(className: string): symbol {
-  return Symbol.for(`toolscout.error.${className}`);
+  return Symbol.for(`${BASE_KEY}.${className}`);
+}
+
+/** The name of an error class, read from its marker (class names do not survive minifiers). */
+function nameOf(target: abstract new (...args: never) => unknown): string {
+  const key = Symbol.keyFor((target as unknown as { marker: symbol }).marker) ?? '';
+  return key.startsWith(`${BASE_KEY}.`) ? key.slice(BASE_KEY.length + 1) : 'ToolscoutError';
 }
 
 /** Sets on `error` the marker of its class and of every class it extends, up to `ToolscoutError`. */
@@ -56,18 +70,18 @@ function mark(error: ToolscoutError, target: abstract new (...args: never) => un
  * instances and on those of its subclasses, so `XError.isInstance(e)` works across two installed
  * copies of the package (where `instanceof` does not), and a base instance with the same `code` is
  * never mistaken for a subclass whose fields it lacks. A subclass declares its own `static marker`
- * and an `isInstance` that checks it.
+ * and an `isInstance` that checks it (`checkFor`).
  */
 export class ToolscoutError extends Error {
   /** The marker this class sets on its instances and checks in `isInstance`. */
-  static readonly marker: symbol = Symbol.for('toolscout.error');
+  static readonly marker: symbol = Symbol.for(BASE_KEY);
   /** A stable, machine-readable code, e.g. `duplicate-tool`. */
   readonly code: ToolscoutErrorCode;
 
   constructor(code: ToolscoutErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     mark(this, new.target);
-    this.name = 'ToolscoutError';
+    this.name = nameOf(new.target);
     this.code = code;
   }
 
@@ -80,10 +94,7 @@ export class ToolscoutError extends Error {
 /** Two tools with one id in a catalog. */
 export class DuplicateToolError extends ToolscoutError {
   static override readonly marker = markerOf('DuplicateToolError');
-
-  static override isInstance(error: unknown): error is DuplicateToolError {
-    return hasMarker(error, DuplicateToolError.marker);
-  }
+  static override readonly isInstance = checkFor<DuplicateToolError>(DuplicateToolError.marker);
 
   /** `message` replaces the default one, which names both sources, where the place says more. */
   constructor(
@@ -93,31 +104,23 @@ export class DuplicateToolError extends ToolscoutError {
     message = `Duplicate tool id "${toolId}": already registered from ${existingSource ? `source "${existingSource}"` : 'an unnamed source'}, added again from ${newSource ? `source "${newSource}"` : 'an unnamed source'}. Tool ids must be unique in a catalog; namespace them (e.g. "server__tool").`,
   ) {
     super('duplicate-tool', message);
-    this.name = 'DuplicateToolError';
   }
 }
 
 /** A tool id or name that the catalog does not hold. */
 export class UnknownToolError extends ToolscoutError {
   static override readonly marker = markerOf('UnknownToolError');
-
-  static override isInstance(error: unknown): error is UnknownToolError {
-    return hasMarker(error, UnknownToolError.marker);
-  }
+  static override readonly isInstance = checkFor<UnknownToolError>(UnknownToolError.marker);
 
   constructor(readonly toolId: string) {
     super('unknown-tool', `Unknown tool "${toolId}": the catalog has no tool with this id.`);
-    this.name = 'UnknownToolError';
   }
 }
 
 /** A tool definition that cannot be used (no id, a schema that is not an object, ...). */
 export class InvalidToolError extends ToolscoutError {
   static override readonly marker = markerOf('InvalidToolError');
-
-  static override isInstance(error: unknown): error is InvalidToolError {
-    return hasMarker(error, InvalidToolError.marker);
-  }
+  static override readonly isInstance = checkFor<InvalidToolError>(InvalidToolError.marker);
 
   constructor(
     message: string,
@@ -125,7 +128,6 @@ export class InvalidToolError extends ToolscoutError {
     options?: { cause?: unknown },
   ) {
     super('invalid-tool', message, options);
-    this.name = 'InvalidToolError';
   }
 }
 
@@ -136,10 +138,7 @@ export class InvalidToolError extends ToolscoutError {
  */
 export class ToolNameConflictError extends ToolscoutError {
   static override readonly marker = markerOf('ToolNameConflictError');
-
-  static override isInstance(error: unknown): error is ToolNameConflictError {
-    return hasMarker(error, ToolNameConflictError.marker);
-  }
+  static override readonly isInstance = checkFor<ToolNameConflictError>(ToolNameConflictError.marker);
 
   constructor(
     readonly toolName: string,
@@ -150,7 +149,6 @@ export class ToolNameConflictError extends ToolscoutError {
       'tool-name-conflict',
       `Tool ids "${existingToolId}" and "${toolId}" both map to the tool name "${toolName}". Rename one of the two ids.`,
     );
-    this.name = 'ToolNameConflictError';
   }
 }
 
@@ -167,10 +165,7 @@ export interface ImportLocation {
 /** Malformed input to an importer; the message says where (file, line, field). */
 export class ImportError extends ToolscoutError {
   static override readonly marker = markerOf('ImportError');
-
-  static override isInstance(error: unknown): error is ImportError {
-    return hasMarker(error, ImportError.marker);
-  }
+  static override readonly isInstance = checkFor<ImportError>(ImportError.marker);
 
   readonly location: ImportLocation;
 
@@ -183,7 +178,6 @@ export class ImportError extends ToolscoutError {
       .filter((part) => part !== undefined)
       .join(', ');
     super('import', where ? `${where}: ${problem}` : problem, options);
-    this.name = 'ImportError';
     this.location = location;
   }
 }
@@ -191,10 +185,7 @@ export class ImportError extends ToolscoutError {
 /** An optional dependency that a feature needs is not installed. */
 export class MissingDependencyError extends ToolscoutError {
   static override readonly marker = markerOf('MissingDependencyError');
-
-  static override isInstance(error: unknown): error is MissingDependencyError {
-    return hasMarker(error, MissingDependencyError.marker);
-  }
+  static override readonly isInstance = checkFor<MissingDependencyError>(MissingDependencyError.marker);
 
   constructor(
     readonly packageNames: readonly string[],
@@ -206,34 +197,26 @@ export class MissingDependencyError extends ToolscoutError {
       `${feature} needs ${packageNames.join(' and ')}, which ${packageNames.length > 1 ? 'are' : 'is'} not installed. Install ${packageNames.length > 1 ? 'them' : 'it'}: pnpm add ${packageNames.join(' ')}`,
       options,
     );
-    this.name = 'MissingDependencyError';
   }
 }
 
 /** An option outside its allowed range or of the wrong kind (a negative TTL, `NaN`, a fraction where a count is needed). */
 export class InvalidOptionError extends ToolscoutError {
   static override readonly marker = markerOf('InvalidOptionError');
-
-  static override isInstance(error: unknown): error is InvalidOptionError {
-    return hasMarker(error, InvalidOptionError.marker);
-  }
+  static override readonly isInstance = checkFor<InvalidOptionError>(InvalidOptionError.marker);
 
   constructor(
     readonly option: string,
     message: string,
   ) {
     super('invalid-option', message);
-    this.name = 'InvalidOptionError';
   }
 }
 
 /** A value in a loaded-tool store that is not what toolscout wrote (not JSON, not an array of strings, wrong type). */
 export class StoreDataError extends ToolscoutError {
   static override readonly marker = markerOf('StoreDataError');
-
-  static override isInstance(error: unknown): error is StoreDataError {
-    return hasMarker(error, StoreDataError.marker);
-  }
+  static override readonly isInstance = checkFor<StoreDataError>(StoreDataError.marker);
 
   constructor(
     readonly key: string,
@@ -245,17 +228,13 @@ export class StoreDataError extends ToolscoutError {
       `The loaded-tool store holds an unreadable value at key "${key}": ${problem}. It is left untouched; delete the key (or fix its value) to reset that thread.`,
       options,
     );
-    this.name = 'StoreDataError';
   }
 }
 
 /** Loading more tools into one thread than the store allows (`maxToolsPerThread`). Nothing was added. */
 export class ToolLimitError extends ToolscoutError {
   static override readonly marker = markerOf('ToolLimitError');
-
-  static override isInstance(error: unknown): error is ToolLimitError {
-    return hasMarker(error, ToolLimitError.marker);
-  }
+  static override readonly isInstance = checkFor<ToolLimitError>(ToolLimitError.marker);
 
   constructor(
     readonly threadKey: string,
@@ -267,7 +246,6 @@ export class ToolLimitError extends ToolscoutError {
       'tool-limit',
       `Thread "${threadKey}" has ${loadedCount} loaded tool(s); adding ${requestedIds.length} more would exceed the limit of ${limit} (maxToolsPerThread). Nothing was added.`,
     );
-    this.name = 'ToolLimitError';
   }
 }
 
@@ -278,10 +256,7 @@ export class ToolLimitError extends ToolscoutError {
  */
 export class StoreUnavailableError extends ToolscoutError {
   static override readonly marker = markerOf('StoreUnavailableError');
-
-  static override isInstance(error: unknown): error is StoreUnavailableError {
-    return hasMarker(error, StoreUnavailableError.marker);
-  }
+  static override readonly isInstance = checkFor<StoreUnavailableError>(StoreUnavailableError.marker);
 
   constructor(
     readonly store: string,
@@ -294,7 +269,6 @@ export class StoreUnavailableError extends ToolscoutError {
       `The ${store} failed while ${operation}: ${reason}. Check that the store is running and reachable; the call can be retried once it answers.`,
       options,
     );
-    this.name = 'StoreUnavailableError';
   }
 }
 
@@ -304,10 +278,7 @@ export class StoreUnavailableError extends ToolscoutError {
  */
 export class PolicyTimeoutError extends ToolscoutError {
   static override readonly marker = markerOf('PolicyTimeoutError');
-
-  static override isInstance(error: unknown): error is PolicyTimeoutError {
-    return hasMarker(error, PolicyTimeoutError.marker);
-  }
+  static override readonly isInstance = checkFor<PolicyTimeoutError>(PolicyTimeoutError.marker);
 
   constructor(
     readonly toolId: string,
@@ -318,17 +289,13 @@ export class PolicyTimeoutError extends ToolscoutError {
       'policy-timeout',
       `The policy filter did not answer within ${timeoutMs} ms (tool "${toolId}", phase "${phase}"), so the tool counts as not allowed. Make the filter answer sooner, or raise filterTimeoutMs.`,
     );
-    this.name = 'PolicyTimeoutError';
   }
 }
 
 /** An operation the store or backend at hand cannot do (no `deletePrefix`, an empty prefix, an old Redis). */
 export class UnsupportedOperationError extends ToolscoutError {
   static override readonly marker = markerOf('UnsupportedOperationError');
-
-  static override isInstance(error: unknown): error is UnsupportedOperationError {
-    return hasMarker(error, UnsupportedOperationError.marker);
-  }
+  static override readonly isInstance = checkFor<UnsupportedOperationError>(UnsupportedOperationError.marker);
 
   constructor(
     readonly operation: string,
@@ -336,38 +303,29 @@ export class UnsupportedOperationError extends ToolscoutError {
     options?: { cause?: unknown },
   ) {
     super('unsupported', message, options);
-    this.name = 'UnsupportedOperationError';
   }
 }
 
 /** Saving a tool index after `dispose()`: it no longer follows its catalog. */
 export class IndexDisposedError extends ToolscoutError {
   static override readonly marker = markerOf('IndexDisposedError');
-
-  static override isInstance(error: unknown): error is IndexDisposedError {
-    return hasMarker(error, IndexDisposedError.marker);
-  }
+  static override readonly isInstance = checkFor<IndexDisposedError>(IndexDisposedError.marker);
 
   constructor() {
     super(
       'index-disposed',
       'This tool index was disposed and no longer follows its catalog, so it cannot be saved: save it before disposing.',
     );
-    this.name = 'IndexDisposedError';
   }
 }
 
 /** A saved tool index that cannot be read: not JSON, another format or version, damaged, failing its integrity check. */
 export class InvalidIndexError extends ToolscoutError {
   static override readonly marker = markerOf('InvalidIndexError');
-
-  static override isInstance(error: unknown): error is InvalidIndexError {
-    return hasMarker(error, InvalidIndexError.marker);
-  }
+  static override readonly isInstance = checkFor<InvalidIndexError>(InvalidIndexError.marker);
 
   constructor(message: string, options?: { cause?: unknown }) {
     super('invalid-index', message, options);
-    this.name = 'InvalidIndexError';
   }
 }
 
@@ -377,27 +335,20 @@ export class InvalidIndexError extends ToolscoutError {
  */
 export class IndexMismatchError extends ToolscoutError {
   static override readonly marker = markerOf('IndexMismatchError');
-
-  static override isInstance(error: unknown): error is IndexMismatchError {
-    return hasMarker(error, IndexMismatchError.marker);
-  }
+  static override readonly isInstance = checkFor<IndexMismatchError>(IndexMismatchError.marker);
 
   constructor(
     message: string,
     readonly toolId?: string,
   ) {
     super('index-mismatch', message);
-    this.name = 'IndexMismatchError';
   }
 }
 
 /** An embedder that broke its contract: the wrong number of vectors, vectors of unequal length, non-finite values. */
 export class EmbedderOutputError extends ToolscoutError {
   static override readonly marker = markerOf('EmbedderOutputError');
-
-  static override isInstance(error: unknown): error is EmbedderOutputError {
-    return hasMarker(error, EmbedderOutputError.marker);
-  }
+  static override readonly isInstance = checkFor<EmbedderOutputError>(EmbedderOutputError.marker);
 
   constructor(
     readonly embedderId: string,
@@ -407,6 +358,5 @@ export class EmbedderOutputError extends ToolscoutError {
       'embedder-output',
       `Embedder "${embedderId}" ${problem}. An embedder must return one vector per text, in order, all of the same length and finite.`,
     );
-    this.name = 'EmbedderOutputError';
   }
 }

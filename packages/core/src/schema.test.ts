@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { ToolCatalog } from './catalog.js';
 import { InvalidToolError } from './errors.js';
 import { formatIssuePath, isStandardSchema, toJsonSchema, validateInput } from './schema.js';
+import { thrown } from './test-utils/thrown.js';
 import type { JsonSchema } from './types.js';
 
 const weatherJson: JsonSchema = {
@@ -27,15 +28,6 @@ const weatherZod = z.object({
   tags: z.array(z.string()).optional(),
   unit: z.enum(['c', 'f']).default('c'),
 });
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('isStandardSchema', () => {
   it('recognises zod schemas and rejects plain JSON Schema and junk', () => {
