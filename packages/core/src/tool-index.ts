@@ -413,7 +413,7 @@ export class ToolIndex<TTool = unknown> {
   /**
    * The index as plain JSON (it includes a format version and an integrity hash of its content);
    * load it with {@link ToolIndex.fromJSON}.
-   * Throws a {@link ToolscoutError} (code `index-disposed`) once disposed: the index may no longer
+   * Throws an {@link IndexDisposedError} once disposed: the index may no longer
    * hold what its catalog does.
    */
   toJSON(): SerializedToolIndex {
@@ -446,9 +446,9 @@ export class ToolIndex<TTool = unknown> {
 
   /**
    * Loads an index saved by {@link ToolIndex.toJSON} for the same catalog, without re-indexing: it ranks
-   * exactly as the saved one did, then follows the catalog's changes. Throws a {@link ToolscoutError}
-   * with code `index-mismatch` when the catalog's tools are not the ones indexed, and with code
-   * `invalid-index` for a document that is not such an index, has another format version, is
+   * exactly as the saved one did, then follows the catalog's changes. Throws an
+   * {@link IndexMismatchError} when the catalog's tools are not the ones indexed, and an
+   * {@link InvalidIndexError} for a document that is not such an index, has another format version, is
    * malformed (every number and id is checked: types, ranges, order, counts and averages that
    * agree with the postings and lines) or fails its integrity check (its content changed since it
    * was saved; see {@link SerializedToolIndex.integrity}).
