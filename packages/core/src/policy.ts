@@ -1,4 +1,5 @@
 import { PolicyTimeoutError } from './errors.js';
+import { MAX_TIMER_MS } from './stores/loaded-tool-store.js';
 import type { CatalogTool } from './types.js';
 
 /**
@@ -58,7 +59,7 @@ export type PolicyFilter<TTool = unknown> = (request: PolicyRequest<TTool>) => b
 export const DEFAULT_FILTER_TIMEOUT_MS = 5_000;
 
 /** The longest timeout a timer can wait (2^31 - 1 ms, about 24.8 days). */
-export const MAX_FILTER_TIMEOUT_MS = 2_147_483_647;
+export const MAX_FILTER_TIMEOUT_MS = MAX_TIMER_MS;
 
 /** The policy's answer: allowed, or why not. */
 export type PolicyAnswer =

@@ -11,13 +11,7 @@ import {
   type ToolSearchMode,
 } from './meta-tools.js';
 import { clipName, MODEL_INPUT_LIMITS, NAME_LENGTH_RULE, nameStart } from './model-input-limits.js';
-import {
-  DEFAULT_FILTER_TIMEOUT_MS,
-  MAX_FILTER_TIMEOUT_MS,
-  type PolicyFilter,
-  PolicyGate,
-  type PolicyPhase,
-} from './policy.js';
+import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter, PolicyGate, type PolicyPhase } from './policy.js';
 import { validateInput } from './schema.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from './stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from './stores/loaded-tool-store.js';
@@ -538,7 +532,7 @@ export class ToolSearchSession<TTool = unknown> {
    * event. Direct tools are always allowed.
    */
   policyFor(request: StepRequest): PolicyCheck<TTool> {
-    const gate = new PolicyGate(this.options.filter, this.options.filterTimeoutMs ?? DEFAULT_FILTER_TIMEOUT_MS);
+    const gate = new PolicyGate(this.options.filter, this.options.filterTimeoutMs);
     return async (tool, phases, input) => {
       if (this.isDirect(tool)) return true;
       for (const phase of phases) {
