@@ -31,7 +31,7 @@ import {
   type PatternMap,
   type PatternUnsupported,
 } from './schema-pattern.js';
-import { isRecord } from './values.js';
+import { isRecord, setOwn } from './values.js';
 
 /**
  * How many steps one validation may take: one per subschema applied to a value (an evaluation in the
@@ -433,12 +433,7 @@ function copyShared(value: unknown, copies: Map<object, unknown>): unknown {
   const object: Record<string, unknown> = {};
   copies.set(value, object);
   for (const key of Object.keys(value)) {
-    Object.defineProperty(object, key, {
-      value: copyShared((value as Record<string, unknown>)[key], copies),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(object, key, copyShared((value as Record<string, unknown>)[key], copies));
   }
   return object;
 }

@@ -12,7 +12,7 @@
 // tool); a pattern `RegExp` itself rejects is left to the validator, which reports it as before.
 import { format as formats } from '@cfworker/json-schema';
 import { RE2JS, RE2Set } from 're2js';
-import { isRecord } from './values.js';
+import { isRecord, setOwn } from './values.js';
 
 /**
  * A pattern translated for linear-time matching. RE2 compiles it on first use (about 50 µs, so a
@@ -460,10 +460,6 @@ function matchingNames(checks: PatternChecks, names: readonly string[]): Map<Lin
   return matched;
 }
 
-function define(record: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /**
  * A map's `properties` for one call: its own, and each name its patterns match with the pattern's
  * subschema (both, in an `allOf`, for a name that several declare). Patterns `RegExp` rejects stay
@@ -472,16 +468,16 @@ function define(record: Record<string, unknown>, key: string, value: unknown): v
 function declareMatches(map: PatternMap, matched: Map<LinearPattern, string[]>): number {
   const properties: Record<string, unknown> = {};
   const own = isRecord(map.properties) ? map.properties : {};
-  for (const key of Object.keys(own)) define(properties, key, own[key]);
+  for (const key of Object.keys(own)) setOwn(properties, key, own[key]);
   const left: Record<string, unknown> = {};
   let declared = 0;
   for (const { source, compiled, schema } of map.entries) {
     if (!isLinear(compiled)) {
-      define(left, source, schema);
+      setOwn(left, source, schema);
       continue;
     }
     for (const name of matched.get(compiled)!) {
-      define(properties, name, Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema);
+      setOwn(properties, name, Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema);
       declared++;
     }
   }
