@@ -9,7 +9,7 @@ import { isStandardSchema, toJsonSchema } from './schema.js';
 import { costProblemOf, VALIDATION_BUDGET } from './schema-graph.js';
 import { toToolName } from './tool-name.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
-import { describeBlank, describeValue, isRecord, setOwn } from './values.js';
+import { describeNonText, describeValue, isRecord, isText, setOwn } from './values.js';
 
 /** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
 export type CatalogChange<T> =
@@ -269,10 +269,9 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   }
   const descriptor = input as unknown as Record<string, unknown>;
   const id = descriptor.id;
-  if (typeof id !== 'string' || !/\S/.test(id)) {
-    const got = typeof id === 'string' ? describeBlank(id) : describeValue(id);
+  if (!isText(id)) {
     const hint = typeof descriptor.name === 'string' ? ` named "${descriptor.name}"` : '';
-    throw new InvalidToolError(`Tool${hint}${at()}: id must be a non-empty string, got ${got}`, 'id');
+    throw new InvalidToolError(`Tool${hint}${at()}: id must be a non-empty string, got ${describeNonText(id)}`, 'id');
   }
   const label = `"${id}"`;
   optionalString(descriptor, 'name', label);

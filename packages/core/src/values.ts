@@ -11,8 +11,17 @@ export function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A string with no text in it, for error messages: `an empty string`, or `a blank string (only white space): " \t"`. */
-export function describeBlank(value: string): string {
+/** Whether a value is a string with something other than white space in it. */
+export function isText(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/**
+ * What a value that is not text is, for error messages: `a number`, `an empty string`, or
+ * `a blank string (only white space): " \t"`.
+ */
+export function describeNonText(value: unknown): string {
+  if (typeof value !== 'string') return describeValue(value);
   return value === '' ? 'an empty string' : `a blank string (only white space): ${JSON.stringify(value)}`;
 }
 

@@ -1,6 +1,6 @@
 import { ImportError, type ImportLocation } from '../errors.js';
 import type { JsonSchema, ToolDescriptor } from '../types.js';
-import { describeBlank, describeValue, isRecord, setOwn } from '../values.js';
+import { describeNonText, describeValue, isRecord, isText, setOwn } from '../values.js';
 
 /** Options every importer takes. */
 export interface ImporterOptions {
@@ -18,7 +18,7 @@ export interface RecordLocation {
   prefix: string;
 }
 
-export { describeValue, isRecord, setOwn };
+export { describeNonText, describeValue, isRecord, isText, setOwn };
 
 /** The path of a field of the record: `tools[3].name`, or `name` for a JSON Lines record. */
 export function fieldPath(at: RecordLocation, field: string): string {
@@ -62,16 +62,6 @@ export function requiredString(record: Record<string, unknown>, field: string, a
   const value = record[field];
   if (!isText(value)) throw fieldError(at, field, `must be a non-empty string, got ${describeNonText(value)}`);
   return value;
-}
-
-/** Whether a value is a string with something other than white space in it. */
-export function isText(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
-
-/** What a value that is not text is, for an error: `a number`, `an empty string`, `a blank string (...): "  "`. */
-export function describeNonText(value: unknown): string {
-  return typeof value === 'string' ? describeBlank(value) : describeValue(value);
 }
 
 /** An optional string field; `null` counts as absent. */
