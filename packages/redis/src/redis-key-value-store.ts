@@ -9,6 +9,7 @@ import {
   ToolscoutError,
   UnsupportedOperationError,
 } from '@toolscout/core';
+import { failureReason, MAX_TIMER_MS, quoteKey } from '@toolscout/core/internal';
 
 /**
  * The part of a node-redis client that this package uses: raw commands. A connected node-redis 5 or 6
@@ -147,22 +148,9 @@ const removeValuesScript = script('removeValues', REMOVE_VALUES);
 
 const STORE_NAME = 'Redis key-value store';
 const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
-/** The longest delay `setTimeout` takes (about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/** A key for a message: quoted, and cut when long (thread keys can come from requests). */
-function quoted(key: string): string {
-  return JSON.stringify(key.length > 120 ? `${key.slice(0, 120)}...` : key);
-}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Why a command failed, in words; node-redis's `TimeoutError` has an empty message, so its name stands in. */
-function failureReason(error: unknown): string {
-  if (error instanceof Error) return error.message.trim() || `${error.name} (without a message)`;
-  return String(error);
 }
 
 /** A reply as a string: node-redis gives strings, or Buffers under a Buffer type mapping. */
@@ -261,7 +249,7 @@ export function createRedisKeyValueStore(
    * StoreUnavailableError.
    */
   async function onKey(key: string, args: string[], label = args[0]): Promise<unknown> {
-    const operation = `${label} ${quoted(key)}`;
+    const operation = `${label} ${quoteKey(key)}`;
     try {
       return await send(args, operation);
     } catch (error) {

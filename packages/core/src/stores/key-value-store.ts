@@ -137,12 +137,12 @@ function preview(raw: string): string {
 }
 
 /** A thread key or prefix for a message: quoted, and cut when long (keys can come from requests). */
-function quoted(text: string): string {
+export function quoteKey(text: string): string {
   return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
 }
 
 /** Why a backend call failed, in words: its message, or its name when it has none (node-redis timeouts). */
-function failureReason(error: unknown): string {
+export function failureReason(error: unknown): string {
   if (StoreUnavailableError.isInstance(error)) return error.reason;
   if (error instanceof Error) return error.message.trim() || `${error.name} (without a message)`;
   return String(error);
@@ -196,14 +196,14 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
   }
 
   async get(threadKey: string): Promise<string[]> {
-    return this.#run(`reading the loaded tools of thread ${quoted(threadKey)}`, () => this.#read(threadKey));
+    return this.#run(`reading the loaded tools of thread ${quoteKey(threadKey)}`, () => this.#read(threadKey));
   }
 
   async add(threadKey: string, toolIds: readonly string[]): Promise<AddLoadedToolsResult> {
     assertToolIds(toolIds);
     const requested = uniqueIds(toolIds);
     if (requested.length === 0) return { loaded: await this.get(threadKey), added: [], alreadyLoaded: [] };
-    const operation = `adding ${requested.length} tool(s) to thread ${quoted(threadKey)}`;
+    const operation = `adding ${requested.length} tool(s) to thread ${quoteKey(threadKey)}`;
     return this.#run(operation, () => this.#add(threadKey, requested));
   }
 
@@ -251,7 +251,7 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
     assertToolIds(toolIds);
     if (toolIds.length === 0) return;
     const ids = uniqueIds(toolIds);
-    await this.#run(`removing ${ids.length} tool(s) from thread ${quoted(threadKey)}`, () =>
+    await this.#run(`removing ${ids.length} tool(s) from thread ${quoteKey(threadKey)}`, () =>
       this.#remove(threadKey, ids),
     );
   }
@@ -275,7 +275,7 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
   }
 
   async clear(threadKey: string): Promise<void> {
-    await this.#run(`clearing thread ${quoted(threadKey)}`, () => this.#store.delete(this.keyOf(threadKey)));
+    await this.#run(`clearing thread ${quoteKey(threadKey)}`, () => this.#store.delete(this.keyOf(threadKey)));
   }
 
   /** Deletes every key under this store's prefix. Needs a backend with `deletePrefix`, and a non-empty prefix. */
@@ -293,7 +293,7 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
       );
     }
     const deletePrefix = this.#store.deletePrefix.bind(this.#store);
-    await this.#run(`clearing every thread under ${quoted(this.#prefix)}`, () => deletePrefix(this.#prefix));
+    await this.#run(`clearing every thread under ${quoteKey(this.#prefix)}`, () => deletePrefix(this.#prefix));
   }
 
   /**
