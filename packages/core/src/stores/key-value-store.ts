@@ -6,6 +6,7 @@ import {
   ToolscoutError,
   UnsupportedOperationError,
 } from '../errors.js';
+import { describeValue } from '../values.js';
 import {
   type AddLoadedToolsResult,
   assertToolIds,
@@ -114,22 +115,16 @@ export function parseLoadedToolIds(key: string, raw: string): string[] {
     throw new StoreDataError(key, `not valid JSON (${preview(raw)})`, { cause: error });
   }
   if (!Array.isArray(value)) {
-    throw new StoreDataError(key, `expected a JSON array of tool ids, got ${describe(value)} (${preview(raw)})`);
+    throw new StoreDataError(key, `expected a JSON array of tool ids, got ${describeValue(value)} (${preview(raw)})`);
   }
   const badIndex = value.findIndex((item) => typeof item !== 'string');
   if (badIndex !== -1) {
     throw new StoreDataError(
       key,
-      `expected a JSON array of tool ids (strings), but item ${badIndex} is ${describe(value[badIndex])} (${preview(raw)})`,
+      `expected a JSON array of tool ids (strings), but item ${badIndex} is ${describeValue(value[badIndex])} (${preview(raw)})`,
     );
   }
   return uniqueIds(value as string[]);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function preview(raw: string): string {
