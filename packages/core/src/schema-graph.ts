@@ -275,7 +275,7 @@ function readNode(
   node: Record<string, unknown>,
   targets: Targets,
   enqueue: (schema: unknown) => void,
-  rewrites: object[],
+  rewrites: Set<object>,
 ): Node | undefined {
   let inPlace: unknown[] | undefined;
   let steps = 1;
@@ -303,7 +303,7 @@ function readNode(
         else enqueue(value);
         break;
       case 'member map':
-        if (key === 'patternProperties' && isRecord(value)) rewrites.push(node);
+        if (key === 'patternProperties' && isRecord(value)) rewrites.add(node);
         if (isRecord(value)) for (const name of Object.keys(value)) enqueue(value[name]);
         break;
       case 'definitions':
@@ -318,7 +318,7 @@ function readNode(
           (key === 'pattern' && typeof value === 'string')
         ) {
           refers ||= key === '$recursiveRef';
-          rewrites.push(node);
+          rewrites.add(node);
         } else if (key === '$id' || key === 'id' || key === '$anchor') nameTargets(node, targets);
     }
   }
@@ -333,7 +333,7 @@ function readNode(
  */
 function collect(root: unknown) {
   const seen = new Set<object>();
-  const rewrites: object[] = [];
+  const rewrites = new Set<object>();
   const nodes = new Map<object, Node>();
   const targets: Targets = { root };
   const lookup: Record<string, unknown> = Object.create(null);
@@ -452,7 +452,7 @@ function patternsOf(node: object): string[] {
 }
 
 /** The first pattern among the rewritten subschemas that RE2 cannot match. */
-function firstUnsupported(rewrites: readonly object[]): PatternUnsupported | undefined {
+function firstUnsupported(rewrites: ReadonlySet<object>): PatternUnsupported | undefined {
   for (const node of rewrites) {
     for (const pattern of patternsOf(node)) {
       const compiled = compilePattern(pattern);
@@ -514,7 +514,7 @@ function rewrite(target: Record<string, unknown>, collector: PatternCollector): 
 function runnableCopy(
   schema: unknown,
   cuts: readonly Cut[],
-  rewrites: readonly object[],
+  rewrites: ReadonlySet<object>,
   lookup: Record<string, unknown>,
   collector: PatternCollector,
 ) {
@@ -531,13 +531,13 @@ function runnableCopy(
       else (copied[edge.key] as Record<string | number, unknown>)[edge.at] = true;
     }
   }
-  for (const node of new Set(rewrites)) rewrite(copies.get(node) as Record<string, unknown>, collector);
+  for (const node of rewrites) rewrite(copies.get(node) as Record<string, unknown>, collector);
   return copy;
 }
 
 const NO_PATTERNS: PatternChecks = { formats: new Map(), maps: [] };
 
-function analyse(schema: unknown, patterns = NO_PATTERNS): { plan: SchemaPlan; cuts: Cut[]; rewrites: object[] } {
+function analyse(schema: unknown, patterns = NO_PATTERNS): { plan: SchemaPlan; cuts: Cut[]; rewrites: Set<object> } {
   const { nodes, lookup, unresolved, rewrites } = collect(schema);
   const cuts = walkInPlace(nodes, VALIDATION_BUDGET + 1);
   let maxValueCost = 1;
@@ -566,7 +566,7 @@ export function schemaPlan(schema: unknown): SchemaPlan {
   const cached = key && plans.get(key);
   if (cached) return cached;
   const first = analyse(schema);
-  const runnable = first.cuts.length === 0 && first.rewrites.length === 0;
+  const runnable = first.cuts.length === 0 && first.rewrites.size === 0;
   const collector = new PatternCollector();
   const built = runnable
     ? first.plan
