@@ -92,27 +92,24 @@ export function loadedNamesFromConversation(
   tools: LoadRecordingTools,
   maxTools: number = DEFAULT_MAX_TOOLS_PER_THREAD,
 ): string[] {
-  const loaded: string[] = [];
-  if (conversation === undefined) return loaded;
+  if (conversation === undefined) return [];
   if (!Array.isArray(conversation)) {
     throw new InvalidOptionError(
       'conversation',
       `The conversation must be an array of tool calls and results (ConversationEntry[]), got ${describeValue(conversation)}. Pass the adapter's converted messages, or leave it out.`,
     );
   }
-  const seen = new Set<string>();
+  // A set keeps its names in the order they were first added: the load order.
+  const loaded = new Set<string>();
   const recording = new Set<unknown>([tools.load, tools.autoLoadSearch, tools.discover].filter(Boolean));
   for (const entry of conversation as readonly unknown[]) {
     const fresh = new Set<string>();
     for (const name of recordedNames(entry, recording)) {
-      if (!seen.has(name)) fresh.add(name);
-      if (loaded.length + fresh.size > maxTools) break;
+      if (!loaded.has(name)) fresh.add(name);
+      if (loaded.size + fresh.size > maxTools) break;
     }
-    if (loaded.length + fresh.size > maxTools) continue;
-    for (const name of fresh) {
-      seen.add(name);
-      loaded.push(name);
-    }
+    if (loaded.size + fresh.size > maxTools) continue;
+    for (const name of fresh) loaded.add(name);
   }
-  return loaded;
+  return [...loaded];
 }
