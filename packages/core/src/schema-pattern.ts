@@ -352,12 +352,16 @@ export const PATTERN_FORMAT = `toolscout-pattern-${Math.random().toString(36).sl
  * of a repeat past RE2's limit, `(a{100}){100}`), found when the plan is made, at the first call.
  */
 export function firstUncompiled(checks: PatternChecks): PatternUnsupported | undefined {
-  const inMaps = checks.maps.flatMap((map) => map.entries.map((entry) => entry.compiled).filter(isLinear));
-  for (const pattern of [...checks.formats.values(), ...inMaps]) {
+  for (const pattern of [...checks.formats.values(), ...mapPatterns(checks)]) {
     const program = pattern.program();
     if (!(program instanceof RE2JS)) return program;
   }
   return undefined;
+}
+
+/** The distinct patterns of a plan's pattern maps that are matched in linear time. */
+function mapPatterns(checks: PatternChecks): LinearPattern[] {
+  return [...new Set(checks.maps.flatMap((map) => map.entries.map((entry) => entry.compiled).filter(isLinear)))];
 }
 
 /** Whether a validator error is a pattern checked as a {@link PATTERN_FORMAT}. */
@@ -434,8 +438,7 @@ const patternSets = new WeakMap<PatternChecks, PatternSet>();
 function patternSet(checks: PatternChecks): PatternSet {
   const known = patternSets.get(checks);
   if (known) return known;
-  const entries = checks.maps.flatMap((map) => map.entries.map((entry) => entry.compiled));
-  const patterns = [...new Set(entries.filter(isLinear))];
+  const patterns = mapPatterns(checks);
   const set = new RE2Set(RE2Set.UNANCHORED);
   for (const pattern of patterns) set.add(pattern.re2);
   set.compile();
