@@ -74,6 +74,17 @@ export interface Transcript {
   history: unknown;
 }
 
+/** A tool result's output as text: a message as it is, anything else as JSON. */
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The tool names a `search_tools` output lists (none when it lists none). */
+export function resultNames(output: unknown): string[] {
+  const results = (output as { results?: { name: string }[] } | undefined)?.results;
+  return Array.isArray(results) ? results.map((result) => result.name) : [];
+}
+
 /** An agent of the framework under test, with the adapter plugged in. */
 export interface HarnessAgent {
   run(turn: TurnRequest): Promise<Transcript>;

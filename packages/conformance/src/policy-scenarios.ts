@@ -1,7 +1,7 @@
 import type { PolicyFilter, PolicyPhase, ToolSearchMode } from '@toolscout/core';
 import { expect } from 'vitest';
 import type { Execution } from './fixtures.js';
-import { answer, call, load, type ScriptAction, search, type Transcript } from './harness.js';
+import { answer, call, load, resultNames, type ScriptAction, search, type Transcript, text } from './harness.js';
 
 /** The tool the policy scenarios keep out, and the arguments that would run it. */
 export const GUARDED_TOOL = 'send_email';
@@ -82,15 +82,6 @@ export function guardIn(phase: PolicyPhase, how: 'deny' | 'hang'): { filter: Pol
     return how === 'deny' ? false : new Promise<boolean>(() => {});
   };
   return { filter, asked };
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function resultNames(output: unknown): string[] {
-  const results = (output as { results?: { name: string }[] } | undefined)?.results;
-  return Array.isArray(results) ? results.map((result) => result.name) : [];
 }
 
 function readsLikeNoTool(transcript: Transcript, index: number, at: string): void {

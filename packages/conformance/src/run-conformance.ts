@@ -9,8 +9,10 @@ import {
   type HarnessAgent,
   load,
   parallel,
+  resultNames,
   search,
   type Transcript,
+  text,
 } from './harness.js';
 import { ATTEMPTS, expectGuarded, guardIn, POLICY_PHASES } from './policy-scenarios.js';
 
@@ -86,15 +88,6 @@ function resultOf(transcript: Transcript, index: number): { toolName: string; ou
   if (!result)
     throw new Error(`The transcript has ${transcript.results.length} results; result ${index} was expected.`);
   return result;
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function resultNames(output: unknown): string[] {
-  const results = (output as { results?: { name: string }[] } | undefined)?.results;
-  return Array.isArray(results) ? results.map((result) => result.name) : [];
 }
 
 /**
