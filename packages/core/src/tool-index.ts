@@ -1049,16 +1049,6 @@ function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): 
       }
     }
   }
-  // (before VectorIndex.fromJSON makes room for them all: dimensions that the vectors do not have)
-  const first: unknown = Array.isArray(section.entries) ? section.entries[0] : undefined;
-  const encoded = isRecord(first) && typeof first.vector === 'string' ? first.vector : undefined;
-  if (encoded !== undefined && encoded.length % 4 === 0) {
-    const padding = encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0;
-    const length = ((encoded.length / 4) * 3 - padding) / 4;
-    if (section.dimensions !== length) {
-      throw damaged(`its vector section has ${describeNumber(section.dimensions)} dimensions, its vectors ${length}`);
-    }
-  }
   try {
     return VectorIndex.fromJSON(section, {
       embedder: options.embedder!,

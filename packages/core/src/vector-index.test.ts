@@ -235,6 +235,11 @@ describe('VectorIndex', () => {
       expect(attempt({ ...good, entries: [{ ...good.entries[0], vector }] })).toThrow(/entries\[0\]\.vector/);
     }
     expect(attempt({ ...good, entries: [good.entries[0], good.entries[0]] })).toThrow(/duplicate id "a"/);
+    // Dimensions that the vectors do not have are refused before room is made for them.
+    expect(attempt({ ...good, dimensions: 2 ** 40 })).toThrow(
+      /field "dimensions": the vector section has 1099511627776 dimensions, its vectors 4/,
+    );
+    expect(attempt({ ...good, dimensions: 2 ** 40 })).toThrow(ImportError);
     expect(attempt({ ...good, pending: [{ id: 'b' }] })).toThrow(/pending\[0\]\.text/);
     expect(attempt(null)).toThrow(ImportError);
   });

@@ -225,12 +225,18 @@ export class VectorIndex {
     if (d === 0 && json.entries.length > 0) fail("expected a positive length for the entries' vectors", 'dimensions');
 
     index.#dimensions = d;
-    index.#reserve(json.entries.length);
     json.entries.forEach((entry, row) => {
       const field = `entries[${row}]`;
       if (typeof entry?.id !== 'string') fail('expected a string', `${field}.id`);
       if (typeof entry.hash !== 'string') fail('expected a string', `${field}.hash`);
       if (index.#rows.has(entry.id)) fail(`duplicate id "${entry.id}"`, `${field}.id`);
+      if (row === 0) {
+        // (before making room for them all: dimensions that the vectors do not have)
+        const floats = encodedFloatCount(entry.vector);
+        if (floats < 0) fail(`expected ${d} float32 values in base64`, `${field}.vector`);
+        if (floats !== d) fail(`the vector section has ${d} dimensions, its vectors ${floats}`, 'dimensions');
+        index.#reserve(json.entries.length);
+      }
       const target = index.#matrix.subarray(row * d, row * d + d);
       if (!decodeVector(entry.vector, target)) fail(`expected ${d} float32 values in base64`, `${field}.vector`);
       index.#rows.set(entry.id, row);
@@ -489,12 +495,19 @@ function encodeVector(vector: Float32Array): string {
   return ascii.decode(out);
 }
 
-/** Decodes `encodeVector`'s output into `target`; false when it is not valid or not `target.length` long. */
-function decodeVector(encoded: unknown, target: Float32Array): boolean {
-  if (typeof encoded !== 'string' || encoded.length % 4 !== 0) return false;
+/** How many float32 values base64 text of this length holds, or -1 when it cannot hold whole ones. */
+function encodedFloatCount(encoded: unknown): number {
+  if (typeof encoded !== 'string' || encoded.length % 4 !== 0) return -1;
   const padding = encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0;
   const byteLength = (encoded.length / 4) * 3 - padding;
-  if (byteLength !== target.length * 4) return false;
+  return byteLength % 4 === 0 ? byteLength / 4 : -1;
+}
+
+/** Decodes `encodeVector`'s output into `target`; false when it is not valid or not `target.length` long. */
+function decodeVector(encoded: unknown, target: Float32Array): boolean {
+  if (typeof encoded !== 'string' || encodedFloatCount(encoded) !== target.length) return false;
+  const padding = encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0;
+  const byteLength = target.length * 4;
   const bytes = LITTLE_ENDIAN
     ? new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
     : new Uint8Array(byteLength);
