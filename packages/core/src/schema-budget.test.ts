@@ -10,15 +10,8 @@ import {
   treeArguments,
   treeSchema,
 } from './test-utils/hostile-schemas.js';
+import { within } from './test-utils/within.js';
 import type { JsonSchema } from './types.js';
-
-/** Runs `work` and fails if it took longer than `ms` (a ceiling against blow-ups, not a speed claim). */
-async function within<T>(ms: number, work: () => Promise<T> | T): Promise<T> {
-  const started = performance.now();
-  const result = await work();
-  expect(performance.now() - started).toBeLessThan(ms);
-  return result;
-}
 
 function callable(id: string, schema: JsonSchema) {
   return new ToolCatalog([{ id, inputSchema: schema }]).get(id)!;

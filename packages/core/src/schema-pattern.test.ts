@@ -5,15 +5,8 @@ import { ToolCatalog } from './catalog.js';
 import { InvalidToolError } from './errors.js';
 import { validateInput } from './schema.js';
 import { compilePattern, isLinear, PATTERN_FORMAT } from './schema-pattern.js';
+import { within } from './test-utils/within.js';
 import type { JsonSchema } from './types.js';
-
-/** Runs `work` and fails if it took longer than `ms` (a ceiling against blow-ups, not a speed claim). */
-async function within<T>(ms: number, work: () => Promise<T> | T): Promise<T> {
-  const started = performance.now();
-  const result = await work();
-  expect(performance.now() - started).toBeLessThan(ms);
-  return result;
-}
 
 /** The pattern that backtracks exponentially in `RegExp`: 30 letters and a `!` take about 5 s there. */
 const NESTED = '^(a+)+$';
