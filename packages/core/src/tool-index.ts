@@ -489,7 +489,7 @@ export class ToolIndex<TTool = unknown> {
     }
     if (indexIntegrity(document) !== document.integrity) {
       throw new InvalidIndexError(
-        'The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.',
+        `The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). ${REBUILD}`,
       );
     }
     let vector: VectorIndex | undefined;
@@ -1063,10 +1063,13 @@ function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): 
   }
 }
 
+/** What to do about a saved index that cannot be loaded. */
+const REBUILD = 'Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.';
+
 /** The error of a saved index whose content is malformed. */
 function damaged(problem: string, cause?: unknown): InvalidIndexError {
   return new InvalidIndexError(
-    `The saved tool index is damaged (${problem}). Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.`,
+    `The saved tool index is damaged (${problem}). ${REBUILD}`,
     cause === undefined ? undefined : { cause },
   );
 }
@@ -1101,7 +1104,6 @@ function parseSerialized(json: SerializedToolIndex | string): SerializedToolInde
 function checkVersion(version: unknown): void {
   if (version === TOOL_INDEX_FORMAT_VERSION) return;
   const wanted = `this toolscout reads format version ${TOOL_INDEX_FORMAT_VERSION}`;
-  const rebuild = 'Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.';
   let problem: string;
   if (typeof version === 'number' && Number.isInteger(version) && version > 0) {
     const by = version < TOOL_INDEX_FORMAT_VERSION ? 'an older' : 'a newer';
@@ -1113,7 +1115,7 @@ function checkVersion(version: unknown): void {
       typeof version === 'string' ? `the string ${JSON.stringify(version.slice(0, 40))}` : describeNumber(version);
     problem = `The saved tool index's "version" is ${shown}, where a positive integer is expected; ${wanted}.`;
   }
-  throw new InvalidIndexError(`${problem} ${rebuild}`);
+  throw new InvalidIndexError(`${problem} ${REBUILD}`);
 }
 
 function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, string>): void {
