@@ -385,18 +385,13 @@ async function streamToolsJsonl(
   return tools;
 }
 
-/**
- * Runs a one-line parse for line `line` of a file: its ImportError says "line 1", so it is thrown
- * again with the real line number (the message is rebuilt from the same location fields).
- */
+/** Runs a one-line parse for line `line` of a file: its ImportError says "line 1", so it is thrown again with the real line. */
 function atLine<T>(line: number, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
     if (!ImportError.isInstance(error)) throw error;
-    const location = { ...error.location, line };
-    const where = new ImportError('', error.location).message; // "file, line 1, field ...: "
-    throw new ImportError(error.message.slice(where.length), location, { cause: error });
+    throw new ImportError(error.problem, { ...error.location, line }, { cause: error });
   }
 }
 

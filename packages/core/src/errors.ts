@@ -167,7 +167,10 @@ export class ImportError extends ToolscoutError {
   static override readonly marker = markerOf('ImportError');
   static override readonly isInstance = checkFor<ImportError>(ImportError.marker);
 
+  /** Where the input was wrong. */
   readonly location: ImportLocation;
+  /** What was wrong, without where (the message is both). */
+  readonly problem: string;
 
   constructor(problem: string, location: ImportLocation = {}, options?: { cause?: unknown }) {
     const where = [
@@ -179,6 +182,7 @@ export class ImportError extends ToolscoutError {
       .join(', ');
     super('import', where ? `${where}: ${problem}` : problem, options);
     this.location = location;
+    this.problem = problem;
   }
 }
 
