@@ -1,7 +1,6 @@
 // Speed at catalog size: index build time, search latency, heap growth and (toolscout) the saved
 // index, for each engine at each size, each run in its own child process with a time limit.
-import { fileURLToPath } from 'node:url';
-import { type ChildOutcome, runInChild } from './child-run.js';
+import { type ChildOutcome, compiledModule, runInChild } from './child-run.js';
 import { loadDataset } from './datasets.js';
 import { type EngineName, engineByName } from './engines/index.js';
 import { garbageCollector } from './gc.js';
@@ -282,7 +281,7 @@ export async function runPerf(options: PerfOptions): Promise<PerfResult[]> {
     onProgress = () => {},
   } = options;
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs must be a positive integer, got ${runs}`);
-  const childPath = new URL('./perf-child.js', import.meta.url);
+  const childPath = compiledModule('perf-child.js');
   const results: PerfResult[] = [];
   for (const size of sizes) {
     const at = `${size.toLocaleString('en-US')} tools`;
@@ -296,7 +295,7 @@ export async function runPerf(options: PerfOptions): Promise<PerfResult[]> {
         const request: PerfRequest = { engine, size, datasets: options.datasets, queries, seed };
         const perf = isolate
           ? fromOutcome(
-              await runInChild<EngineFigures, PerfProgress>(fileURLToPath(childPath), request, {
+              await runInChild<EngineFigures, PerfProgress>(childPath, request, {
                 timeoutMs,
                 execArgv: ['--expose-gc'],
               }),
