@@ -94,6 +94,21 @@ export class LineReader {
   }
 }
 
+/** What a schema's parse error says: where, and what is wrong there. */
+export interface ZodLikeError extends Error {
+  issues: { path: PropertyKey[]; message: string }[];
+}
+
+/**
+ * A schema's parse error: `ZodError` (zod classic) or `$ZodError` (zod mini, which the MCP SDK
+ * parses requests and results with).
+ */
+export function isZodError(error: unknown): error is ZodLikeError {
+  return (
+    error instanceof Error && /^\$?ZodError$/.test(error.name) && Array.isArray((error as Partial<ZodLikeError>).issues)
+  );
+}
+
 /** A line read as JSON-RPC: the message, or why it could not be read (and its id, when that was readable). */
 export type JsonRpcLine =
   | { message: JSONRPCMessage }

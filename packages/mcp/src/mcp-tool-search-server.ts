@@ -25,6 +25,7 @@ import {
   ToolscoutError,
 } from '@toolscout/core';
 import { isRecord } from '@toolscout/core/internal';
+import { isZodError } from './json-rpc-lines.js';
 
 /** Options for a {@link McpToolSearchServer}: the session's, plus what clients are told about the server. */
 export interface McpToolSearchServerOptions<TTool = unknown> extends Omit<ToolSearchSessionOptions<TTool>, 'state'> {
@@ -116,18 +117,6 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   const result: CallToolResult = { content: [{ type: 'text', text: jsonText(output) }] };
   if (isRecord(output)) result.structuredContent = output;
   return result;
-}
-
-interface ZodLikeError {
-  name: string;
-  issues: { path: PropertyKey[]; message: string }[];
-}
-
-/** A schema's parse error: `ZodError` (zod 3) or `$ZodError` (zod 4, which the SDK uses). */
-function isZodError(error: unknown): error is ZodLikeError {
-  return (
-    error instanceof Error && /^\$?ZodError$/.test(error.name) && Array.isArray((error as Partial<ZodLikeError>).issues)
-  );
 }
 
 type RequestHandler = (request: { method: string }, extra: unknown) => Promise<unknown>;

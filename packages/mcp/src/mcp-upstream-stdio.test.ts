@@ -80,6 +80,21 @@ describe('the gateway in front of misbehaving stdio servers (real processes)', {
     expect(await upstream.callTool('small', {})).toEqual({ content: [{ type: 'text', text: 'small answer' }] });
   });
 
+  it('a tool answer that is JSON-RPC but not the MCP shape fails the call as unreadable, naming the field', async () => {
+    const upstream = await rawUpstream('ok');
+    let failure: unknown;
+    try {
+      await upstream.callTool('shapeless', {});
+    } catch (error) {
+      failure = error;
+    }
+    expect(McpUpstreamError.isInstance(failure) && failure.reason).toBe('unreadable');
+    expect((failure as Error).message).toMatch(
+      /^MCP server "raw" answered "shapeless" with something the gateway could not read: it does not fit the MCP schema \(at "content": /,
+    );
+    expect(await upstream.callTool('small', {})).toEqual({ content: [{ type: 'text', text: 'small answer' }] });
+  });
+
   it('a tool answer over 10 MB fails the call and takes the server down, naming the limit (was: "exited or crashed")', async () => {
     const upstream = await rawUpstream('ok');
     expect(upstream.status).toBe('ready');

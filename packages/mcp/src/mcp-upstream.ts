@@ -11,6 +11,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { fromMcpTools, InvalidOptionError, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
+import { isZodError } from './json-rpc-lines.js';
 import { type Logger, silentLogger } from './logger.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 import { isUnreadableAnswer, StdioUpstreamTransport } from './stdio-upstream-transport.js';
@@ -102,10 +103,8 @@ function readFailure(error: unknown): string | undefined {
   if (isUnreadableAnswer(error)) return (error.data as { detail: string }).detail;
   const deep = tooDeep(error);
   if (deep) return `it is ${deep}`;
-  const issue = (error as { issues?: { path: PropertyKey[]; message: string }[] } | undefined)?.issues?.[0];
-  if ((error as Error | undefined)?.name === 'ZodError' && issue) {
-    return `it does not fit the MCP schema (at "${issue.path.map(String).join('.')}": ${issue.message})`;
-  }
+  const issue = isZodError(error) ? error.issues[0] : undefined;
+  if (issue) return `it does not fit the MCP schema (at "${issue.path.map(String).join('.')}": ${issue.message})`;
   return undefined;
 }
 

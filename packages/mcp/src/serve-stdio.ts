@@ -2,7 +2,13 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidOptionError } from '@toolscout/core';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineReader, MessageTooLargeError, parseJsonRpcLine } from './json-rpc-lines.js';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  isZodError,
+  LineReader,
+  MessageTooLargeError,
+  parseJsonRpcLine,
+} from './json-rpc-lines.js';
 import type { McpConnectionOptions } from './mcp-tool-search-server.js';
 
 /**
@@ -30,7 +36,7 @@ function malformedAnswer(error: Error): { code: number; message: string } | unde
   if (error instanceof SyntaxError) {
     return { code: ErrorCode.ParseError, message: 'Parse error: the line is not valid JSON' };
   }
-  if (error.name === 'ZodError') {
+  if (isZodError(error)) {
     return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' };
   }
   if (MessageTooLargeError.isInstance(error)) {

@@ -1,7 +1,8 @@
 // A misbehaving MCP server for the tests, speaking raw JSON-RPC lines on stdio (no SDK, so it can
 // send what the SDK never would). RAW_MODE picks what its tools/list answer is:
 // - `ok`: three tools: `big` (its answer to tools/call is one 11 MB line), `garbled` (its answer is
-//   JSON but not JSON-RPC) and `small`;
+//   JSON but not JSON-RPC) and `small`; a call of the unlisted `shapeless` is answered with JSON-RPC
+//   whose result is not the MCP shape (`content` is a string);
 // - `deep-input`: those two and `deep`, whose input schema is nested 5000 levels;
 // - `deep-output`: one tool whose output schema is nested 5000 levels;
 // - `huge`: a tools/list answer of 11 MB;
@@ -45,6 +46,7 @@ function answer(message: { id?: unknown; method?: string; params?: { name?: stri
       return toolsList(message.id);
     case 'tools/call': {
       if (message.params?.name === 'garbled') return `{"jsonrpc":"2.0","id":${id},"result":"garbled"}`;
+      if (message.params?.name === 'shapeless') return `{"jsonrpc":"2.0","id":${id},"result":{"content":"none"}}`;
       const text = message.params?.name === 'big' ? 'x'.repeat(ELEVEN_MB) : 'small answer';
       return `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${text}"}]}}`;
     }
