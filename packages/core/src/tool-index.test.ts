@@ -4,6 +4,7 @@ import { InvalidOptionError, ToolscoutError } from './errors.js';
 import { indexIntegrity } from './index-integrity.js';
 import { distinctWords } from './test-utils/distinct-words.js';
 import { HashEmbedder } from './test-utils/hash-embedder.js';
+import { thrown } from './test-utils/thrown.js';
 import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
 import {
   DEFAULT_MIN_SCORE,
@@ -110,13 +111,9 @@ const ids = (hits: SearchHit[]) => hits.map((hit) => hit.id);
 
 /** The error `ToolIndex.fromJSON` throws for a document (it must throw a ToolscoutError). */
 const loadError = (catalog: ToolCatalog, input: unknown, options?: ToolIndexOptions): ToolscoutError => {
-  try {
-    ToolIndex.fromJSON(catalog, input as SerializedToolIndex, options);
-  } catch (error) {
-    expect(ToolscoutError.isInstance(error)).toBe(true);
-    return error as ToolscoutError;
-  }
-  throw new Error('the document was loaded');
+  const error = thrown(() => ToolIndex.fromJSON(catalog, input as SerializedToolIndex, options));
+  expect(ToolscoutError.isInstance(error)).toBe(true);
+  return error as ToolscoutError;
 };
 /** A saved index changed by `edit`, its integrity hash recomputed (or not) afterwards. */
 const tampered = (json: SerializedToolIndex, edit: (copy: SerializedToolIndex) => void, rehash = true) => {
@@ -433,15 +430,7 @@ describe('ToolIndex serialisation', () => {
   it('rejects a document that is not a saved index, or of another version', () => {
     const catalog = catalogOf();
     const json = new ToolIndex(catalog).toJSON();
-    const codeOf = (input: unknown) => {
-      try {
-        ToolIndex.fromJSON(catalog, input as SerializedToolIndex);
-      } catch (error) {
-        expect(ToolscoutError.isInstance(error)).toBe(true);
-        return (error as ToolscoutError).code;
-      }
-      return 'no error';
-    };
+    const codeOf = (input: unknown) => loadError(catalog, input).code;
     expect(codeOf('{not json')).toBe('invalid-index');
     expect(codeOf({ hello: 'world' })).toBe('invalid-index');
     expect(codeOf(null)).toBe('invalid-index');
@@ -572,13 +561,9 @@ describe('ToolIndex serialisation', () => {
   it('rejects a saved index that does not match the catalog', () => {
     const json = new ToolIndex(catalogOf()).toJSON();
     const messageOf = (catalog: ToolCatalog) => {
-      try {
-        ToolIndex.fromJSON(catalog, json);
-      } catch (error) {
-        expect((error as ToolscoutError).code).toBe('index-mismatch');
-        return (error as Error).message;
-      }
-      return 'no error';
+      const error = loadError(catalog, json);
+      expect(error.code).toBe('index-mismatch');
+      return error.message;
     };
     expect(messageOf(catalogOf([...TOOLS, { id: 'extra', description: 'An extra tool.' }]))).toContain('"extra"');
     expect(messageOf(catalogOf(TOOLS.slice(1)))).toContain('weather__get_forecast');
