@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolscoutError } from '@toolscout/core';
 
@@ -138,4 +139,12 @@ export function parseJsonRpcLine(line: string): JsonRpcLine {
     // The schema itself gave up (e.g. a stack overflow on absurd nesting).
     return { error: error as Error, id, isResponse, isRequest };
   }
+}
+
+/** Writes a message as one line; resolves once the stream takes more (at once, or after its `drain`). */
+export function writeJsonRpcLine(stream: Writable, message: JSONRPCMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.write(`${JSON.stringify(message)}\n`)) resolve();
+    else stream.once('drain', resolve);
+  });
 }

@@ -8,6 +8,7 @@ import {
   LineReader,
   MessageTooLargeError,
   parseJsonRpcLine,
+  writeJsonRpcLine,
 } from './json-rpc-lines.js';
 import type { McpConnectionOptions } from './mcp-tool-search-server.js';
 
@@ -83,10 +84,7 @@ export class StdioLineServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#stdout.once('drain', resolve);
-    });
+    return writeJsonRpcLine(this.#stdout, message);
   }
 
   async close(): Promise<void> {

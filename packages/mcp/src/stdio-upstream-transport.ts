@@ -9,6 +9,7 @@ import {
   LineReader,
   MessageTooLargeError,
   parseJsonRpcLine,
+  writeJsonRpcLine,
 } from './json-rpc-lines.js';
 import { groupIsRunning, signalGroup } from './process-group.js';
 
@@ -197,10 +198,7 @@ export class StdioUpstreamTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#closing || !stdin.writable) return Promise.reject(new Error('Not connected'));
-    return new Promise((resolve) => {
-      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
-      else stdin.once('drain', resolve);
-    });
+    return writeJsonRpcLine(stdin, message);
   }
 
   /**
