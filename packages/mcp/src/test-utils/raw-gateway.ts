@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { GATEWAY_BIN } from './gateway-process.js';
+import { initializeBody } from './http-request.js';
 import { waitFor, withTimeout } from './wait.js';
 
 /** The gateway bin as a child process, spoken to in raw JSON-RPC lines. */
@@ -51,14 +52,7 @@ export function spawnRawGateway(args: string[], options: SpawnRawGatewayOptions 
     send: (text) => child.stdin.write(`${text}\n`),
     answer: (count, ms = 15_000) => waitFor(() => lines.length >= count && lines[count - 1], ms, `answer #${count}`),
     async initialize(id, answerNumber) {
-      gateway.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-        }),
-      );
+      gateway.send(initializeBody(id));
       const answer = await gateway.answer(answerNumber);
       gateway.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       return answer;
