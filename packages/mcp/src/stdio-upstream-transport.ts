@@ -114,16 +114,17 @@ export class StdioUpstreamTransport implements Transport {
 
   constructor(options: StdioUpstreamTransportOptions) {
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const graceMs = options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS;
     for (const [name, value] of [
       ['maxMessageBytes', maxMessageBytes],
-      ['exitGraceMs', options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS],
+      ['exitGraceMs', graceMs],
     ] as const) {
       if (!Number.isSafeInteger(value) || value <= 0) {
         throw new InvalidOptionError(name, `${name} must be a positive whole number; got ${String(value)}.`);
       }
     }
     this.#options = options;
-    this.#graceMs = options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS;
+    this.#graceMs = graceMs;
     this.#reader = new LineReader(maxMessageBytes, {
       line: (text) => this.#read(text),
       overflow: () =>
@@ -251,12 +252,12 @@ export class StdioUpstreamTransport implements Transport {
     child.kill(signal);
   }
 
-  async #exitsWithin(ms: number): Promise<boolean> {
-    if (!this.#running) return true;
+  /** Waits until the process has exited, or `ms` have passed. */
+  async #exitsWithin(ms: number): Promise<void> {
+    if (!this.#running) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.#exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
-    return !this.#running;
   }
 
   #reportClosed(): void {
