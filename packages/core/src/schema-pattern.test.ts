@@ -1,10 +1,10 @@
 import { format } from '@cfworker/json-schema';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog.js';
 import { InvalidToolError } from './errors.js';
 import { validateInput } from './schema.js';
-import { compilePattern, isLinear, PATTERN_FORMAT } from './schema-pattern.js';
+import { compilePattern, isLinear, loadPatternEngine, PATTERN_FORMAT } from './schema-pattern.js';
 import { within } from './test-utils/within.js';
 import type { JsonSchema } from './types.js';
 
@@ -136,6 +136,9 @@ describe('pattern: matched in linear time', () => {
 });
 
 describe('pattern: the same meaning as RegExp', () => {
+  // Some tests below match a compiled pattern directly, without validateInput (which loads re2js).
+  beforeAll(() => loadPatternEngine());
+
   const cases: [pattern: string, texts: string[]][] = [
     ['^abc$', ['abc', 'xabc', 'abcx', 'abc\n', '']],
     ['b', ['abc', 'ABC', '']],

@@ -11,8 +11,38 @@
 // lookaround: a pattern that needs them is {@link PatternUnsupported} (the catalog rejects its
 // tool); a pattern `RegExp` itself rejects is left to the validator, which reports it as before.
 import { format as formats } from '@cfworker/json-schema';
-import { RE2JS, RE2Set } from 're2js';
+import type { RE2JS, RE2Set } from 're2js';
 import { isRecord, setOwn } from './values.js';
+
+type Re2 = typeof import('re2js');
+
+let re2: Re2 | undefined;
+let re2Loading: Promise<unknown> | undefined;
+
+/**
+ * Loads re2js, on the first validation against a JSON Schema rather than at import (loading it is
+ * about 7 ms, a fifth of importing `@toolscout/core`, and a process that never validates a call
+ * need not pay it). `undefined` once it is loaded: validating then stays synchronous.
+ */
+export function loadPatternEngine(): Promise<unknown> | undefined {
+  if (re2 !== undefined) return undefined;
+  re2Loading ??= import('re2js').then(
+    (module) => {
+      re2 = module;
+    },
+    (error: unknown) => {
+      re2Loading = undefined;
+      throw error;
+    },
+  );
+  return re2Loading;
+}
+
+/** re2js, once {@link loadPatternEngine} has loaded it (a plan's patterns are matched only after). */
+function engine(): Re2 {
+  if (re2 === undefined) throw new Error('re2js is not loaded yet: await loadPatternEngine() first');
+  return re2;
+}
 
 /**
  * A pattern translated for linear-time matching. RE2 compiles it on first use (about 50 µs, so a
@@ -32,7 +62,7 @@ export class LinearPattern {
   program(): RE2JS | PatternUnsupported {
     if (this.#program === undefined) {
       try {
-        this.#program = RE2JS.compile(this.re2);
+        this.#program = engine().RE2JS.compile(this.re2);
       } catch (error) {
         const why = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
         this.#program = { source: this.source, reason: `what RE2 cannot compile (${why})` };
@@ -47,7 +77,7 @@ export class LinearPattern {
    */
   test(text: string): boolean {
     const program = this.program();
-    if (program instanceof RE2JS) return program.test(text);
+    if (program instanceof engine().RE2JS) return program.test(text);
     throw new Error(`the pattern ${JSON.stringify(this.source)} cannot be matched: it uses ${program.reason}`);
   }
 }
@@ -354,7 +384,7 @@ export const PATTERN_FORMAT = `toolscout-pattern-${Math.random().toString(36).sl
 export function firstUncompiled(checks: PatternChecks): PatternUnsupported | undefined {
   for (const pattern of [...checks.formats.values(), ...mapPatterns(checks)]) {
     const program = pattern.program();
-    if (!(program instanceof RE2JS)) return program;
+    if (!(program instanceof engine().RE2JS)) return program;
   }
   return undefined;
 }
@@ -439,6 +469,7 @@ function patternSet(checks: PatternChecks): PatternSet {
   const known = patternSets.get(checks);
   if (known) return known;
   const patterns = mapPatterns(checks);
+  const { RE2Set } = engine();
   const set = new RE2Set(RE2Set.UNANCHORED);
   for (const pattern of patterns) set.add(pattern.re2);
   set.compile();

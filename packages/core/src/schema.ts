@@ -2,7 +2,7 @@ import { type OutputUnit, type SchemaDraft, validate } from '@cfworker/json-sche
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { InvalidToolError } from './errors.js';
 import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET, validationCost } from './schema-graph.js';
-import { isPatternFormatError, PatternNamesOverBudget, withPatterns } from './schema-pattern.js';
+import { isPatternFormatError, loadPatternEngine, PatternNamesOverBudget, withPatterns } from './schema-pattern.js';
 import type { JsonSchema, SchemaLike } from './types.js';
 import { describeValue, isRecord } from './values.js';
 
@@ -333,5 +333,7 @@ export async function validateInput(
       })),
     };
   }
+  const loading = loadPatternEngine();
+  if (loading !== undefined) await loading;
   return validateJson(tool.jsonSchema, args);
 }
