@@ -56,7 +56,7 @@ let fastCopyBudget = 0;
  * Whether the fast path met a `$ref` or `$recursiveRef` key (references make validation costlier),
  * or a `pattern` or `patternProperties` key (a pattern RE2 cannot match is rejected).
  */
-let fastCopySawReference = false;
+let fastCopySawCheckedKey = false;
 const CHECKED_KEYS = new Set(['$ref', '$recursiveRef', 'pattern', 'patternProperties']);
 
 /** The fast path of {@link freezeJson}: throws {@link NOT_JSON} for anything it does not copy. */
@@ -81,7 +81,7 @@ function copyJson(value: unknown, depth: number): unknown {
     const item = source[key];
     if (item === undefined) continue;
     if (key === '__proto__') throw NOT_JSON;
-    if (CHECKED_KEYS.has(key)) fastCopySawReference = true;
+    if (CHECKED_KEYS.has(key)) fastCopySawCheckedKey = true;
     copy[key] = copyJson(item, depth + 1);
   }
   return Object.freeze(copy);
@@ -119,9 +119,9 @@ function formatPath(root: string, steps: readonly (string | number)[]): string {
 function freezeJson(value: unknown, root: string, toolLabel: string, field: string): FrozenJson {
   try {
     fastCopyBudget = FAST_COPY_VALUES;
-    fastCopySawReference = false;
+    fastCopySawCheckedKey = false;
     const copy = copyJson(value, 0);
-    const needsCostCheck = fastCopySawReference || FAST_COPY_VALUES - fastCopyBudget > VALIDATION_BUDGET;
+    const needsCostCheck = fastCopySawCheckedKey || FAST_COPY_VALUES - fastCopyBudget > VALIDATION_BUDGET;
     return { value: copy, needsCostCheck };
   } catch (error) {
     if (error !== NOT_JSON) throw error;
@@ -253,8 +253,8 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
 /**
  * Rejects an input schema that no call could be validated against within the budget (see
  * `validateInput`): one that applies too many subschemas to a single value, too deep a chain of
- * them, or a pattern that cannot be matched in linear time (a lookaround, a backreference). Checked when the tool enters the catalog, so the tool fails where it is declared, not at
- * every call.
+ * them, or a pattern that cannot be matched in linear time (a lookaround, a backreference). Checked
+ * when the tool enters the catalog, so the tool fails where it is declared, not at every call.
  */
 function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {
   const problem = costProblemOf(schema);
