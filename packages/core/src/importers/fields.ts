@@ -18,7 +18,7 @@ export interface RecordLocation {
   prefix: string;
 }
 
-export { describeNonText, describeValue, isRecord, isText, setOwn };
+export { describeNonText, describeValue, isRecord, isText };
 
 /** The path of a field of the record: `tools[3].name`, or `name` for a JSON Lines record. */
 export function fieldPath(at: RecordLocation, field: string): string {

@@ -9,9 +9,9 @@ import {
   optionalObjectSchema,
   optionalRecord,
   optionalString,
+  otherFields,
   type RecordLocation,
   requiredString,
-  setOwn,
 } from './fields.js';
 
 /** Options for {@link fromMcpTools}. */
@@ -60,10 +60,7 @@ export function fromMcpTools(
     const name = requiredString(raw, 'name', at);
     const title = optionalString(raw, 'title', at);
     const meta = optionalRecord(raw, '_meta', at);
-    const metadata: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(raw)) {
-      if (!(MCP_FIELDS as readonly string[]).includes(key) && value !== undefined) setOwn(metadata, key, value);
-    }
+    const metadata = otherFields(raw, MCP_FIELDS) ?? {};
     if (title !== undefined) metadata.title = title;
     if (meta !== undefined) metadata._meta = meta;
     return compact<ToolDescriptor>({
