@@ -46,6 +46,16 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
   ['invalid-index', new errors.InvalidIndexError('not JSON'), {}],
   ['index-mismatch', new errors.IndexMismatchError('tool "a" changed', 'a'), { toolId: 'a' }],
   ['embedder-output', new errors.EmbedderOutputError('e5', 'returned 0 vectors'), { embedderId: 'e5' }],
+  [
+    'tool-call-not-loaded',
+    new errors.ToolCallFailedError({
+      code: 'not-loaded',
+      toolName: 'a',
+      message: 'Tool "a" is not loaded.',
+      suggestions: ['a'],
+    }),
+    { reason: 'not-loaded', toolName: 'a', suggestions: ['a'], issues: [] },
+  ],
 ];
 
 /** Every class by name, as exported. */

@@ -1,4 +1,4 @@
-import type { ToolCallErrorCode } from './tool-search-session.js';
+import type { ToolCallError, ToolCallErrorCode } from './tool-search-session.js';
 
 /** The codes core's own error classes carry, one class each. */
 export type CoreErrorCode =
@@ -17,11 +17,11 @@ export type CoreErrorCode =
   | 'index-disposed'
   | 'invalid-index'
   | 'index-mismatch'
-  | 'embedder-output';
+  | 'embedder-output'
+  | `tool-call-${ToolCallErrorCode}`;
 
 /** The codes of the adapters' error classes, which extend {@link ToolscoutError} in their own packages. */
 export type AdapterErrorCode =
-  | `tool-call-${ToolCallErrorCode}`
   | 'mcp-upstream'
   | 'mcp-message-too-large'
   | 'mcp-connection-limit'
@@ -41,12 +41,12 @@ function hasMarker(error: unknown, marker: symbol): boolean {
 }
 
 /** The `isInstance` of a class: whether an error carries the class's marker. */
-function checkFor<T extends ToolscoutError>(marker: symbol): (error: unknown) => error is T {
+export function checkFor<T extends ToolscoutError>(marker: symbol): (error: unknown) => error is T {
   return (error): error is T => hasMarker(error, marker);
 }
 
 /** The marker of an error class, the same in every installed copy of the package. */
-function markerOf(className: string): symbol {
+export function markerOf(className: string): symbol {
   return Symbol.for(`${BASE_KEY}.${className}`);
 }
 
@@ -362,5 +362,37 @@ export class EmbedderOutputError extends ToolscoutError {
       'embedder-output',
       `Embedder "${embedderId}" ${problem}. An embedder must return one vector per text, in order, all of the same length and finite.`,
     );
+  }
+}
+
+/**
+ * A tool call the session refused or that failed, for hosts whose framework reports a thrown error to
+ * the model as the call's result (the AI SDK, Mastra): every adapter throws this one class. `message`
+ * is what the model reads: what went wrong and the call that fixes it; `toString()` is the message
+ * alone, so a framework that prints `String(error)` adds no `Error: ` before it.
+ */
+export class ToolCallFailedError extends ToolscoutError {
+  static override readonly marker = markerOf('ToolCallFailedError');
+  static override readonly isInstance = checkFor<ToolCallFailedError>(ToolCallFailedError.marker);
+  /** Why the call did not run, as the session reported it (`not-loaded`, `invalid-arguments`, ...). */
+  readonly reason: ToolCallErrorCode;
+  /** The name the model called. */
+  readonly toolName: string;
+  /** Tool names the model may have meant (unknown or not loaded tools). */
+  readonly suggestions: readonly string[];
+  /** Each invalid argument, for `invalid-arguments`. */
+  readonly issues: readonly { path: string; message: string }[];
+
+  constructor(error: ToolCallError) {
+    super(`tool-call-${error.code}`, error.message, error.cause === undefined ? undefined : { cause: error.cause });
+    this.reason = error.code;
+    this.toolName = error.toolName;
+    this.suggestions = error.suggestions ?? [];
+    this.issues = error.issues ?? [];
+  }
+
+  /** The message alone: it is what the model sees. */
+  override toString(): string {
+    return this.message;
   }
 }

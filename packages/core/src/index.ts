@@ -29,6 +29,7 @@ export {
   PolicyTimeoutError,
   StoreDataError,
   StoreUnavailableError,
+  ToolCallFailedError,
   ToolLimitError,
   ToolNameConflictError,
   ToolscoutError,

@@ -17,6 +17,7 @@ import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from './
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from './stores/loaded-tool-store.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { countToolDefinitionTokens } from './token-count.js';
+import { RecentByThread } from './session/recent-by-thread.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
 
@@ -143,7 +144,20 @@ export interface ExecuteOptions {
   host?: unknown;
 }
 
-export type ToolCallOutcome = { ok: true; output: unknown; toolId?: string } | { ok: false; error: ToolCallError };
+export type ToolCallOutcome =
+  | {
+      ok: true;
+      output: unknown;
+      /** The catalog tool that ran, for calls of catalog and direct tools. */
+      toolId?: string;
+      /**
+       * The tools this call loaded (model-facing names, in load order; new loads only), for meta-tool
+       * calls that loaded any. A host that keeps loaded tools itself (`StepRequest.loaded`) appends
+       * them to its list; a host that offers tools per connection tells the client its list changed.
+       */
+      loaded?: readonly string[];
+    }
+  | { ok: false; error: ToolCallError };
 
 /** A call the session allows: the tool and its validated input. */
 export type CallAuthorization<TTool> =
@@ -161,6 +175,8 @@ export interface StepTokenReport {
 }
 
 const DEFAULT_LIMIT = 5;
+/** Threads whose last step a session remembers, for later tool calls and resumes (oldest dropped first). */
+const MAX_REMEMBERED_THREADS = 1000;
 const DEFAULT_DESCRIPTION_BUDGET = 160;
 /** Argument issues quoted in a tool error; the rest are counted. */
 const MAX_ISSUES_QUOTED = 10;
@@ -186,9 +202,15 @@ function assertPositiveInteger(value: number | undefined, name: string): void {
   }
 }
 
-function threadKey(request: StepRequest): string | undefined {
+/**
+ * The one key of a request's thread, for stores and per-thread memory: the thread id, after its
+ * resource id when there is one (`/` and `%` in the resource id escaped, so that no two pairs share
+ * a key). None without a thread id (or with an empty one).
+ */
+export function threadKey(request: Pick<StepRequest, 'threadId' | 'resourceId'>): string | undefined {
   if (request.threadId === undefined || request.threadId === '') return undefined;
-  return request.resourceId ? `${request.resourceId}/${request.threadId}` : request.threadId;
+  if (!request.resourceId) return request.threadId;
+  return `${request.resourceId.replaceAll('%', '%25').replaceAll('/', '%2F')}/${request.threadId}`;
 }
 
 function uniqueStrings(values: readonly string[]): string[] {
@@ -224,6 +246,12 @@ export class ToolSearchSession<TTool = unknown> {
   private readonly unsubscribe: () => void;
   private catalogVersion = 0;
   private catalogTokens: { version: number; value: Promise<{ bytes: number; tokens: number }> } | undefined;
+  /** Per thread: the step whose tool calls are still to run ({@link ToolSearchStep.expectCalls}). */
+  private readonly pendingCalls = new RecentByThread<{ step: ToolSearchStep<TTool>; callIds: Set<string> }>(
+    MAX_REMEMBERED_THREADS,
+  );
+  /** Per thread, where loads are read from the conversation: the tools loaded at its last step. */
+  private readonly lastLoads = new RecentByThread<readonly string[]>(MAX_REMEMBERED_THREADS);
 
   constructor(readonly options: ToolSearchSessionOptions<TTool>) {
     const mode = options.mode ?? 'search-load';
@@ -310,11 +338,16 @@ export class ToolSearchSession<TTool = unknown> {
   /** Forgets the loaded tools of one thread (stores only; the conversation strategy has no state). */
   async clearState(threadId: string, resourceId?: string): Promise<void> {
     const key = threadKey({ threadId, resourceId });
-    if (key && this.store) await this.store.clear(key);
+    if (key === undefined) return;
+    this.pendingCalls.delete(key);
+    this.lastLoads.delete(key);
+    if (this.store) await this.store.clear(key);
   }
 
   /** Forgets the loaded tools of every thread. */
   async clearAllState(): Promise<void> {
+    this.pendingCalls.clear();
+    this.lastLoads.clear();
     await this.store?.clearAll();
   }
 
@@ -323,11 +356,16 @@ export class ToolSearchSession<TTool = unknown> {
     this.unsubscribe();
     if (this.ownsIndex) this.index.dispose();
     this.memoryStore?.dispose();
+    this.pendingCalls.clear();
+    this.lastLoads.clear();
   }
 
   /**
    * The catalog tools loaded for a request, in load order, without policy checks: tools removed
-   * from the catalog are skipped.
+   * from the catalog are skipped. From `request.loaded` when given; else from the store for a
+   * request with a thread id; else from the conversation. Where loads are read from the
+   * conversation, a thread's request that brings none (`conversation` absent: an approval resumed
+   * without its messages) gets the tools loaded at the thread's last step.
    */
   async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
     const key = threadKey(request);
@@ -341,6 +379,14 @@ export class ToolSearchSession<TTool = unknown> {
     }
     if (key && this.store) {
       for (const id of await this.store.get(key)) {
+        const tool = this.catalog.get(id);
+        if (tool) tools.push(tool);
+      }
+      return tools;
+    }
+    const remembered = key !== undefined && request.conversation === undefined ? this.lastLoads.get(key) : undefined;
+    if (remembered !== undefined) {
+      for (const id of remembered) {
         const tool = this.catalog.get(id);
         if (tool) tools.push(tool);
       }
@@ -391,6 +437,13 @@ export class ToolSearchSession<TTool = unknown> {
     }
     for (const tool of this.pinned.values()) await offerCatalogTool(tool, 'pinned');
     const loaded = await this.loadedTools(request);
+    const key = threadKey(request);
+    if (key !== undefined && !this.store && request.loaded === undefined && request.conversation !== undefined) {
+      this.lastLoads.set(
+        key,
+        loaded.map((tool) => tool.id),
+      );
+    }
     if (this.mode !== 'proxy') for (const tool of loaded) await offerCatalogTool(tool, 'loaded');
 
     for (const meta of this.metaTools) {
@@ -429,6 +482,31 @@ export class ToolSearchSession<TTool = unknown> {
       offered,
       loaded.map((tool) => tool.id),
     );
+  }
+
+  /**
+   * The step a tool call belongs to: the step the model made it at, when the host kept that step
+   * with {@link ToolSearchStep.expectCalls} (parallel calls may run as separate tasks, and each must
+   * be judged against what the model was offered, not a later step that holds a sibling's load);
+   * else a step prepared now from `request` (a resumed approval, another process), quietly.
+   */
+  async stepForCall(request: StepRequest, callId: string | undefined): Promise<ToolSearchStep<TTool>> {
+    const key = threadKey(request);
+    const pending = key === undefined ? undefined : this.pendingCalls.get(key);
+    if (key !== undefined && callId !== undefined && pending?.callIds.delete(callId)) {
+      if (pending.callIds.size === 0) this.pendingCalls.delete(key);
+      return pending.step;
+    }
+    return this.prepareStep(request, { quiet: true });
+  }
+
+  /** @internal {@link ToolSearchStep.expectCalls}. */
+  expectCalls(step: ToolSearchStep<TTool>, callIds: Iterable<string>): void {
+    const key = threadKey(step.request);
+    if (key === undefined) return;
+    const ids = new Set(callIds);
+    if (ids.size === 0) this.pendingCalls.delete(key);
+    else this.pendingCalls.set(key, { step, callIds: ids });
   }
 
   /**
@@ -637,6 +715,11 @@ export class ToolSearchSession<TTool = unknown> {
   }
 }
 
+/** The `loaded` field of a meta-tool call's outcome: present when the call loaded tools. */
+function loadedField(loaded: readonly string[]): { loaded?: readonly string[] } {
+  return loaded.length > 0 ? { loaded } : {};
+}
+
 function validationFailure(
   toolName: string,
   message: string,
@@ -675,6 +758,15 @@ export class ToolSearchStep<TTool = unknown> {
   /** Whether the model is offered a tool of this name at this step. */
   offers(name: string): boolean {
     return this.byName.has(name);
+  }
+
+  /**
+   * Keeps this step for the tool calls the model made at it (their call ids), so that
+   * `session.stepForCall` hands it to each of them; replaces the thread's previously kept step.
+   * Needs a thread id; the last step of at most 1,000 threads is kept.
+   */
+  expectCalls(callIds: Iterable<string>): void {
+    this.session.expectCalls(this, callIds);
   }
 
   /**
@@ -947,6 +1039,7 @@ export class ToolSearchStep<TTool = unknown> {
     return {
       ok: true,
       output: { results, message, loaded: outcome.loaded, alreadyLoaded: outcome.alreadyLoaded },
+      ...loadedField(outcome.loaded),
     };
   }
 
@@ -1091,7 +1184,7 @@ export class ToolSearchStep<TTool = unknown> {
       notFound,
     };
     if (names.length === 1) output.toolName = loaded[0] ?? alreadyLoaded[0] ?? clipName(names[0]!);
-    return { ok: true, output };
+    return { ok: true, output, ...loadedField(loaded) };
   }
 
   private async discoverTools(
@@ -1117,6 +1210,7 @@ export class ToolSearchStep<TTool = unknown> {
         alreadyLoaded,
         notFound,
       },
+      ...loadedField(loaded),
     };
   }
 

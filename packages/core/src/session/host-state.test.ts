@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
+import { threadKey, ToolSearchSession } from '../tool-search-session.js';
+import type { ToolDescriptor } from '../types.js';
+import { RecentByThread } from './recent-by-thread.js';
+
+function catalog(): ToolDescriptor[] {
+  return [
+    { id: 'get_weather', description: 'Get the current weather for a city.', execute: () => 'sunny' },
+    { id: 'send_email', description: 'Send an email to a recipient.', execute: () => 'sent' },
+    { id: 'create_issue', description: 'Create a GitHub issue.', execute: () => 'created' },
+  ];
+}
+
+describe('the state a host hands to core', () => {
+  it('a meta-tool call reports the tools it newly loaded; a repeat load reports none', async () => {
+    const session = new ToolSearchSession({ catalog: catalog(), state: 'conversation' });
+    const step = await session.prepareStep({ threadId: 't' });
+    const first = await step.execute('load_tool', { toolNames: ['get_weather', 'send_email', 'nope'] });
+    expect(first).toMatchObject({ ok: true, loaded: ['get_weather', 'send_email'] });
+    const again = await step.execute('load_tool', { toolName: 'get_weather' });
+    expect(again.ok && again.loaded).toBeUndefined();
+    const search = await step.execute('search_tools', { query: 'weather' });
+    expect(search.ok && search.loaded).toBeUndefined();
+    const call = await (await session.prepareStep({ loaded: ['get_weather'] })).execute('get_weather', {});
+    expect(call).toMatchObject({ ok: true, output: 'sunny', toolId: 'get_weather' });
+    expect(call.ok && call.loaded).toBeUndefined();
+  });
+
+  it('auto-load search and discovery report their loads too', async () => {
+    const auto = new ToolSearchSession({ catalog: catalog(), mode: 'auto-load' });
+    const found = await (await auto.prepareStep()).execute('search_tools', { query: 'weather city' });
+    expect(found).toMatchObject({ ok: true, loaded: ['get_weather'] });
+    const lazy = new ToolSearchSession({ catalog: catalog(), mode: 'catalog' });
+    const step = await lazy.prepareStep();
+    const discover = step.tools.find((tool) => tool.role === 'discover')?.name ?? '';
+    expect(await step.execute(discover, { toolNames: ['create_issue'] })).toMatchObject({
+      ok: true,
+      loaded: ['create_issue'],
+    });
+  });
+
+  it('a host that keeps loaded tools itself gets them offered, and adds what outcomes report', async () => {
+    const session = new ToolSearchSession({ catalog: catalog() });
+    let kept: string[] = [];
+    const step = await session.prepareStep({ threadId: 't', loaded: kept });
+    const outcome = await step.execute('load_tool', { toolName: 'send_email' });
+    if (outcome.ok && outcome.loaded) kept = [...kept, ...outcome.loaded];
+    const next = await session.prepareStep({ threadId: 't', loaded: kept });
+    expect(next.toolNames).toEqual(['search_tools', 'load_tool', 'send_email']);
+  });
+
+  it('parallel calls of one model step are each judged against that step, not a later one', async () => {
+    const session = new ToolSearchSession({ catalog: catalog(), state: 'conversation' });
+    const request = { threadId: 't', conversation: [] };
+    const step = await session.prepareStep(request);
+    step.expectCalls(['c1', 'c2']);
+    // A sibling call loads get_weather; the other call of the same step is still judged by the step.
+    const byFirst = await session.stepForCall(request, 'c1');
+    expect(byFirst).toBe(step);
+    expect(await session.stepForCall(request, 'c2')).toBe(step);
+    // Each call id is handed its step once; an unknown call gets a new step.
+    const fresh = await session.stepForCall(request, 'c1');
+    expect(fresh).not.toBe(step);
+    expect(await session.stepForCall({ threadId: 'other', conversation: [] }, 'c2')).not.toBe(step);
+    // Without a thread id nothing is kept.
+    const loose = await session.prepareStep({ conversation: [] });
+    loose.expectCalls(['c3']);
+    expect(await session.stepForCall({ conversation: [] }, 'c3')).not.toBe(loose);
+  });
+
+  it('a thread keeps only its last step; clearState forgets it', async () => {
+    const session = new ToolSearchSession({ catalog: catalog() });
+    const first = await session.prepareStep({ threadId: 't' });
+    first.expectCalls(['a']);
+    const second = await session.prepareStep({ threadId: 't' });
+    second.expectCalls(['b']);
+    expect(await session.stepForCall({ threadId: 't' }, 'a')).not.toBe(first);
+    await session.clearState('t');
+    expect(await session.stepForCall({ threadId: 't' }, 'b')).not.toBe(second);
+  });
+
+  it('under the conversation strategy, a thread resumed without messages gets its last step’s loads', async () => {
+    const session = new ToolSearchSession({ catalog: catalog(), state: 'conversation' });
+    const conversation = [
+      { type: 'tool-result' as const, toolName: 'load_tool', output: { loaded: ['send_email'] } },
+    ];
+    await session.prepareStep({ threadId: 't', resourceId: 'u', conversation });
+    const resumed = await session.loadedTools({ threadId: 't', resourceId: 'u' });
+    expect(resumed.map((tool) => tool.id)).toEqual(['send_email']);
+    // Another resource's thread of the same id, and a request without a thread, get nothing.
+    expect(await session.loadedTools({ threadId: 't', resourceId: 'v' })).toEqual([]);
+    expect(await session.loadedTools({})).toEqual([]);
+    // A conversation given, even empty, is the state.
+    expect(await session.loadedTools({ threadId: 't', resourceId: 'u', conversation: [] })).toEqual([]);
+    await session.clearState('t', 'u');
+    expect(await session.loadedTools({ threadId: 't', resourceId: 'u' })).toEqual([]);
+  });
+
+  it('stores are not shadowed by the memory of last steps', async () => {
+    const store = new InMemoryLoadedToolStore();
+    const session = new ToolSearchSession({ catalog: catalog(), state: store });
+    const step = await session.prepareStep({ threadId: 't', conversation: [] });
+    await step.execute('load_tool', { toolName: 'create_issue' });
+    expect((await session.loadedTools({ threadId: 't' })).map((tool) => tool.id)).toEqual(['create_issue']);
+    store.dispose();
+  });
+
+  it('thread keys of different (resource, thread) pairs differ', () => {
+    expect(threadKey({ threadId: 'b/c', resourceId: 'a' })).not.toBe(threadKey({ threadId: 'c', resourceId: 'a/b' }));
+    expect(threadKey({ threadId: 'x', resourceId: 'a%2Fb' })).not.toBe(threadKey({ threadId: 'x', resourceId: 'a/b' }));
+    expect(threadKey({ threadId: 't' })).toBe('t');
+    expect(threadKey({ threadId: 't', resourceId: 'u' })).toBe('u/t');
+    expect(threadKey({ threadId: '' })).toBeUndefined();
+  });
+
+  it('remembers at most its limit of threads, the least recently set dropped first', () => {
+    const recent = new RecentByThread<number>(2);
+    recent.set('a', 1);
+    recent.set('b', 2);
+    recent.set('a', 3);
+    recent.set('c', 4);
+    expect([recent.get('a'), recent.get('b'), recent.get('c'), recent.size]).toEqual([3, undefined, 4, 2]);
+  });
+});
