@@ -13,11 +13,11 @@ import {
 import { clipName, MODEL_INPUT_LIMITS, NAME_LENGTH_RULE, nameStart } from './model-input-limits.js';
 import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter, PolicyGate, type PolicyPhase } from './policy.js';
 import { validateInput } from './schema.js';
+import { RecentByThread } from './session/recent-by-thread.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from './stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from './stores/loaded-tool-store.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { countToolDefinitionTokens } from './token-count.js';
-import { RecentByThread } from './session/recent-by-thread.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from './types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
-import { threadKey, ToolSearchSession } from '../tool-search-session.js';
+import { ToolSearchSession, threadKey } from '../tool-search-session.js';
 import type { ToolDescriptor } from '../types.js';
 import { RecentByThread } from './recent-by-thread.js';
 
@@ -82,9 +82,7 @@ describe('the state a host hands to core', () => {
 
   it('under the conversation strategy, a thread resumed without messages gets its last step’s loads', async () => {
     const session = new ToolSearchSession({ catalog: catalog(), state: 'conversation' });
-    const conversation = [
-      { type: 'tool-result' as const, toolName: 'load_tool', output: { loaded: ['send_email'] } },
-    ];
+    const conversation = [{ type: 'tool-result' as const, toolName: 'load_tool', output: { loaded: ['send_email'] } }];
     await session.prepareStep({ threadId: 't', resourceId: 'u', conversation });
     const resumed = await session.loadedTools({ threadId: 't', resourceId: 'u' });
     expect(resumed.map((tool) => tool.id)).toEqual(['send_email']);
