@@ -1,4 +1,4 @@
-import { MissingDependencyError } from '@toolscout/core';
+import { MissingDependencyError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from './datasets.js';
 import { bm25Engine } from './engines/bm25.js';

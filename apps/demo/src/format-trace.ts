@@ -1,4 +1,4 @@
-import { unwrapToolOutput } from '@toolscout/core';
+import { unwrapToolOutput } from '@toolscout/core/internal';
 import type { RequestTrace, TraceCall } from './request-trace.js';
 import { loadedNames, oneLine, resultText, searchHits } from './scripted-agent.js';
 

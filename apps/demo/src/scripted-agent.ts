@@ -1,5 +1,5 @@
-import { type JsonSchema, unwrapToolOutput } from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
+import type { JsonSchema } from '@toolscout/core';
+import { isRecord, unwrapToolOutput } from '@toolscout/core/internal';
 import { fillArguments } from './fill-arguments.js';
 
 /** A tool definition as the model received it. */

@@ -1,4 +1,4 @@
-import { loadedNamesFromConversation } from '@toolscout/core';
+import { loadedNamesFromConversation } from '@toolscout/core/internal';
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { conversationFromMessages } from './conversation-from-messages.js';

@@ -1,4 +1,5 @@
-import { InvalidOptionError, VectorIndex } from '@toolscout/core';
+import { VectorIndex } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createEmbedder } from './create-embedder.js';

@@ -1,4 +1,5 @@
-import { type Embedder, InvalidOptionError } from '@toolscout/core';
+import type { Embedder } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { type EmbeddingModel, embedMany } from 'ai';
 
 /** Options of {@link createEmbedder}, passed on to `embedMany` where they are its own. */

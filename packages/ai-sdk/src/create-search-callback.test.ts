@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { generateText, stepCountIs, type ToolSet, toolSearch } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createSearchCallback } from './create-search-callback.js';

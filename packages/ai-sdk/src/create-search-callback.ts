@@ -1,11 +1,11 @@
 import {
-  InvalidOptionError,
   type PolicyFilter,
   ToolCatalog,
   type ToolDescriptor,
   type ToolIndexOptions,
   ToolSearchSession,
 } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { isRecord } from '@toolscout/core/internal';
 import type { Tool, ToolSet } from 'ai';
 import { toToolDescriptors } from './to-tool-descriptor.js';

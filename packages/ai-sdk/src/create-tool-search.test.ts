@@ -1,4 +1,5 @@
-import { InvalidOptionError, InvalidToolError, ToolCatalog, type ToolSearchEvent } from '@toolscout/core';
+import { ToolCatalog, type ToolSearchEvent } from '@toolscout/core';
+import { InvalidOptionError, InvalidToolError } from '@toolscout/core/errors';
 import {
   generateText,
   jsonSchema,

@@ -1,6 +1,5 @@
 import {
   type CatalogTool,
-  InvalidOptionError,
   type MetaToolDefinition,
   type StepRequest,
   type ToolCallError,
@@ -10,6 +9,7 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { describeValue, isRecord } from '@toolscout/core/internal';
 import {
   dynamicTool,

@@ -1,4 +1,5 @@
-import { InvalidToolError, ToolCatalog, validateInput } from '@toolscout/core';
+import { ToolCatalog, validateInput } from '@toolscout/core';
+import { InvalidToolError } from '@toolscout/core/errors';
 import { dynamicTool, jsonSchema, type Tool, tool, toolSearch, zodSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,12 +1,6 @@
-import {
-  InvalidToolError,
-  isStandardSchema,
-  type JsonSchema,
-  type SchemaLike,
-  type ToolDescriptor,
-  type ToolExecutionContext,
-} from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
+import type { JsonSchema, SchemaLike, ToolDescriptor, ToolExecutionContext } from '@toolscout/core';
+import { InvalidToolError } from '@toolscout/core/errors';
+import { isRecord, isStandardSchema } from '@toolscout/core/internal';
 import { asSchema, type FlexibleSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { callOptionsFor } from './tool-call-options.js';
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
   type CatalogFormat,
-  ImportError,
   importCatalog,
   parseQueriesJsonl,
   parseToolsJsonl,
@@ -12,6 +11,7 @@ import {
   ToolIndex,
   ToolscoutError,
 } from '@toolscout/core';
+import { ImportError } from '@toolscout/core/errors';
 import { LineTooLongError } from './node-io.js';
 
 /** Somewhere to write text: `process.stdout`, or a test's collector. */

@@ -1,4 +1,5 @@
-import { DuplicateToolError, type PolicyRequest, TOOL_SEARCH_MODES, type ToolSearchMode } from '@toolscout/core';
+import { type PolicyRequest, TOOL_SEARCH_MODES, type ToolSearchMode } from '@toolscout/core';
+import { DuplicateToolError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { createFixtureCatalog } from './fixtures.js';
 import {

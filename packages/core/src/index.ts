@@ -1,43 +1,20 @@
-// The public API of @toolscout/core: an explicit list, grouped by area.
+// The public API of @toolscout/core: what users call, an explicit list grouped by area. Every error
+// class is in `@toolscout/core/errors`; helpers that adapters and tools share with core (tokenizer,
+// stemmer, fusion, text and value helpers) are in `@toolscout/core/internal`.
 
 // Catalog
 export { type CatalogChange, ToolCatalog, type ToolCatalogOptions } from './catalog.js';
-// The tool-search session: steps, meta-tools, policy, telemetry
-export { compactText, firstSentence } from './compact-text.js';
-export { type ConversationEntry, loadedNamesFromConversation, unwrapToolOutput } from './conversation.js';
-// Semantic search: embedding cache, hybrid fusion, vector index
+// Conversations, as adapters hand them to a session
+export type { ConversationEntry } from './conversation.js';
+// Semantic search: embedding cache and vector index (fused with keyword ranking by ToolIndex)
 export {
   type EmbeddingCache,
-  embeddingCacheKey,
   InMemoryEmbeddingCache,
   type InMemoryEmbeddingCacheOptions,
 } from './embedding-cache.js';
-// Errors
-export {
-  type AdapterErrorCode,
-  type CoreErrorCode,
-  DuplicateToolError,
-  EmbedderOutputError,
-  ImportError,
-  type ImportLocation,
-  IndexDisposedError,
-  IndexMismatchError,
-  InvalidIndexError,
-  InvalidOptionError,
-  InvalidToolError,
-  MissingDependencyError,
-  PolicyTimeoutError,
-  StoreDataError,
-  StoreUnavailableError,
-  ToolCallFailedError,
-  ToolLimitError,
-  ToolNameConflictError,
-  ToolscoutError,
-  type ToolscoutErrorCode,
-  UnknownToolError,
-  UnsupportedOperationError,
-} from './errors.js';
-export { DEFAULT_FUSE_OPTIONS, type FuseOptions, fuseRankings, vectorEvidence } from './fuse-rankings.js';
+// Errors: the base class here, every class in `@toolscout/core/errors`
+export { ToolscoutError, type ToolscoutErrorCode } from './errors.js';
+export type { FuseOptions } from './fuse-rankings.js';
 // Importers: MCP, OpenAI, Anthropic tool definitions and JSON Lines datasets
 export { type AnthropicImportOptions, fromAnthropicTools } from './importers/anthropic.js';
 export type { ImporterOptions } from './importers/fields.js';
@@ -50,37 +27,21 @@ export {
 export { parseQueriesJsonl, parseToolsJsonl, type RetrievalQuery } from './importers/jsonl.js';
 export { fromMcpTools, type McpImportOptions } from './importers/mcp.js';
 export { fromOpenAITools, type OpenAIImportOptions } from './importers/openai.js';
+// Meta-tools and modes
 export {
   DEFAULT_META_TOOL_NAMES,
   type MetaToolConfig,
   type MetaToolDefinition,
   type MetaToolRole,
   type MetaToolsConfig,
-  MODE_ROLES,
-  resolveMetaTools,
   TOOL_SEARCH_MODES,
   type ToolSearchMode,
 } from './meta-tools.js';
-export { clipName, MODEL_INPUT_LIMITS } from './model-input-limits.js';
-export {
-  DEFAULT_FILTER_TIMEOUT_MS,
-  type PolicyFilter,
-  type PolicyPhase,
-  type PolicyRequest,
-} from './policy.js';
+export { MODEL_INPUT_LIMITS } from './model-input-limits.js';
+// Policy
+export type { PolicyFilter, PolicyPhase, PolicyRequest } from './policy.js';
 // Schemas: JSON Schema resolution and argument validation
-export {
-  emptyObjectSchema,
-  formatIssuePath,
-  isStandardSchema,
-  toJsonSchema,
-  type ValidationIssue,
-  type ValidationResult,
-  validateInput,
-} from './schema.js';
-// Search: tokenisation, stemming, stop words and the tool index
-export { stem } from './stemmer.js';
-export { FUNCTION_WORDS, REQUEST_WORDS } from './stop-words.js';
+export { toJsonSchema, type ValidationIssue, type ValidationResult, validateInput } from './schema.js';
 // Loaded-tool stores: where each thread's loaded tool ids live
 export {
   InMemoryLoadedToolStore,
@@ -93,9 +54,9 @@ export {
   type KeyValueLoadedToolStoreOptions,
   type KeyValueStore,
   type KeyValueTtlOptions,
-  parseLoadedToolIds,
 } from './stores/key-value-store.js';
 export type { AddLoadedToolsResult, LoadedToolStore } from './stores/loaded-tool-store.js';
+// Telemetry
 export type {
   BlockedEvent,
   CallEvent,
@@ -110,24 +71,23 @@ export type {
 export {
   countTokens,
   countToolDefinitionTokens,
-  serializeToolDefinition,
   type ToolDefinitionForCount,
   type ToolDefinitionSize,
 } from './token-count.js';
-export { normalizeWord, splitWords, tokenize, tokenizeQuery } from './tokenize.js';
-export { type IndexField, MAX_INDEXED_CHARS, toolText } from './tool-document.js';
+// The index
+export { type IndexField, MAX_INDEXED_CHARS } from './tool-document.js';
 export {
   DEFAULT_MIN_SCORE,
   DEFAULT_RANKING,
   type RankingOverrides,
   type RankingParams,
   type SerializedToolIndex,
-  TOOL_INDEX_FORMAT_VERSION,
   ToolIndex,
   type ToolIndexOptions,
 } from './tool-index.js';
 // Provider-safe tool names
-export { isValidToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash, toToolName } from './tool-name.js';
+export { isValidToolName, toToolName } from './tool-name.js';
+// The tool-search session: steps, meta-tool calls, loaded state
 export {
   type CallAuthorization,
   type ExecuteOptions,
@@ -141,7 +101,7 @@ export {
   type ToolCallOutcome,
   ToolSearchSession,
   type ToolSearchSessionOptions,
-  ToolSearchStep,
+  type ToolSearchStep,
 } from './tool-search-session.js';
 // Tool descriptors and search contracts
 export type {

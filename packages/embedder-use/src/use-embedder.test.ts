@@ -1,4 +1,5 @@
-import { InvalidOptionError, MissingDependencyError, VectorIndex } from '@toolscout/core';
+import { VectorIndex } from '@toolscout/core';
+import { InvalidOptionError, MissingDependencyError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { createUseEmbedder, USE_DIMENSIONS, USE_PACKAGES, type UseModuleImporter } from './use-embedder.js';
 

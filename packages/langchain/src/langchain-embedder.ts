@@ -1,5 +1,6 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
-import { type Embedder, InvalidOptionError } from '@toolscout/core';
+import type { Embedder } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 
 /** Options of {@link LangChainEmbedder}. */
 export interface LangChainEmbedderOptions {

@@ -5,9 +5,7 @@ import { Command, isCommand, isGraphBubbleUp } from '@langchain/langgraph';
 import {
   type CatalogTool,
   type ConversationEntry,
-  InvalidOptionError,
   type LoadedStateStrategy,
-  loadedNamesFromConversation,
   type OfferedTool,
   type StepRequest,
   type ToolCallOutcome,
@@ -17,7 +15,8 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
-import { describeValue } from '@toolscout/core/internal';
+import { InvalidOptionError } from '@toolscout/core/errors';
+import { describeValue, loadedNamesFromConversation } from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {

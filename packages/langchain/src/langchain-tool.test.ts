@@ -1,6 +1,7 @@
 import { RunnableLambda } from '@langchain/core/runnables';
 import { DynamicStructuredTool, DynamicTool, tool } from '@langchain/core/tools';
-import { InvalidToolError, ToolCatalog, validateInput } from '@toolscout/core';
+import { ToolCatalog, validateInput } from '@toolscout/core';
+import { InvalidToolError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fromLangChainTool, fromLangChainTools, isLangChainTool, toLangChainTool } from './langchain-tool.js';

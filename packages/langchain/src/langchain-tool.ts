@@ -4,15 +4,14 @@ import { toJsonSchema as toLangChainJsonSchema } from '@langchain/core/utils/jso
 import { isInteropZodSchema } from '@langchain/core/utils/types';
 import {
   type CatalogTool,
-  InvalidToolError,
-  isStandardSchema,
   type JsonSchema,
   type ToolAnnotations,
   ToolCatalog,
   type ToolDescriptor,
   toJsonSchema,
 } from '@toolscout/core';
-import { describeValue } from '@toolscout/core/internal';
+import { InvalidToolError } from '@toolscout/core/errors';
+import { describeValue, isStandardSchema } from '@toolscout/core/internal';
 import { langChainCallHost } from './tool-call-bridge.js';
 
 /**

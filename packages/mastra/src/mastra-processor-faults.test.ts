@@ -6,7 +6,7 @@ import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { Memory } from '@mastra/memory';
 import { answer, call, load, search } from '@toolscout/conformance';
-import { DuplicateToolError } from '@toolscout/core';
+import { DuplicateToolError } from '@toolscout/core/errors';
 import { tool as aiTool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

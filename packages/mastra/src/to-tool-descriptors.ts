@@ -1,12 +1,6 @@
 import { toStandardSchema } from '@mastra/core/schema';
-import {
-  DuplicateToolError,
-  InvalidToolError,
-  type SchemaLike,
-  type ToolAnnotations,
-  type ToolDescriptor,
-  type ToolExecutionContext,
-} from '@toolscout/core';
+import type { SchemaLike, ToolAnnotations, ToolDescriptor, ToolExecutionContext } from '@toolscout/core';
+import { DuplicateToolError, InvalidToolError } from '@toolscout/core/errors';
 import { describeValue, isRecord } from '@toolscout/core/internal';
 import { type MastraExecutionContext, mastraCallHost } from './call-context.js';
 

@@ -1,6 +1,7 @@
 import type { ToolSearchProcessorOptions as MastraProcessorOptions } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
-import { DuplicateToolError, InMemoryLoadedToolStore, InvalidOptionError, InvalidToolError } from '@toolscout/core';
+import { InMemoryLoadedToolStore } from '@toolscout/core';
+import { DuplicateToolError, InvalidOptionError, InvalidToolError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { requestContextOf } from './test-utils/mastra-harness.js';
 import { createMastraTools } from './test-utils/mastra-tools.js';

@@ -4,7 +4,6 @@ import type { Tool } from '@mastra/core/tools';
 import {
   type ConversationEntry,
   type Embedder,
-  InvalidOptionError,
   type LoadedToolStore,
   type MetaToolsConfig,
   type OfferedTool,
@@ -17,6 +16,7 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { isRecord } from '@toolscout/core/internal';
 import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
 import { type RequestContextLike, requestIds } from './request-ids.js';

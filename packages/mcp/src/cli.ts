@@ -1,7 +1,8 @@
 import { fstatSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { InvalidOptionError, TOOL_SEARCH_MODES, type ToolSearchMode, ToolscoutError } from '@toolscout/core';
+import { TOOL_SEARCH_MODES, type ToolSearchMode, ToolscoutError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { AUTH_TOKEN_ENV } from './http-access.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import { McpGateway } from './mcp-gateway.js';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { InvalidOptionError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 
 /** Who may reach an HTTP endpoint: the `Host` it answers to, the browser origins, a bearer token. */
 export interface HttpAccessOptions {

@@ -4,7 +4,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError, ToolCatalog } from '@toolscout/core';
+import { ToolCatalog } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { createStderrLogger, type Logger } from './logger.js';
 import { isHttpServerConfig, type McpServerConfig, serverNameProblem } from './mcp-servers-config.js';
 import {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImportError } from '@toolscout/core';
+import { ImportError } from '@toolscout/core/errors';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseMcpServersConfig, readMcpServersConfig, serverNameProblem } from './mcp-servers-config.js';
 

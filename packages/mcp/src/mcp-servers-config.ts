@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ImportError } from '@toolscout/core';
+import { ImportError } from '@toolscout/core/errors';
 import { describeValue, isRecord } from '@toolscout/core/internal';
 
 /** A server the gateway starts as a child process and talks to over stdio. */

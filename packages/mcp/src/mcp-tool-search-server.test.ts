@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError, ToolCatalog } from '@toolscout/core';
+import { ToolCatalog } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { McpGateway } from './mcp-gateway.js';

@@ -14,7 +14,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CatalogChange,
-  InvalidOptionError,
   type LoadedStateStrategy,
   type MetaToolRole,
   type OfferedTool,
@@ -24,6 +23,7 @@ import {
   type ToolSearchSessionOptions,
   ToolscoutError,
 } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { isRecord } from '@toolscout/core/internal';
 import { isZodError } from './json-rpc-lines.js';
 

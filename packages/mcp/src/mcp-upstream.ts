@@ -10,7 +10,8 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { fromMcpTools, InvalidOptionError, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
+import { fromMcpTools, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { isZodError } from './json-rpc-lines.js';
 import { type Logger, silentLogger } from './logger.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';

@@ -1,5 +1,5 @@
 import { networkInterfaces } from 'node:os';
-import { InvalidOptionError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, isLoopback, type ServeHttpOptions, serveHttp } from './serve-http.js';

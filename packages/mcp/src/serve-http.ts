@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { type AccessRefusal, createAccessCheck } from './http-access.js';
 import { type Logger, silentLogger } from './logger.js';
 import { McpConnectionLimitError } from './mcp-tool-search-server.js';

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   isZodError,

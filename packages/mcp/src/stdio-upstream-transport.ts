@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   describeBytes,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidOptionError, StoreDataError, UnsupportedOperationError } from '@toolscout/core';
+import { InvalidOptionError, StoreDataError, UnsupportedOperationError } from '@toolscout/core/errors';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisKeyValueStore, type RedisCommandClient } from './redis-key-value-store.js';

@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
+import { type AppendUniqueOptions, type KeyValueStore, type KeyValueTtlOptions, ToolscoutError } from '@toolscout/core';
 import {
-  type AppendUniqueOptions,
   InvalidOptionError,
-  type KeyValueStore,
-  type KeyValueTtlOptions,
   StoreDataError,
   StoreUnavailableError,
-  ToolscoutError,
   UnsupportedOperationError,
-} from '@toolscout/core';
+} from '@toolscout/core/errors';
 import { failureReason, MAX_TIMER_MS, quoteKey } from '@toolscout/core/internal';
 
 /**

@@ -1,7 +1,8 @@
 // Model-based: any sequence of adds, removes and reads gives the same answers (and the same
 // ToolLimitError) from the Redis store, on a real server, as from the in-memory store.
 import { randomUUID } from 'node:crypto';
-import { InMemoryLoadedToolStore, type LoadedToolStore, ToolLimitError } from '@toolscout/core';
+import { InMemoryLoadedToolStore, type LoadedToolStore } from '@toolscout/core';
+import { ToolLimitError } from '@toolscout/core/errors';
 import fc from 'fast-check';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { StoreDataError, ToolLimitError } from '@toolscout/core';
+import { StoreDataError, ToolLimitError } from '@toolscout/core/errors';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisLoadedToolStore } from './redis-loaded-tool-store.js';

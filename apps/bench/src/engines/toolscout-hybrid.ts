@@ -1,14 +1,7 @@
 // toolscout's keyword index fused with the offline embedder (@toolscout/embedder-use, USE Lite).
-import {
-  type Embedder,
-  fuseRankings,
-  MissingDependencyError,
-  ToolCatalog,
-  type ToolDescriptor,
-  ToolIndex,
-  toolText,
-  VectorIndex,
-} from '@toolscout/core';
+import { type Embedder, ToolCatalog, type ToolDescriptor, ToolIndex, VectorIndex } from '@toolscout/core';
+import { MissingDependencyError } from '@toolscout/core/errors';
+import { fuseRankings, toolText } from '@toolscout/core/internal';
 import { type EngineIndex, EngineUnavailableError, type PreparedCatalog, type RankingEngine } from './engine.js';
 
 /** How deep each side ranks before fusion, when the bench fuses the two rankings itself. */
