@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// The size budget of the design (DESIGN.md): every adapter at most 500 lines of source, no core
+// source file over 500 lines. Prints the table; with --check, exits 1 when a budget is broken.
+//
+//   node scripts/size.mjs [--check] [--markdown]
+//
+// "Source" is a package's src/**/*.ts without tests (*.test.ts, *.test-d.ts) and test helpers
+// (test-utils/). An adapter's budget counts lines of code: lines that are neither blank nor only
+// comment (as cloc counts them), so documentation is never what gets cut to fit; its raw line count
+// is shown beside. A core file's budget counts raw lines. The MCP adapter is its server wrapper; the
+// gateway (src/gateway/) is its own module, shown on its own row without a budget.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BUDGET = 500;
+/** Adapters and the part of their src/ each one is (`exclude`: folders of src/ that are not the adapter). */
+const ADAPTERS = [
+  { name: '@toolscout/ai-sdk', dir: 'packages/ai-sdk' },
+  { name: '@toolscout/langchain', dir: 'packages/langchain' },
+  { name: '@toolscout/mastra', dir: 'packages/mastra' },
+  { name: '@toolscout/mcp (server wrapper)', dir: 'packages/mcp', exclude: ['gateway'] },
+  { name: '@toolscout/tanstack-ai', dir: 'packages/tanstack-ai' },
+];
+/** Modules shown for information, without a budget. */
+const MODULES = [{ name: '@toolscout/mcp (gateway)', dir: 'packages/mcp', only: 'gateway' }];
+
+function isSource(file) {
+  return file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.test-d.ts');
+}
+
+/** The source files under `dir` (absolute paths), skipping test helpers and the excluded folders. */
+function sourceFiles(dir, exclude = []) {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch {
+    return [];
+  }
+  if (!stat.isDirectory()) return [];
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === 'test-utils' || exclude.includes(entry.name)) continue;
+      files.push(...sourceFiles(path));
+    } else if (isSource(entry.name)) {
+      files.push(path);
+    }
+  }
+  return files.sort();
+}
+
+/** Raw lines, and lines of code: neither blank nor only comment. */
+export function countLines(text) {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  let code = 0;
+  let inBlock = false;
+  for (const line of lines) {
+    let rest = line.trim();
+    let hasCode = false;
+    while (rest !== '') {
+      if (inBlock) {
+        const end = rest.indexOf('*/');
+        if (end < 0) break;
+        inBlock = false;
+        rest = rest.slice(end + 2).trim();
+      } else if (rest.startsWith('//')) {
+        break;
+      } else if (rest.startsWith('/*')) {
+        inBlock = true;
+        rest = rest.slice(2);
+      } else {
+        hasCode = true;
+        break;
+      }
+    }
+    if (hasCode) code++;
+  }
+  return { raw: lines.length, code };
+}
+
+function measure(files) {
+  let raw = 0;
+  let code = 0;
+  for (const file of files) {
+    const counts = countLines(readFileSync(file, 'utf8'));
+    raw += counts.raw;
+    code += counts.code;
+  }
+  return { files: files.length, raw, code };
+}
+
+const check = process.argv.includes('--check');
+const rows = [];
+const failures = [];
+for (const adapter of ADAPTERS) {
+  const files = sourceFiles(join(root, adapter.dir, 'src'), adapter.exclude);
+  if (files.length === 0) continue;
+  const size = measure(files);
+  const ok = size.code <= BUDGET;
+  if (!ok) failures.push(`${adapter.name}: ${size.code} lines of code (budget ${BUDGET})`);
+  rows.push(`| ${adapter.name} | ${size.files} | ${size.code} | ${size.raw} | ${ok ? `≤ ${BUDGET}` : `**over ${BUDGET}**`} |`);
+}
+for (const module of MODULES) {
+  const files = sourceFiles(join(root, module.dir, 'src', module.only));
+  if (files.length === 0) continue;
+  const size = measure(files);
+  rows.push(`| ${module.name} | ${size.files} | ${size.code} | ${size.raw} | no budget |`);
+}
+const coreFiles = sourceFiles(join(root, 'packages/core/src')).map((file) => ({
+  file: relative(join(root, 'packages/core/src'), file),
+  ...countLines(readFileSync(file, 'utf8')),
+}));
+const largest = [...coreFiles].sort((a, b) => b.raw - a.raw);
+for (const { file, raw } of largest) {
+  if (raw > BUDGET) failures.push(`packages/core/src/${file}: ${raw} lines (budget ${BUDGET})`);
+}
+const core = measure(coreFiles.map(({ file }) => join(root, 'packages/core/src', file)));
+
+const out = [
+  '| module | files | lines of code | lines | budget |',
+  '|---|--:|--:|--:|---|',
+  ...rows,
+  `| @toolscout/core | ${core.files} | ${core.code} | ${core.raw} | each file ≤ ${BUDGET} lines; largest: ${largest
+    .slice(0, 3)
+    .map(({ file, raw }) => `${file} ${raw}`)
+    .join(', ')} |`,
+];
+process.stdout.write(`${out.join('\n')}\n`);
+if (failures.length > 0) {
+  process.stderr.write(`\nOver budget:\n${failures.map((line) => `- ${line}`).join('\n')}\n`);
+  if (check) process.exit(1);
+}
