@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import type { JsonSchema } from '@toolscout/core';
+import { isRecord } from '@toolscout/core/internal';
 
 /** What {@link fillArguments} fills values from. */
 export interface FillContext {
@@ -10,10 +11,6 @@ export interface FillContext {
 }
 
 type Schema = { [key: string]: unknown };
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const QUOTED = /"([^"]+)"|“([^”]+)”|'([^']{2,})'/g;
 const NUMBER = /-?\d+(?:\.\d+)?/g;
