@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ToolCatalog } from './catalog.js';
+import { ToolCatalog } from './catalog/catalog.js';
+import { toToolName } from './catalog/tool-name.js';
 import * as errors from './errors.js';
-import { resolveMetaTools } from './meta-tools.js';
+import { ToolIndex } from './index/tool-index.js';
+import { VectorIndex } from './index/vector-index.js';
+import { resolveMetaTools } from './session/meta-tools.js';
+import { ToolSearchSession } from './session/tool-search-session.js';
 import { InMemoryLoadedToolStore } from './stores/in-memory-store.js';
 import { KeyValueLoadedToolStore } from './stores/key-value-store.js';
 import { rejection, thrown } from './test-utils/thrown.js';
-import { ToolIndex } from './tool-index.js';
-import { toToolName } from './tool-name.js';
-import { ToolSearchSession } from './tool-search-session.js';
-import { VectorIndex } from './vector-index.js';
 
 const weather = { id: 'get_weather', description: 'Current weather for a city' };
 

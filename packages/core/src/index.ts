@@ -3,18 +3,11 @@
 // stemmer, fusion, text and value helpers) are in `@toolscout/core/internal`.
 
 // Catalog
-export { type CatalogChange, ToolCatalog, type ToolCatalogOptions } from './catalog.js';
-// Conversations, as adapters hand them to a session
-export type { ConversationEntry } from './conversation.js';
-// Semantic search: embedding cache and vector index (fused with keyword ranking by ToolIndex)
-export {
-  type EmbeddingCache,
-  InMemoryEmbeddingCache,
-  type InMemoryEmbeddingCacheOptions,
-} from './embedding-cache.js';
+export { type CatalogChange, ToolCatalog, type ToolCatalogOptions } from './catalog/catalog.js';
+// Provider-safe tool names
+export { isValidToolName, toToolName } from './catalog/tool-name.js';
 // Errors: the base class here, every class in `@toolscout/core/errors`
 export { ToolscoutError, type ToolscoutErrorCode } from './errors.js';
-export type { FuseOptions } from './fuse-rankings.js';
 // Importers: MCP, OpenAI, Anthropic tool definitions and JSON Lines datasets
 export { type AnthropicImportOptions, fromAnthropicTools } from './importers/anthropic.js';
 export type { ImporterOptions } from './importers/fields.js';
@@ -27,6 +20,35 @@ export {
 export { parseQueriesJsonl, parseToolsJsonl, type RetrievalQuery } from './importers/jsonl.js';
 export { fromMcpTools, type McpImportOptions } from './importers/mcp.js';
 export { fromOpenAITools, type OpenAIImportOptions } from './importers/openai.js';
+// Semantic search: embedding cache and vector index (fused with keyword ranking by ToolIndex)
+export {
+  type EmbeddingCache,
+  InMemoryEmbeddingCache,
+  type InMemoryEmbeddingCacheOptions,
+} from './index/embedding-cache.js';
+export type { FuseOptions } from './index/fuse-rankings.js';
+// The index
+export { type IndexField, MAX_INDEXED_CHARS } from './index/tool-document.js';
+export {
+  DEFAULT_MIN_SCORE,
+  DEFAULT_RANKING,
+  type RankingOverrides,
+  type RankingParams,
+  type SerializedToolIndex,
+  ToolIndex,
+  type ToolIndexOptions,
+} from './index/tool-index.js';
+export {
+  type SerializedVectorEntry,
+  type SerializedVectorIndex,
+  type VectorHit,
+  VectorIndex,
+  type VectorIndexOptions,
+} from './index/vector-index.js';
+// Schemas: JSON Schema resolution and argument validation
+export { toJsonSchema, type ValidationIssue, type ValidationResult, validateInput } from './schema/schema.js';
+// Conversations, as adapters hand them to a session
+export type { ConversationEntry } from './session/conversation.js';
 // Meta-tools and modes
 export {
   DEFAULT_META_TOOL_NAMES,
@@ -36,26 +58,10 @@ export {
   type MetaToolsConfig,
   TOOL_SEARCH_MODES,
   type ToolSearchMode,
-} from './meta-tools.js';
-export { MODEL_INPUT_LIMITS } from './model-input-limits.js';
+} from './session/meta-tools.js';
+export { MODEL_INPUT_LIMITS } from './session/model-input-limits.js';
 // Policy
-export type { PolicyFilter, PolicyPhase, PolicyRequest } from './policy.js';
-// Schemas: JSON Schema resolution and argument validation
-export { toJsonSchema, type ValidationIssue, type ValidationResult, validateInput } from './schema.js';
-// Loaded-tool stores: where each thread's loaded tool ids live
-export {
-  InMemoryLoadedToolStore,
-  type InMemoryLoadedToolStoreOptions,
-  type InMemoryLoadedToolStoreStats,
-} from './stores/in-memory-store.js';
-export {
-  type AppendUniqueOptions,
-  KeyValueLoadedToolStore,
-  type KeyValueLoadedToolStoreOptions,
-  type KeyValueStore,
-  type KeyValueTtlOptions,
-} from './stores/key-value-store.js';
-export type { AddLoadedToolsResult, LoadedToolStore } from './stores/loaded-tool-store.js';
+export type { PolicyFilter, PolicyPhase, PolicyRequest } from './session/policy.js';
 // Telemetry
 export type {
   BlockedEvent,
@@ -66,27 +72,7 @@ export type {
   StepEvent,
   ToolSearchEvent,
   ToolSearchEventListener,
-} from './telemetry.js';
-// Token counting (o200k_base, loaded lazily)
-export {
-  countTokens,
-  countToolDefinitionTokens,
-  type ToolDefinitionForCount,
-  type ToolDefinitionSize,
-} from './token-count.js';
-// The index
-export { type IndexField, MAX_INDEXED_CHARS } from './tool-document.js';
-export {
-  DEFAULT_MIN_SCORE,
-  DEFAULT_RANKING,
-  type RankingOverrides,
-  type RankingParams,
-  type SerializedToolIndex,
-  ToolIndex,
-  type ToolIndexOptions,
-} from './tool-index.js';
-// Provider-safe tool names
-export { isValidToolName, toToolName } from './tool-name.js';
+} from './session/telemetry.js';
 // The tool-search session: steps, meta-tool calls, loaded state
 export {
   type CallAuthorization,
@@ -102,7 +88,28 @@ export {
   ToolSearchSession,
   type ToolSearchSessionOptions,
   type ToolSearchStep,
-} from './tool-search-session.js';
+} from './session/tool-search-session.js';
+// Loaded-tool stores: where each thread's loaded tool ids live
+export {
+  InMemoryLoadedToolStore,
+  type InMemoryLoadedToolStoreOptions,
+  type InMemoryLoadedToolStoreStats,
+} from './stores/in-memory-store.js';
+export {
+  type AppendUniqueOptions,
+  KeyValueLoadedToolStore,
+  type KeyValueLoadedToolStoreOptions,
+  type KeyValueStore,
+  type KeyValueTtlOptions,
+} from './stores/key-value-store.js';
+export type { AddLoadedToolsResult, LoadedToolStore } from './stores/loaded-tool-store.js';
+// Token counting (o200k_base, loaded lazily)
+export {
+  countTokens,
+  countToolDefinitionTokens,
+  type ToolDefinitionForCount,
+  type ToolDefinitionSize,
+} from './token-count.js';
 // Tool descriptors and search contracts
 export type {
   CatalogTool,
@@ -117,10 +124,3 @@ export type {
   ToolDescriptor,
   ToolExecutionContext,
 } from './types.js';
-export {
-  type SerializedVectorEntry,
-  type SerializedVectorIndex,
-  type VectorHit,
-  VectorIndex,
-  type VectorIndexOptions,
-} from './vector-index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolCatalog } from '../catalog.js';
+import { ToolCatalog } from '../catalog/catalog.js';
 import { ImportError } from '../errors.js';
 import { fromAnthropicTools } from './anthropic.js';
 

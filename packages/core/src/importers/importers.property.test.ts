@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolCatalog } from '../catalog.js';
+import { ToolCatalog } from '../catalog/catalog.js';
 import { ImportError, ToolscoutError } from '../errors.js';
 import { anyKey, hostileJsonText, objectText, prototypePolluted } from '../test-utils/hostile-json.js';
 import type { ToolDescriptor } from '../types.js';

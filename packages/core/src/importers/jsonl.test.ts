@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ToolCatalog } from '../catalog.js';
+import { ToolCatalog } from '../catalog/catalog.js';
 import { ImportError } from '../errors.js';
 import { parseQueriesJsonl, parseToolsJsonl } from './jsonl.js';
 

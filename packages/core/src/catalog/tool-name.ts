@@ -1,0 +1,109 @@
+import { InvalidToolError } from '../errors.js';
+
+/** What every LLM provider accepts as a tool (function) name. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The longest tool name providers accept. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+/** Length of the hash suffix appended to ids that had to change. */
+const HASH_LENGTH = 10;
+
+/** Used when nothing readable is left of an id (e.g. an id of only CJK characters or emoji). */
+const EMPTY_PREFIX = 'tool';
+
+/** Letters that NFKD does not decompose into ASCII, transliterated by hand. */
+const TRANSLITERATIONS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'Th',
+  ı: 'i',
+};
+
+const TRANSLITERATION_PATTERN = new RegExp(`[${Object.keys(TRANSLITERATIONS).join('')}]`, 'g');
+
+/** 64-bit FNV-1a's offset basis as two 32-bit halves (0xcbf29ce484222325). */
+const FNV_OFFSET_HIGH = 0xcbf29ce4;
+const FNV_OFFSET_LOW = 0x84222325;
+/** 64-bit FNV-1a's prime is 2^40 + 0x1b3. */
+const FNV_PRIME_LOW = 0x1b3;
+const HASH_MODULUS = 36n ** BigInt(HASH_LENGTH);
+const encoder = new TextEncoder();
+
+/**
+ * A short, stable hash of a string: 64-bit FNV-1a over its UTF-8 bytes, its low 10 base-36 digits
+ * (about 51.7 bits). The same in every process, platform and release.
+ */
+export function toolNameHash(text: string): string {
+  // 64-bit arithmetic on two 32-bit halves (every intermediate stays below 2^53):
+  // hash × (2^40 + 0x1b3) = (low × 0x1b3) + 2^32 × (high × 0x1b3 + carry + (low << 8)), mod 2^64.
+  let high = FNV_OFFSET_HIGH;
+  let low = FNV_OFFSET_LOW;
+  // ASCII text is its own UTF-8.
+  const bytes = isAsciiText(text) ? text : encoder.encode(text);
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i]!;
+    low = (low ^ byte) >>> 0;
+    const product = low * FNV_PRIME_LOW;
+    const carry = Math.floor(product / 0x1_0000_0000);
+    high = (high * FNV_PRIME_LOW + carry + ((low << 8) >>> 0)) >>> 0;
+    low = product >>> 0;
+  }
+  const hash = (BigInt(high) << 32n) | BigInt(low);
+  return (hash % HASH_MODULUS).toString(36).padStart(HASH_LENGTH, '0');
+}
+
+/** Whether a text is all ASCII (this module imports nothing: its names must not depend on others). */
+function isAsciiText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Whether a string is already a name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`). */
+export function isValidToolName(name: string): boolean {
+  return TOOL_NAME_PATTERN.test(name);
+}
+
+/**
+ * Maps a tool id to a name every LLM provider accepts (`^[a-zA-Z0-9_-]{1,64}$`).
+ *
+ * - An id that is already valid is kept as it is.
+ * - Otherwise accents are transliterated (NFKD, then dropping combining marks), each run of other
+ *   characters becomes one `_`, the result is cut to fit, and `_` plus a hash of the full original
+ *   id is appended, so ids that differ only in the replaced characters (`a b`, `a.b`, `a|b`) still
+ *   get distinct names, and none of them can equal a valid id without a hash-like suffix.
+ *
+ * Deterministic: no counters or randomness, so names are stable across restarts and processes.
+ * The catalog keeps the reverse map and rejects the (astronomically rare) case of two ids mapping
+ * to one name.
+ */
+export function toToolName(id: string): string {
+  if (typeof id !== 'string') {
+    throw new InvalidToolError(`toToolName expects a string id, got ${id === null ? 'null' : typeof id}`, 'id');
+  }
+  if (isValidToolName(id)) return id;
+  // (ASCII has no accents to take off nor letters to transliterate)
+  const latin = isAsciiText(id)
+    ? id
+    : id
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .replace(TRANSLITERATION_PATTERN, (char) => TRANSLITERATIONS[char] ?? char);
+  const readable = latin.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  const room = MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1;
+  const prefix = readable.slice(0, room).replace(/_+$/, '') || EMPTY_PREFIX;
+  return `${prefix}_${toolNameHash(id)}`;
+}

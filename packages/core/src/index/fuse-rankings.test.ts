@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidOptionError } from '../errors.js';
+import type { SearchHit } from '../types.js';
+import { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './fuse-rankings.js';
+
+const hit = (id: string, score: number): SearchHit => ({ id, score, matches: { [id]: ['name'] } });
+
+describe('vectorEvidence', () => {
+  it('maps similarity linearly from minSimilarity (0) to maxSimilarity (vectorWeight), clamped', () => {
+    const { minSimilarity, maxSimilarity, vectorWeight } = DEFAULT_FUSE_OPTIONS;
+    expect(vectorEvidence(-1)).toBe(0);
+    expect(vectorEvidence(minSimilarity)).toBe(0);
+    expect(vectorEvidence((minSimilarity + maxSimilarity) / 2)).toBeCloseTo(vectorWeight / 2, 10);
+    expect(vectorEvidence(maxSimilarity)).toBeCloseTo(vectorWeight, 10);
+    expect(vectorEvidence(1)).toBeCloseTo(vectorWeight, 10);
+    expect(vectorEvidence(0.5, { minSimilarity: 0, maxSimilarity: 1, vectorWeight: 1 })).toBe(0.5);
+  });
+});
+
+describe('fuseRankings', () => {
+  const options = { minSimilarity: 0.2, maxSimilarity: 0.6, vectorWeight: 0.8 };
+
+  it('combines keyword score and vector evidence as a noisy OR, keeping keyword matches', () => {
+    const fused = fuseRankings(
+      [hit('both', 0.5), hit('keyword-only', 0.6)],
+      [
+        { id: 'both', similarity: 0.4 },
+        { id: 'vector-only', similarity: 0.6 },
+      ],
+      options,
+    );
+    expect(fused).toEqual([
+      { id: 'vector-only', score: expect.closeTo(0.8, 10), matches: {} },
+      { id: 'both', score: expect.closeTo(1 - 0.5 * (1 - 0.4), 10), matches: { both: ['name'] } },
+      { id: 'keyword-only', score: 0.6, matches: { 'keyword-only': ['name'] } },
+    ]);
+  });
+
+  it('keeps scores in [0, 1] and never lowers a keyword score', () => {
+    const keyword = [hit('a', 1), hit('b', 0.9), hit('c', 0.01), hit('d', 1.5), hit('e', -0.2)];
+    const vector = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({ id, similarity: 1 - i * 0.35 }));
+    const fused = fuseRankings(keyword, vector, { minSimilarity: -1, maxSimilarity: 1, vectorWeight: 1 });
+    for (const result of fused) {
+      expect(result.score).toBeGreaterThanOrEqual(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+      const keywordScore = keyword.find((k) => k.id === result.id)?.score ?? 0;
+      expect(result.score).toBeGreaterThanOrEqual(Math.min(1, Math.max(0, keywordScore)));
+    }
+  });
+
+  it('drops vector-only hits at or below minSimilarity, so weak neighbours cannot flood the results', () => {
+    const keyword = [hit('weather', 0.7), hit('forecast', 0.4)];
+    const vector = Array.from({ length: 500 }, (_, i) => ({ id: `noise-${i}`, similarity: 0.2 - i * 0.0001 }));
+    const fused = fuseRankings(keyword, vector, options);
+    expect(fused.map((result) => result.id)).toEqual(['weather', 'forecast']);
+    // Just above the floor, a vector-only hit scores little and ranks below real keyword hits.
+    const weak = fuseRankings(keyword, [{ id: 'near', similarity: 0.25 }], options);
+    expect(weak.map((result) => result.id)).toEqual(['weather', 'forecast', 'near']);
+    expect(weak[2]!.score).toBeCloseTo(0.1, 10);
+  });
+
+  it('breaks ties by keyword score, then similarity, then id, and honours limit', () => {
+    const fused = fuseRankings(
+      [hit('k2', 0.5), hit('k1', 0.5)],
+      [
+        { id: 'v2', similarity: 0.5 },
+        { id: 'v1', similarity: 0.5 },
+      ],
+      { minSimilarity: 0, maxSimilarity: 1, vectorWeight: 1 },
+    );
+    expect(fused.map((result) => result.id)).toEqual(['k1', 'k2', 'v1', 'v2']);
+    expect(fuseRankings([hit('a', 0.5), hit('b', 0.4)], [], { limit: 1 }).map((result) => result.id)).toEqual(['a']);
+    expect(fuseRankings([hit('a', 0.5)], [], { limit: 0 })).toEqual([]);
+  });
+
+  it('counts the first entry of an id listed twice and does not mutate its inputs', () => {
+    const keyword = [hit('a', 0.5), hit('a', 0.9)];
+    const vector = [
+      { id: 'a', similarity: 0.2 },
+      { id: 'a', similarity: 0.6 },
+    ];
+    expect(fuseRankings(keyword, vector, options)).toEqual([{ id: 'a', score: 0.5, matches: { a: ['name'] } }]);
+    expect(keyword[0]!.score).toBe(0.5);
+  });
+
+  it('returns the keyword ranking unchanged when there are no vector hits', () => {
+    const keyword = [hit('a', 0.9), hit('b', 0.3)];
+    expect(fuseRankings(keyword, [])).toEqual(keyword);
+    expect(fuseRankings([], [])).toEqual([]);
+  });
+
+  it('rejects inconsistent options', () => {
+    expect(() => fuseRankings([], [], { minSimilarity: 0.8, maxSimilarity: 0.5 })).toThrow(InvalidOptionError);
+    expect(() => fuseRankings([], [], { vectorWeight: 1.5 })).toThrow(/vectorWeight/);
+    expect(() => fuseRankings([], [], { limit: -1 })).toThrow(/limit/);
+    expect(() => vectorEvidence(0.5, { minSimilarity: Number.NaN })).toThrow(/minSimilarity/);
+  });
+});

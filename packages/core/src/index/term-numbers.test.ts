@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { splitWords, tokenize } from '../text/tokenize.js';
+import {
+  sharedStringNumbers,
+  termNumber,
+  termText,
+  tokenizeToNumbers,
+  trimTermNumbers,
+  wordRuns,
+} from './term-numbers.js';
+
+describe('term numbers', () => {
+  it('number the terms of tokenize, the same number for the same term', () => {
+    const text = "getUserV2 fetches the user's profiles; Café crème, 天气预报";
+    const numbers = tokenizeToNumbers(text);
+    expect(numbers.map(termText)).toEqual(tokenize(text));
+    const texts = [
+      "Messi's stats, don't stop: rock'n'roll O'Brien's getUserV2 HTMLParser Base64Encode 3D 2FA",
+      'snake_case kebab-case dotted.name slashed/path a1b2 27f145d2 YouTube mp3 v2 /v1/users/{userId}/posts',
+      "it's IT'S We'LL 'quoted' trailing' 'leading",
+      'Get the weather forecast for a city. The weather, the WEATHER and the Weather again.',
+      '',
+      '   ',
+      'x',
+    ];
+    // twice: the second time every word comes from the table of known words
+    for (const round of [1, 2]) {
+      for (const sample of texts)
+        expect(tokenizeToNumbers(sample).map(termText), `${round}: ${sample}`).toEqual(tokenize(sample));
+    }
+  });
+
+  it('stay right past the first table of known words (it grows)', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => `word${i.toString(36)}x getItem${i}`).join(' ');
+    expect(tokenizeToNumbers(many).map(termText)).toEqual(tokenize(many));
+    expect(tokenizeToNumbers(many).map(termText)).toEqual(tokenize(many));
+    expect(tokenizeToNumbers('user profile')).toEqual([termNumber('user'), termNumber('profil')]);
+    expect(() => termText(-1)).toThrow(RangeError);
+  });
+
+  it('start over only when there are too many', () => {
+    const weather = termNumber('weather');
+    trimTermNumbers(Number.MAX_SAFE_INTEGER);
+    expect(termNumber('weather')).toBe(weather);
+    trimTermNumbers(0);
+    // Numbering starts again from 0, and tokenising still gives the right terms.
+    expect(tokenizeToNumbers('weather forecast')).toEqual([0, 1]);
+    expect(tokenizeToNumbers('weather forecast').map(termText)).toEqual(['weather', 'forecast']);
+  });
+
+  it('start over when the terms and words kept have too many characters', () => {
+    trimTermNumbers(0);
+    const blob = 'q'.repeat(30_000); // one long word: a word and a term of 30,000 characters
+    tokenizeToNumbers(`weather ${blob}`);
+    trimTermNumbers(Number.MAX_SAFE_INTEGER, 70_000);
+    expect(tokenizeToNumbers('weather')).toEqual([0]);
+    trimTermNumbers(Number.MAX_SAFE_INTEGER, 50_000);
+    expect(tokenizeToNumbers('forecast weather')).toEqual([0, 1]);
+  });
+});
+
+describe('wordRuns', () => {
+  it('gives the words of splitWords, each with the term numbers of tokenize', () => {
+    for (const text of ['TheClique__Songkick concert~3', "github.getUserV2 Messi's HTMLParser", 'Café 天气预报', '']) {
+      for (const round of [1, 2]) {
+        const runs = wordRuns(text);
+        expect(
+          runs.map((word) => word.text),
+          `${round}: ${text}`,
+        ).toEqual(splitWords(text));
+        for (const word of runs) expect(word.run.map(termText)).toEqual(tokenize(word.text));
+      }
+    }
+  });
+
+  it('memoise the terms of short shared strings only (a long one would outlive its tool)', () => {
+    const short = 'City name, e.g. Paris';
+    expect(sharedStringNumbers(short)).toBe(sharedStringNumbers(short));
+    const long = `${'A parameter described at great length. '.repeat(100)}`;
+    expect(sharedStringNumbers(long)).not.toBe(sharedStringNumbers(long));
+    expect(sharedStringNumbers(long)).toEqual(tokenizeToNumbers(long));
+  });
+});

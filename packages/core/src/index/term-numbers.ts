@@ -1,0 +1,351 @@
+// Terms as numbers, for index builds: every term of tool text gets a process-wide number, and
+// `tokenizeToNumbers` turns text straight into those numbers. It gives exactly `tokenize`'s terms,
+// but ASCII text (nearly all tool text) never becomes word strings: each run of letters and digits
+// is hashed as it is scanned and found in a table of the words seen before, compared character by
+// character, so that a known word costs neither a new string nor a map lookup.
+
+import {
+  ASCII_KIND,
+  isAscii,
+  MIXED,
+  nextShape,
+  normalTerm,
+  splitAsciiIdentifier,
+  splitWords,
+  withoutAsciiApostrophes,
+  wordTerm,
+} from '../text/tokenize.js';
+import { IntList } from './int-list.js';
+
+/** The term numbers of a text, in order, repeats included. */
+export type TermRun = readonly number[];
+
+const termNumbers = new Map<string, number>();
+const termTexts: string[] = [];
+/** Above this many terms, {@link trimTermNumbers} starts over. */
+const MAX_TERM_NUMBERS = 1_000_000;
+/**
+ * Above this many characters in the terms and words kept, {@link trimTermNumbers} starts over too
+ * (long words, such as a tool's 30,000-letter blob, would otherwise pile up long before the count).
+ */
+const MAX_TERM_CHARS = 32_000_000;
+/** The characters of the terms that have numbers. */
+let termChars = 0;
+
+/** The process-wide number of a term (the same for the same term until {@link trimTermNumbers}). */
+export function termNumber(term: string): number {
+  let number = termNumbers.get(term);
+  if (number === undefined) {
+    number = termTexts.length;
+    termTexts.push(term);
+    termChars += term.length;
+    termNumbers.set(term, number);
+  }
+  return number;
+}
+
+/** How many terms have numbers (the next number given out). */
+export function termCount(): number {
+  return termTexts.length;
+}
+
+/** The term of a number from {@link termNumber}. */
+export function termText(number: number): string {
+  const text = termTexts[number];
+  if (text === undefined) throw new RangeError(`No term has number ${number}`);
+  return text;
+}
+
+/**
+ * Forgets every term number once there are more than `limit`, or once the terms and words kept
+ * have more than `charLimit` characters (a process indexing ever new catalogs, or ever new long
+ * words). Call only where no number is held (before a build): numbers given out before mean
+ * nothing after.
+ */
+export function trimTermNumbers(limit = MAX_TERM_NUMBERS, charLimit = MAX_TERM_CHARS): void {
+  if (termTexts.length <= limit && termChars + words.chars <= charLimit) return;
+  termNumbers.clear();
+  termTexts.length = 0;
+  termChars = 0;
+  words.clear();
+  sharedStrings.clear();
+}
+
+/**
+ * A set of term numbers ({@link termNumber}) with constant-time add and lookup, emptied in constant
+ * time: a term is in the set when its mark is the current stamp.
+ */
+export class TermSet {
+  #marks = new Int32Array(1024);
+  #stamp = 1;
+
+  /** Empties the set. */
+  clear(): void {
+    if (this.#stamp === 0x7fffffff) {
+      this.#marks.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp += 1;
+  }
+
+  add(term: number): void {
+    if (term >= this.#marks.length) {
+      const bigger = new Int32Array(Math.max(term + 1, this.#marks.length * 2));
+      bigger.set(this.#marks);
+      this.#marks = bigger;
+    }
+    this.#marks[term] = this.#stamp;
+  }
+
+  has(term: number): boolean {
+    return this.#marks[term] === this.#stamp;
+  }
+}
+
+/** A word as written and its term numbers. */
+export interface WordRun {
+  readonly text: string;
+  readonly run: TermRun;
+}
+
+/**
+ * The ASCII words seen so far (maximal runs of letters and digits, as written) with their term
+ * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
+ */
+class WordTable {
+  /** Per slot: the word's index plus one (0: empty), and the word's hash, side by side. */
+  #slots = new Int32Array(2 << 16);
+  #hashes: number[] = [];
+  #texts: string[] = [];
+  #runs: TermRun[] = [];
+  /** Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once asked. */
+  #pieces: (readonly WordRun[] | undefined)[] = [];
+  /** Above this many words the table starts over (at the next text): memory stays bounded. */
+  static readonly MAX_WORDS = 1 << 20;
+
+  get size(): number {
+    return this.#texts.length;
+  }
+
+  /** The characters of the words kept. */
+  chars = 0;
+
+  /**
+   * The index of the word `text[start, end)`, of hash `hash`, added if new; `plain` when it is one
+   * word as it is (not `getUserV2`, which splits further).
+   */
+  index(text: string, start: number, end: number, hash: number, plain: boolean): number {
+    const slots = this.#slots;
+    const mask = (slots.length >> 1) - 1;
+    const length = end - start;
+    let slot = hash & mask;
+    for (let found = slots[slot << 1]!; found !== 0; slot = (slot + 1) & mask, found = slots[slot << 1]!) {
+      if (slots[(slot << 1) + 1] !== hash) continue;
+      const index = found - 1;
+      const word = this.#texts[index]!;
+      if (word.length !== length) continue;
+      let i = 0;
+      while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+      if (i === length) return index;
+    }
+    const word = text.slice(start, end);
+    const index = this.#texts.length;
+    slots[slot << 1] = index + 1;
+    slots[(slot << 1) + 1] = hash;
+    this.#hashes.push(hash);
+    this.#texts.push(word);
+    this.chars += word.length;
+    this.#runs.push(plain ? plainWordNumbers(word) : mixedWordNumbers(word));
+    this.#pieces.push(undefined);
+    if (this.#texts.length * 2 > mask + 1) this.#grow();
+    return index;
+  }
+
+  /** The term numbers of a word. */
+  run(index: number): TermRun {
+    return this.#runs[index]!;
+  }
+
+  /** A word's own words with their term numbers. */
+  pieces(index: number): readonly WordRun[] {
+    let pieces = this.#pieces[index];
+    if (pieces === undefined) {
+      pieces = splitWords(this.#texts[index]!).map((piece) => ({ text: piece, run: wordNumbers(piece) }));
+      this.#pieces[index] = pieces;
+    }
+    return pieces;
+  }
+
+  clear(): void {
+    this.chars = 0;
+    this.#slots = new Int32Array(2 << 16);
+    this.#hashes = [];
+    this.#texts = [];
+    this.#runs = [];
+    this.#pieces = [];
+  }
+
+  #grow(): void {
+    const slots = new Int32Array(this.#slots.length * 2);
+    const mask = (slots.length >> 1) - 1;
+    this.#hashes.forEach((hash, index) => {
+      let slot = hash & mask;
+      while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
+      slots[slot << 1] = index + 1;
+      slots[(slot << 1) + 1] = hash;
+    });
+    this.#slots = slots;
+  }
+}
+
+const words = new WordTable();
+
+/** The term number of a plain ASCII word (`weather`, `Weather`, `API`, `2024`), as a run. */
+function plainWordNumbers(word: string): number[] {
+  const term = normalTerm(word.toLowerCase());
+  return term === null ? [] : [termNumber(term)];
+}
+
+/** The term numbers of one ASCII word as written (it may split further: `getUserV2`). */
+function wordNumbers(word: string): number[] {
+  const numbers: number[] = [];
+  const pieces = splitWords(word);
+  return piecesNumbers(pieces, numbers);
+}
+
+/**
+ * The term numbers of a mixed ASCII word (letters and digits of several cases: `getUserV2`), split
+ * as {@link splitWords} splits it.
+ */
+function mixedWordNumbers(word: string): number[] {
+  const pieces: string[] = [];
+  splitAsciiIdentifier(word, pieces);
+  return piecesNumbers(pieces, []);
+}
+
+function piecesNumbers(pieces: readonly string[], numbers: number[]): number[] {
+  for (let i = 0; i < pieces.length; i++) {
+    // (an ASCII word's normal form is its lower case)
+    const term = normalTerm(pieces[i]!.toLowerCase());
+    if (term !== null) numbers.push(termNumber(term));
+  }
+  return numbers;
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+const APOSTROPHE = 0x27;
+
+/** Where {@link tokenizeInto} appends term numbers: an array or an {@link IntList}. */
+export interface TermSink {
+  push(term: number): void;
+}
+
+/** The word indices of the text being read (reused: nothing here re-enters). */
+const scratch = new IntList(4096);
+
+/**
+ * The words of ASCII text whose apostrophes were dealt with, into `scratch` as word table indices,
+ * in one pass: its words are its runs of letters and digits, and a run's terms are those of the
+ * run alone (splitWords of the run). Returns false on meeting a character outside ASCII, or an
+ * apostrophe if `apostrophes` says they may still need dealing with.
+ */
+function scanAscii(text: string, apostrophes: boolean): boolean {
+  scratch.length = 0;
+  if (words.size >= WordTable.MAX_WORDS) words.clear();
+  const length = text.length;
+  let start = -1;
+  let hash = 0;
+  // The run's shape, as splitWords sees it: only digits, only capitals, a word in lower case
+  // (capital first or not), or mixed (to split further).
+  let shape = 0;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return false;
+    const kind = ASCII_KIND[code]!;
+    if (kind !== 0) {
+      if (start < 0) {
+        start = i;
+        hash = FNV_OFFSET;
+        shape = kind;
+      } else if (shape !== kind) {
+        shape = nextShape(shape, kind, i === start + 1);
+      }
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    } else {
+      if (apostrophes && code === APOSTROPHE) return false;
+      if (start >= 0) {
+        scratch.push(words.index(text, start, i, hash, shape !== MIXED));
+        start = -1;
+      }
+    }
+  }
+  if (start >= 0) scratch.push(words.index(text, start, length, hash, shape !== MIXED));
+  return true;
+}
+
+/** Scans text into `scratch` (see {@link scanAscii}); false for text outside ASCII. */
+function scanWords(text: string): boolean {
+  if (scanAscii(text, true)) return true;
+  if (!isAscii(text)) return false;
+  // (the apostrophes left are separators)
+  scanAscii(withoutAsciiApostrophes(text), false);
+  return true;
+}
+
+/** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
+export function tokenizeToNumbers(text: string): number[] {
+  return tokenizeInto(text, []);
+}
+
+/** {@link tokenizeToNumbers} appended to `out` (which it returns). */
+export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
+  if (scanWords(text)) {
+    const indices = scratch.values;
+    for (let i = 0; i < scratch.length; i++) {
+      const run = words.run(indices[i]!);
+      for (let k = 0; k < run.length; k++) out.push(run[k]!);
+    }
+    return out;
+  }
+  for (const word of splitWords(text)) {
+    const term = wordTerm(word);
+    if (term !== null) out.push(termNumber(term));
+  }
+  return out;
+}
+
+/** {@link splitWords}'s words of a text, each with its term numbers ({@link termNumber}). */
+export function wordRuns(text: string): WordRun[] {
+  if (scanWords(text)) {
+    const out: WordRun[] = [];
+    for (let i = 0; i < scratch.length; i++) {
+      const pieces = words.pieces(scratch.values[i]!);
+      for (let k = 0; k < pieces.length; k++) out.push(pieces[k]!);
+    }
+    return out;
+  }
+  return splitWords(text).map((word) => ({ text: word, run: tokenizeToNumbers(word) }));
+}
+
+/**
+ * The term numbers of strings that many tools share (parameter names and descriptions, tags,
+ * sources), by string; starts over when it grows too big. Only strings of up to
+ * {@link MAX_SHARED_STRING_LENGTH} characters are kept: longer ones are seldom shared, and the memo
+ * would keep them alive after their tools are gone.
+ */
+const sharedStrings = new Map<string, TermRun>();
+const MAX_SHARED_STRINGS = 100_000;
+const MAX_SHARED_STRING_LENGTH = 1_000;
+
+/** {@link tokenizeToNumbers} of a string tools often share, memoised if short; never change the array. */
+export function sharedStringNumbers(text: string): TermRun {
+  if (text.length > MAX_SHARED_STRING_LENGTH) return tokenizeToNumbers(text);
+  let run = sharedStrings.get(text);
+  if (run === undefined) {
+    run = tokenizeToNumbers(text);
+    if (sharedStrings.size >= MAX_SHARED_STRINGS) sharedStrings.clear();
+    sharedStrings.set(text, run);
+  }
+  return run;
+}
