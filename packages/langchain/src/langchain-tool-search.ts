@@ -4,7 +4,6 @@ import { DynamicStructuredTool } from '@langchain/core/tools';
 import { Command, isCommand, isGraphBubbleUp } from '@langchain/langgraph';
 import {
   type CatalogTool,
-  type ConversationEntry,
   type LoadedStateStrategy,
   type OfferedTool,
   type StepRequest,
@@ -16,14 +15,16 @@ import {
   type ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, loadedNamesFromConversation } from '@toolscout/core/internal';
+import { describeValue } from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {
   fromLangChainTools,
+  isIterable,
   isLangChainTool,
   type LangChainTool,
   type LangChainToolLike,
+  threadIdOf,
   toLangChainTool,
 } from './langchain-tool.js';
 import {
@@ -133,22 +134,11 @@ export interface ToolSearchMiddlewareConfig {
 }
 
 const DEFAULT_MIDDLEWARE_NAME = 'toolscout';
-/** Threads whose last model call's step is kept for its tool calls; older ones fall back to a new step. */
-const MAX_PENDING_THREADS = 1000;
+const STATE_STRATEGIES: readonly unknown[] = ['memory', 'conversation', 'agent-state'];
 
-function isIterable(value: unknown): value is Iterable<unknown> {
-  return typeof (value as Partial<Iterable<unknown>> | null | undefined)?.[Symbol.iterator] === 'function';
-}
-
-function threadIdOf(config: ToolSearchRunConfig | undefined): string | undefined {
-  const threadId = config?.configurable?.thread_id;
-  if (typeof threadId === 'string' && threadId !== '') return threadId;
-  return typeof threadId === 'number' ? String(threadId) : undefined;
-}
-
-function toolNameOf(tool: unknown): string | undefined {
-  const name = (tool as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : undefined;
+/** Throws {@link InvalidOptionError} for `option` unless `valid`. */
+function checkOption(valid: boolean, option: string, message: string): void {
+  if (!valid) throw new InvalidOptionError(option, message);
 }
 
 function stringify(output: unknown): string {
@@ -163,18 +153,18 @@ function stringify(output: unknown): string {
 /** The model-facing ToolMessage of a successful call. */
 function resultMessage(output: unknown, call: ToolCall): ToolMessage {
   const toolCallId = call.id ?? '';
-  if (ToolMessage.isInstance(output)) {
-    if (output.tool_call_id === toolCallId && output.name === call.name) return output;
-    // E.g. `call_tool` in proxy mode: the target tool's result, answering the call_tool call.
+  if (!ToolMessage.isInstance(output)) {
     return new ToolMessage({
-      content: output.content,
-      artifact: output.artifact,
-      status: output.status ?? 'success',
+      content: stringify(output),
       tool_call_id: toolCallId,
       name: call.name,
+      status: 'success',
     });
   }
-  return new ToolMessage({ content: stringify(output), tool_call_id: toolCallId, name: call.name, status: 'success' });
+  if (output.tool_call_id === toolCallId && output.name === call.name) return output;
+  // E.g. `call_tool` in proxy mode: the target tool's result, answering the call_tool call.
+  const { content, artifact, status = 'success' } = output;
+  return new ToolMessage({ content, artifact, status, tool_call_id: toolCallId, name: call.name });
 }
 
 function errorMessage(message: string, call: ToolCall): ToolMessage {
@@ -183,13 +173,16 @@ function errorMessage(message: string, call: ToolCall): ToolMessage {
 
 /** The messages before the AIMessage that made this call: what the model saw when it made it. */
 function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | undefined): readonly BaseMessage[] {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId)) {
-      return messages.slice(0, index);
-    }
-  }
-  return messages;
+  const index = messages.findLastIndex(
+    (message) => AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId),
+  );
+  return index < 0 ? messages : messages.slice(0, index);
+}
+
+/** The ids of the tool calls of a model response. */
+function callIdsOf(response: unknown): string[] {
+  if (!AIMessage.isInstance(response)) return [];
+  return (response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : []));
 }
 
 /**
@@ -211,66 +204,50 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
   private readonly resourceIdOf: ((config: ToolSearchRunConfig) => string | undefined) | undefined;
-  private readonly metaNames: ReadonlySet<string>;
-  private readonly directTools: ReadonlyMap<string, CatalogTool>;
-  private readonly recordingToolName: string | undefined;
   private readonly langChainTools = new WeakMap<CatalogTool, LangChainTool>();
   private readonly metaTools = new Map<string, LangChainTool>();
-  private readonly pendingSteps = new Map<string, { step: ToolSearchStep; callIds: Set<string> }>();
 
   constructor(options: LangChainToolSearchOptions<TState>) {
-    if (typeof options !== 'object' || options === null) {
-      throw new InvalidOptionError(
-        'options',
-        `Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }; got ${describeValue(options)}.`,
-      );
-    }
+    checkOption(
+      typeof options === 'object' && options !== null,
+      'options',
+      `Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }; got ${describeValue(options)}.`,
+    );
     const { catalog, tools, state, resourceId, ...sessionOptions } = options;
-    if (!(catalog instanceof ToolCatalog) && !isIterable(catalog)) {
-      throw new InvalidOptionError(
-        'catalog',
-        `catalog must be a ToolCatalog or an iterable of LangChain tools or tool descriptors; got ${describeValue(catalog)}.`,
-      );
-    }
-    if (tools !== undefined && !isIterable(tools)) {
-      throw new InvalidOptionError(
-        'tools',
-        `tools must be an iterable of LangChain tools or tool descriptors; got ${describeValue(tools)}.`,
-      );
-    }
-    if (resourceId !== undefined && typeof resourceId !== 'function') {
-      throw new InvalidOptionError(
-        'resourceId',
-        `resourceId must be a function of the run config; got ${describeValue(resourceId)}.`,
-      );
-    }
+    checkOption(
+      catalog instanceof ToolCatalog || isIterable(catalog),
+      'catalog',
+      `catalog must be a ToolCatalog or an iterable of LangChain tools or tool descriptors; got ${describeValue(catalog)}.`,
+    );
+    checkOption(
+      tools === undefined || isIterable(tools),
+      'tools',
+      `tools must be an iterable of LangChain tools or tool descriptors; got ${describeValue(tools)}.`,
+    );
+    checkOption(
+      state === undefined || typeof state === 'object' || STATE_STRATEGIES.includes(state),
+      'state',
+      `state must be 'memory', 'conversation', 'agent-state' or a LoadedToolStore; got ${describeValue(state)}.`,
+    );
+    checkOption(
+      resourceId === undefined || typeof resourceId === 'function',
+      'resourceId',
+      `resourceId must be a function of the run config; got ${describeValue(resourceId)}.`,
+    );
     this.usesAgentState = state === 'agent-state';
     this.resourceIdOf = resourceId;
-    const directDescriptors = tools === undefined ? [] : fromLangChainTools(tools);
     this.session = new ToolSearchSession({
       ...sessionOptions,
       catalog: catalog instanceof ToolCatalog ? catalog : fromLangChainTools(catalog),
-      tools: directDescriptors,
-      // With `agent-state`, the step's loaded tools come from the state, given as a load record.
-      state: state === 'agent-state' ? 'conversation' : (state as LoadedStateStrategy | undefined),
+      tools: tools === undefined ? [] : fromLangChainTools(tools),
+      // With `agent-state` the loaded tools come from the agent state, as `StepRequest.loaded`.
+      state: this.usesAgentState ? 'conversation' : (state as LoadedStateStrategy | undefined),
     });
-    this.directTools = new Map(new ToolCatalog(directDescriptors).list().map((tool) => [tool.toolName, tool]));
-    this.metaNames = new Set(this.session.metaTools.map((tool) => tool.name));
-    this.recordingToolName =
-      this.session.mode === 'auto-load'
-        ? this.session.metaToolName('search')
-        : (this.session.metaToolName('load') ?? this.session.metaToolName('discover'));
   }
 
   /** Whether a tool name belongs to the session: a meta-tool, a direct tool or a catalog tool. */
   handles(name: string): boolean {
-    const { catalog } = this.session;
-    return (
-      this.metaNames.has(name) ||
-      this.directTools.has(name) ||
-      catalog.getByToolName(name) !== undefined ||
-      catalog.has(name)
-    );
+    return this.session.isMetaTool(name) || this.session.resolve(name) !== undefined;
   }
 
   /**
@@ -282,7 +259,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     request: ToolSearchRequest = {},
   ): Promise<PreparedToolSearchStep> {
     this.assertSessionState('prepareStep');
-    return this.prepare(messages, request, undefined, new Map());
+    return this.prepare(this.stepRequest(messages, request), new Map());
   }
 
   /**
@@ -307,17 +284,18 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
           `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
         );
       }
-      let index = messages.length - 1;
-      while (index >= 0 && !AIMessage.isInstance(messages[index])) index--;
-      if (index < 0)
+      const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
+      if (index < 0) {
         throw new Error('The toolscout tool node runs after a model call, but the messages hold no AIMessage.');
-      const message = messages[index] as AIMessage;
+      }
       const answered = new Set(
         messages.slice(index + 1).flatMap((item) => (ToolMessage.isInstance(item) ? [item.tool_call_id] : [])),
       );
-      const calls = (message.tool_calls ?? []).filter((call) => call.id === undefined || !answered.has(call.id));
+      const calls = ((messages[index] as AIMessage).tool_calls ?? []).filter(
+        (call) => call.id === undefined || !answered.has(call.id),
+      );
       if (calls.length === 0) return { messages: [] };
-      const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), { config }, undefined));
+      const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), { config }));
       const outputs = await Promise.all(
         calls.map((call) =>
           this.runCall(step, call, (tool, input) => invokeTool(tool, call, input, config, state), config?.signal),
@@ -335,27 +313,24 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    * as ToolMessages with `status: 'error'`.
    */
   middleware(config: ToolSearchMiddlewareConfig = {}): ToolSearchAgentMiddleware<TState> {
-    const stateSchema = this.usesAgentState ? createLoadedToolsStateSchema() : undefined;
+    const { name = DEFAULT_MIDDLEWARE_NAME } = config;
+    checkOption(
+      typeof name === 'string' && name !== '',
+      'name',
+      `name must be a non-empty string; got ${describeValue(name)}.`,
+    );
     const middleware = createMiddleware({
-      name: config.name ?? DEFAULT_MIDDLEWARE_NAME,
-      stateSchema,
+      name,
+      stateSchema: this.usesAgentState ? createLoadedToolsStateSchema() : undefined,
       wrapModelCall: async (request, handler) => {
-        const runConfig = request.runtime as ToolSearchRunConfig;
+        // Agent tools that are the session's own are offered by the session, as those very objects.
         const registered = new Map<string, LangChainTool>();
-        const others: typeof request.tools = [];
-        for (const tool of request.tools) {
-          const name = toolNameOf(tool);
-          if (name !== undefined && isLangChainTool(tool) && this.handles(name)) {
-            this.checkRegistered(name, tool);
-            registered.set(name, tool);
-          } else {
-            others.push(tool);
-          }
-        }
-        const loaded = this.usesAgentState ? loadedToolsOf(request.state) : undefined;
-        const { step, tools } = await this.prepare(request.messages, { config: runConfig }, loaded, registered);
+        const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.register(tool, registered)));
+        const stepRequest = this.stepRequest(request.messages, { config: request.runtime }, request.state);
+        const { step, tools } = await this.prepare(stepRequest, registered);
         const response = await handler({ ...request, tools: [...others, ...tools] });
-        this.rememberStep(runConfig, step, response);
+        // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
+        step.expectCalls(callIdsOf(response));
         return response;
       },
       wrapToolCall: async (request, handler) => {
@@ -363,17 +338,13 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // The agent's own tools run as LangChain runs them.
         if (!this.handles(call.name) && request.tool !== undefined) return handler(request);
         const runConfig = request.runtime as ToolSearchRunConfig;
-        // The step of the model call that made this call; a new one from the messages before it when
-        // that step is gone (a resumed interrupt, another process).
-        const step =
-          this.takeStep(runConfig, call.id) ??
-          (await this.session.prepareStep(
-            this.stepRequest(
-              messagesBefore(request.state.messages, call.id),
-              { config: runConfig },
-              this.usesAgentState ? loadedToolsOf(request.state) : undefined,
-            ),
-          ));
+        // The step of the model call that made this call; when it is gone (a resumed interrupt,
+        // another process), a new one from the messages before that call.
+        const before = messagesBefore(request.state.messages, call.id);
+        const step = await this.session.stepForCall(
+          this.stepRequest(before, { config: runConfig }, request.state),
+          call.id,
+        );
         const runInAgent: RunLangChainTool = async (tool, input) =>
           handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool });
         return this.runCall(step, call, runInAgent, runConfig.signal);
@@ -384,92 +355,59 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   private assertSessionState(method: string): void {
-    if (this.usesAgentState) {
-      throw new InvalidOptionError(
-        'state',
-        `${method}() cannot be used with state 'agent-state': that strategy keeps loaded tools in createAgent's state and works through the middleware only. In a custom graph use 'conversation', 'memory' or a LoadedToolStore.`,
-      );
-    }
-  }
-
-  /** A tool registered with the agent under a session name must be the session's own object. */
-  private checkRegistered(name: string, tool: LangChainTool): void {
-    const own =
-      this.directTools.get(name) ?? this.session.catalog.getByToolName(name) ?? this.session.catalog.get(name);
-    if (own !== undefined && own.tool === tool) return;
-    const what = this.metaNames.has(name)
-      ? 'a toolscout meta-tool'
-      : 'a different tool in the toolscout catalog or tools';
-    throw new InvalidOptionError(
-      'tools',
-      `createAgent's tools include a tool named "${name}", and ${what} has that name. Give each tool once: in the toolscout catalog (searchable) or the middleware's tools (always offered), or rename it.`,
+    checkOption(
+      !this.usesAgentState,
+      'state',
+      `${method}() cannot be used with state 'agent-state': that strategy keeps loaded tools in createAgent's state and works through the middleware only. In a custom graph use 'conversation', 'memory' or a LoadedToolStore.`,
     );
   }
 
-  private stepRequest(
-    messages: readonly BaseMessage[],
-    request: ToolSearchRequest,
-    loaded: readonly string[] | undefined,
-  ): StepRequest {
+  /**
+   * Collects an agent tool whose name is the session's; it must be the session's own object.
+   * Returns whether it was collected.
+   */
+  private register(tool: LangChainTool, registered: Map<string, LangChainTool>): boolean {
+    if (!this.handles(tool.name)) return false;
+    const what = this.session.isMetaTool(tool.name)
+      ? 'a toolscout meta-tool'
+      : 'a different tool in the toolscout catalog or tools';
+    checkOption(
+      this.session.resolve(tool.name)?.tool === tool,
+      'tools',
+      `createAgent's tools include a tool named "${tool.name}", and ${what} has that name. Give each tool once: in the toolscout catalog (searchable) or the middleware's tools (always offered), or rename it.`,
+    );
+    registered.set(tool.name, tool);
+    return true;
+  }
+
+  /**
+   * The session's request for a step: the thread, resource and context from the run config, the
+   * conversation from the messages, and, with `agent-state`, the loaded tools kept in `agentState`.
+   */
+  private stepRequest(messages: readonly BaseMessage[], request: ToolSearchRequest, agentState?: unknown): StepRequest {
     const { config } = request;
     return {
       threadId: request.threadId ?? threadIdOf(config),
       resourceId: request.resourceId ?? this.resourceIdOf?.(config ?? {}),
       context: request.context !== undefined ? request.context : config?.context,
-      conversation: loaded === undefined ? conversationFromMessages(messages) : this.loadRecord(loaded),
+      conversation: conversationFromMessages(messages),
+      loaded: this.usesAgentState ? loadedToolsOf(agentState) : undefined,
     };
   }
 
-  /** The agent state's loaded tools, as the one load result core reads them from. */
-  private loadRecord(loaded: readonly string[]): ConversationEntry[] {
-    if (loaded.length === 0 || this.recordingToolName === undefined) return [];
-    return [{ type: 'tool-result', toolName: this.recordingToolName, output: { loaded: [...loaded] } }];
-  }
-
-  /** The tool names a meta-tool result loaded (or found already loaded), as core reads them. */
-  private loadsIn(toolName: string, output: unknown): string[] {
-    if (!this.metaNames.has(toolName)) return [];
-    const { session } = this;
-    return loadedNamesFromConversation([{ type: 'tool-result', toolName, output }], {
-      load: session.metaToolName('load'),
-      autoLoadSearch: session.mode === 'auto-load' ? session.metaToolName('search') : undefined,
-      discover: session.metaToolName('discover'),
-    });
-  }
-
   private async prepare(
-    messages: readonly BaseMessage[],
-    request: ToolSearchRequest,
-    loaded: readonly string[] | undefined,
+    request: StepRequest,
     registered: ReadonlyMap<string, LangChainTool>,
   ): Promise<PreparedToolSearchStep> {
-    const step = await this.session.prepareStep(this.stepRequest(messages, request, loaded));
+    const step = await this.session.prepareStep(request);
     return { step, tools: step.tools.map((offered) => this.toLangChain(offered, registered)) };
   }
 
   /** The LangChain tool the model is offered for one of the step's tools. */
   private toLangChain(offered: OfferedTool, registered: ReadonlyMap<string, LangChainTool>): LangChainTool {
-    if (offered.kind === 'meta' || offered.tool === undefined) {
-      const cached = this.metaTools.get(offered.name);
-      if (cached !== undefined && cached.description === offered.description) return cached;
-      const name = offered.name;
-      const tool = new DynamicStructuredTool({
-        name,
-        description: offered.description,
-        schema: structuredClone(offered.inputSchema),
-        func: async () => {
-          throw new Error(
-            `"${name}" is a toolscout meta-tool: it runs through the toolscout middleware or tool node only.`,
-          );
-        },
-      });
-      this.metaTools.set(name, tool);
-      return tool;
-    }
+    if (offered.tool === undefined) return this.metaTool(offered);
     // A tool the agent registered up front must be offered as that very object.
-    const own = registered.get(offered.name);
-    if (own !== undefined) return own;
-    let tool = this.langChainTools.get(offered.tool);
+    let tool = registered.get(offered.name) ?? this.langChainTools.get(offered.tool);
     if (tool === undefined) {
       tool = toLangChainTool(offered.tool);
       this.langChainTools.set(offered.tool, tool);
@@ -477,38 +415,22 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     return tool;
   }
 
-  private threadKey(config: ToolSearchRunConfig): string | undefined {
-    const threadId = threadIdOf(config);
-    if (threadId === undefined) return undefined;
-    return `${this.resourceIdOf?.(config) ?? ''}\u0000${threadId}`;
-  }
-
-  /**
-   * Keeps a thread's step for the tool calls of the model's response: parallel calls run as separate
-   * tasks and must all be judged against the step the model was offered (not a later one that
-   * already holds a sibling call's load).
-   */
-  private rememberStep(config: ToolSearchRunConfig, step: ToolSearchStep, response: unknown): void {
-    const key = this.threadKey(config);
-    if (key === undefined) return;
-    this.pendingSteps.delete(key);
-    if (!AIMessage.isInstance(response)) return;
-    const callIds = new Set((response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : [])));
-    if (callIds.size === 0) return;
-    this.pendingSteps.set(key, { step, callIds });
-    if (this.pendingSteps.size > MAX_PENDING_THREADS) {
-      const oldest = this.pendingSteps.keys().next().value;
-      if (oldest !== undefined) this.pendingSteps.delete(oldest);
-    }
-  }
-
-  private takeStep(config: ToolSearchRunConfig, callId: string | undefined): ToolSearchStep | undefined {
-    const key = this.threadKey(config);
-    if (key === undefined || callId === undefined) return undefined;
-    const pending = this.pendingSteps.get(key);
-    if (!pending?.callIds.delete(callId)) return undefined;
-    if (pending.callIds.size === 0) this.pendingSteps.delete(key);
-    return pending.step;
+  /** A meta-tool as a LangChain tool: its definition only; its calls are answered by the session. */
+  private metaTool({ name, description, inputSchema }: OfferedTool): LangChainTool {
+    const cached = this.metaTools.get(name);
+    if (cached !== undefined && cached.description === description) return cached;
+    const tool = new DynamicStructuredTool({
+      name,
+      description,
+      schema: structuredClone(inputSchema),
+      func: async () => {
+        throw new Error(
+          `"${name}" is a toolscout meta-tool: it runs through the toolscout middleware or tool node only.`,
+        );
+      },
+    });
+    this.metaTools.set(name, tool);
+    return tool;
   }
 
   /** Runs one tool call through the step; never throws for a tool's or the model's error. */
@@ -533,14 +455,10 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       if (outcome.error.code === 'execution-failed' && (isGraphBubbleUp(cause) || signal?.aborted)) throw cause;
       return errorMessage(outcome.error.message, call);
     }
-    const { output } = outcome;
-    if (isCommand(output)) return output;
-    const message = resultMessage(output, call);
-    if (this.usesAgentState) {
-      const loads = this.loadsIn(call.name, output);
-      if (loads.length > 0) return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: loads } });
-    }
-    return message;
+    if (isCommand(outcome.output)) return outcome.output;
+    const message = resultMessage(outcome.output, call);
+    if (!this.usesAgentState || outcome.loaded === undefined) return message;
+    return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: [...outcome.loaded] } });
   }
 }
 

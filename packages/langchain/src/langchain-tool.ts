@@ -60,6 +60,18 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Whether a value can be iterated (`for...of`, spread). */
+export function isIterable(value: unknown): value is Iterable<unknown> {
+  return typeof (value as Partial<Iterable<unknown>> | null | undefined)?.[Symbol.iterator] === 'function';
+}
+
+/** The thread id of a LangChain run config (`configurable.thread_id`: a non-empty string or a number), if any. */
+export function threadIdOf(config: unknown): string | undefined {
+  const threadId = (config as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
+  if (typeof threadId === 'number') return String(threadId);
+  return typeof threadId === 'string' && threadId !== '' ? threadId : undefined;
+}
+
 /** Whether a value is a LangChain tool object (not a core descriptor, not a provider's server tool). */
 export function isLangChainTool(value: unknown): value is LangChainTool {
   if (typeof value !== 'object' || value === null) return false;
@@ -162,7 +174,7 @@ export function fromLangChainTools(
   tools: Iterable<LangChainToolLike | ToolDescriptor>,
   options: Pick<FromLangChainToolOptions, 'source' | 'tags'> = {},
 ): ToolDescriptor[] {
-  if (tools === null || typeof (tools as Partial<Iterable<unknown>>)?.[Symbol.iterator] !== 'function') {
+  if (!isIterable(tools)) {
     throw new InvalidToolError(
       `Expected an iterable of LangChain tools or tool descriptors, got ${describeValue(tools)}`,
     );
@@ -174,12 +186,6 @@ export function fromLangChainTools(
 
 function isCatalogTool(tool: ToolDescriptor | CatalogTool): tool is CatalogTool {
   return typeof (tool as CatalogTool).toolName === 'string' && typeof (tool as CatalogTool).jsonSchema === 'object';
-}
-
-function threadIdOf(config: unknown): string | undefined {
-  const configurable = (config as { configurable?: { thread_id?: unknown } } | undefined)?.configurable;
-  const threadId = configurable?.thread_id;
-  return typeof threadId === 'string' || typeof threadId === 'number' ? String(threadId) : undefined;
 }
 
 /**
