@@ -98,32 +98,52 @@ const FIXTURE_TOOLS: FixtureTool[] = [
   },
 ];
 
+/** A tool the host gives directly (`AgentSetup.directTools`): always offered, never searched. */
+const DIRECT_TOOLS: FixtureTool[] = [
+  {
+    id: 'save_note',
+    description: 'Save a short note for the user, to remember later.',
+    properties: { note: { type: 'string', description: 'The text of the note' } },
+    required: ['note'],
+  },
+];
+
+/** A fixture tool as a descriptor whose `execute` records its runs in `executions`. */
+function toDescriptor(tool: FixtureTool, executions: Execution[]): ToolDescriptor {
+  return {
+    id: tool.id,
+    description: tool.description,
+    tags: tool.tags,
+    pinned: tool.pinned,
+    inputSchema: {
+      type: 'object',
+      properties: tool.properties,
+      required: tool.required,
+      additionalProperties: false,
+    },
+    execute: async (input) => {
+      executions.push({ toolId: tool.id, input });
+      return { tool: tool.id, ok: true, input };
+    },
+  };
+}
+
+/** The tools of a scenario: the searchable catalog, the host's direct tools, and what ran. */
+export interface Fixture {
+  tools: ToolDescriptor[];
+  /** `save_note`, for scenarios that give direct tools; its runs are recorded in `executions` too. */
+  direct: ToolDescriptor[];
+  executions: Execution[];
+}
+
 /**
  * The catalog every scenario uses, with executions recorded. Tools return a small JSON result that
  * names the tool and echoes the input, so a transcript shows what ran.
  */
-export function createFixtureCatalog(options: { pinned?: boolean } = {}): {
-  tools: ToolDescriptor[];
-  executions: Execution[];
-} {
+export function createFixtureCatalog(options: { pinned?: boolean } = {}): Fixture {
   const executions: Execution[] = [];
-  const tools = FIXTURE_TOOLS.filter((tool) => options.pinned !== false || !tool.pinned).map(
-    (tool): ToolDescriptor => ({
-      id: tool.id,
-      description: tool.description,
-      tags: tool.tags,
-      pinned: tool.pinned,
-      inputSchema: {
-        type: 'object',
-        properties: tool.properties,
-        required: tool.required,
-        additionalProperties: false,
-      },
-      execute: async (input) => {
-        executions.push({ toolId: tool.id, input });
-        return { tool: tool.id, ok: true, input };
-      },
-    }),
+  const tools = FIXTURE_TOOLS.filter((tool) => options.pinned !== false || !tool.pinned).map((tool) =>
+    toDescriptor(tool, executions),
   );
-  return { tools, executions };
+  return { tools, direct: DIRECT_TOOLS.map((tool) => toDescriptor(tool, executions)), executions };
 }

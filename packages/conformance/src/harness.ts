@@ -98,4 +98,9 @@ export interface ConformanceHarness {
   createAgent(setup: AgentSetup): HarnessAgent | Promise<HarnessAgent>;
   /** Removes the results (and calls) of the named tools from a history, as context trimming would. */
   trimHistory?(history: unknown, toolNames: readonly string[]): unknown;
+  /**
+   * Session options the adapter names differently, by their session name (e.g. Mastra's
+   * `{ 'search.limit': 'search.topK' }`): an option error must name the option as the user wrote it.
+   */
+  optionNames?: Readonly<Record<string, string>>;
 }

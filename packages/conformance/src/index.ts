@@ -1,4 +1,4 @@
-export { createFixtureCatalog, type Execution } from './fixtures.js';
+export { createFixtureCatalog, type Execution, type Fixture } from './fixtures.js';
 export {
   type AgentSetup,
   answer,

@@ -1,11 +1,11 @@
 import type { PolicyFilter, PolicyPhase, ToolSearchMode } from '@toolscout/core';
 import { expect } from 'vitest';
-import type { Execution } from './fixtures.js';
-import { answer, call, load, resultNames, type ScriptAction, search, type Transcript, text } from './harness.js';
+import type { Execution } from '../fixtures.js';
+import { answer, call, load, resultNames, type ScriptAction, search, type Transcript, text } from '../harness.js';
+import { EMAIL } from './context.js';
 
 /** The tool the policy scenarios keep out, and the arguments that would run it. */
 export const GUARDED_TOOL = 'send_email';
-const EMAIL = { to: 'bob@example.com', subject: 'Hi', body: 'Hello' };
 const TYPO = 'send_emial';
 
 export const POLICY_PHASES: readonly PolicyPhase[] = ['search', 'load', 'active', 'call'];
