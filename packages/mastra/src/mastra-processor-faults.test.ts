@@ -7,12 +7,12 @@ import { createTool } from '@mastra/core/tools';
 import { Memory } from '@mastra/memory';
 import { answer, call, load, search } from '@toolscout/conformance';
 import { DuplicateToolError } from '@toolscout/core/errors';
+import type { ScriptedModel } from '@toolscout/test-kit';
 import { tool as aiTool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { requestContextOf, runTurn } from './test-utils/mastra-harness.js';
+import { mastraModel, requestContextOf, runTurn, scriptedModel } from './test-utils/mastra-harness.js';
 import { createMastraTools } from './test-utils/mastra-tools.js';
-import { ScriptedModel } from './test-utils/scripted-model.js';
 import { ToolSearchProcessor } from './tool-search-processor.js';
 
 const META = ['search_tools', 'load_tool'];
@@ -26,7 +26,7 @@ function agentWith(processor: ToolSearchProcessor, scripted: ScriptedModel, memo
     id: 'faults',
     name: 'Faults',
     instructions: 'Use tools.',
-    model: scripted.model,
+    model: mastraModel(scripted),
     inputProcessors: [processor],
     ...(memory ? { memory } : {}),
   });
@@ -52,7 +52,7 @@ describe("faults of Mastra's ToolSearchProcessor, run against this adapter", () 
   it("does not count a search result as a load with storage: 'context' (mastra-ai/mastra#19145)", async () => {
     const { tools } = createMastraTools();
     const memory = new Memory({ storage: new InMemoryStore(), options: { lastMessages: 40 } });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const agent = agentWith(new ToolSearchProcessor({ tools, storage: 'context' }), scripted, memory);
     const thread = { thread: 'thread-19145', resource: 'user' };
 
@@ -92,7 +92,7 @@ describe("faults of Mastra's ToolSearchProcessor, run against this adapter", () 
         b: simpleTool('c', 'Delete a customer account for good.', runs),
       },
     });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     await runTurn(agentWith(processor, scripted), scripted, {
       prompt: 'Invoice the customer',
       requestContext: threadContext('thread-crossover'),
@@ -118,7 +118,7 @@ describe("faults of Mastra's ToolSearchProcessor, run against this adapter", () 
       },
       search: { topK: 1 },
     });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     await runTurn(agentWith(processor, scripted), scripted, {
       prompt: 'Current weather',
       requestContext: threadContext('thread-topk'),
@@ -140,7 +140,7 @@ describe("faults of Mastra's ToolSearchProcessor, run against this adapter", () 
       },
     });
     const processor = new ToolSearchProcessor({ tools: { translate } });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     await runTurn(agentWith(processor, scripted), scripted, {
       prompt: 'Say hello in French',
       requestContext: threadContext('thread-no-id'),
@@ -167,7 +167,7 @@ describe("faults of Mastra's ToolSearchProcessor, run against this adapter", () 
         listRepos: simpleTool('listRepos', 'List the repositories of an organisation.', runs),
       },
     });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     await runTurn(agentWith(processor, scripted), scripted, {
       prompt: 'Create an issue',
       requestContext: threadContext('thread-camel'),

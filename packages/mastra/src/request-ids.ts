@@ -1,23 +1,10 @@
+import { MASTRA_RESOURCE_ID_KEY, MASTRA_THREAD_ID_KEY, type RequestContext } from '@mastra/core/request-context';
+import type { StepRequest } from '@toolscout/core';
 import { isRecord } from '@toolscout/core/internal';
 
-/** The part of Mastra's `RequestContext` read here. */
-export interface RequestContextLike {
-  /** The value stored under a key (Mastra's `RequestContext.get`). */
-  get(key: string): unknown;
-}
+/** The thread and resource a Mastra request belongs to (loaded tools are kept per thread and resource). */
+export type RequestIds = Pick<StepRequest, 'threadId' | 'resourceId'>;
 
-/** The thread and resource a Mastra request belongs to. */
-export interface RequestIds {
-  /** The conversation thread; loaded tools are remembered per thread. */
-  threadId?: string;
-  /** The user or tenant the thread belongs to; part of the state key. */
-  resourceId?: string;
-}
-
-/** Mastra's reserved request-context key for the thread, set by server middleware (wins over the memory thread). */
-export const MASTRA_THREAD_ID_KEY = 'mastra__threadId';
-/** Mastra's reserved request-context key for the resource, set by server middleware (wins over the memory resource). */
-export const MASTRA_RESOURCE_ID_KEY = 'mastra__resourceId';
 /** Where the agent puts the memory thread it resolved for the request. */
 const MASTRA_MEMORY_KEY = 'MastraMemory';
 
@@ -31,7 +18,7 @@ function nonEmpty(value: unknown): string | undefined {
  * (`memory: { thread, resource }` on `generate`/`stream`). Both are absent for a request without
  * either; a malformed memory entry is ignored rather than thrown on.
  */
-export function requestIds(requestContext: RequestContextLike | undefined): RequestIds {
+export function requestIds(requestContext: RequestContext | undefined): RequestIds {
   if (!requestContext || typeof requestContext.get !== 'function') return {};
   const memory = requestContext.get(MASTRA_MEMORY_KEY);
   const memoryThread = isRecord(memory) && isRecord(memory.thread) ? memory.thread : undefined;

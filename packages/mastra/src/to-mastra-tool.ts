@@ -1,35 +1,9 @@
 import type { StandardSchemaWithJSON } from '@mastra/core/schema';
 import { createTool, type Tool } from '@mastra/core/tools';
-import type { JsonSchema, OfferedTool, ToolCallError, ToolSearchStep } from '@toolscout/core';
+import type { JsonSchema, OfferedTool, ToolSearchStep } from '@toolscout/core';
+import { ToolCallFailedError } from '@toolscout/core/errors';
 import type { MastraCallHost, MastraExecutionContext } from './call-context.js';
-import type { MastraTool } from './to-tool-descriptors.js';
-
-const callErrorMarker = Symbol.for('toolscout.mastra.ToolSearchCallError');
-
-/**
- * What a call refused by toolscout throws, so Mastra reports it to the model as a tool error: an
- * unknown or unloaded tool, arguments that do not match the schema, a call the policy blocks, or a
- * tool that failed. The message says what to do instead.
- */
-export class ToolSearchCallError extends Error {
-  /** Why the call did not run (`not-loaded`, `invalid-arguments`, `execution-failed`, ...). */
-  readonly code: ToolCallError['code'];
-  /** Tool names the model may have meant. */
-  readonly suggestions: readonly string[];
-
-  constructor(error: ToolCallError) {
-    super(error.message, { cause: error.cause });
-    this.name = 'ToolSearchCallError';
-    Object.defineProperty(this, callErrorMarker, { value: true });
-    this.code = error.code;
-    this.suggestions = error.suggestions ?? [];
-  }
-
-  /** Recognises the error across two installed copies of this package, where `instanceof` does not. */
-  static isInstance(error: unknown): error is ToolSearchCallError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[callErrorMarker] === true;
-  }
-}
+import type { MastraTool } from './from-mastra-tools.js';
 
 /**
  * The input schema the wrapper shows Mastra: the tool's JSON Schema for the model, and a validation
@@ -75,7 +49,9 @@ type MastraToolExecute = (input: unknown, context?: MastraExecutionContext) => P
  * Schema as the session offers them, and a call that goes through the step (`step.execute`: the
  * policy's `call` phase, argument validation, then the tool itself with Mastra's context). Approval,
  * suspension and output settings of the original Mastra tool are kept. `step` may be a function that
- * prepares the step when the tool is first called.
+ * prepares the step when the tool is first called. A call the session refuses, or a tool that fails,
+ * throws a `ToolCallFailedError`, which Mastra reports to the model as the call's error: its message
+ * says what to do instead.
  */
 export function toMastraTool(
   offered: OfferedTool<MastraTool>,
@@ -103,7 +79,7 @@ export function toMastraTool(
     const current = typeof step === 'function' ? await step() : step;
     const host: MastraCallHost | undefined = context ? { mastraContext: context } : undefined;
     const outcome = await current.execute(offered.name, input, { abortSignal, host });
-    if (!outcome.ok) throw new ToolSearchCallError(outcome.error);
+    if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
     return outcome.output;
   };
   (wrapper as unknown as { execute: MastraToolExecute }).execute = execute;

@@ -6,11 +6,11 @@ import { createTool } from '@mastra/core/tools';
 import { Memory } from '@mastra/memory';
 import { answer, call, load, search } from '@toolscout/conformance';
 import type { ToolExecutionContext, ToolSearchEvent } from '@toolscout/core';
+import type { ScriptedModel } from '@toolscout/test-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type RunMethod, requestContextOf, runTurn } from './test-utils/mastra-harness.js';
+import { mastraModel, type RunMethod, requestContextOf, runTurn, scriptedModel } from './test-utils/mastra-harness.js';
 import { createMastraTools } from './test-utils/mastra-tools.js';
-import { ScriptedModel } from './test-utils/scripted-model.js';
 import {
   type ToolSearchFilterArgs,
   ToolSearchProcessor,
@@ -32,7 +32,7 @@ function newAgent(
     id: 'assistant',
     name: 'Assistant',
     instructions: 'Find the tools you need, then use them.',
-    model: scripted.model,
+    model: mastraModel(scripted),
     inputProcessors: [processor],
     ...(extra.tools ? { tools: extra.tools } : {}),
     ...(extra.memory ? { memory: extra.memory } : {}),
@@ -57,7 +57,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
         return true;
       },
     });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const currentTime = createTool({
       id: 'current_time',
       description: 'The current time.',
@@ -118,7 +118,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
   it('auto-loads what search_tools finds (search.autoLoad)', async () => {
     const { tools, runs } = createMastraTools();
     const processor = new ToolSearchProcessor({ tools, search: { autoLoad: true, topK: 2 } });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const agent = newAgent(processor, scripted);
     await runTurn(agent, scripted, {
       method,
@@ -143,7 +143,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
     const memory = newMemory();
     const thread = { thread: `thread-context-${method}`, resource: 'user-1' };
     const first = createMastraTools();
-    const firstScripted = new ScriptedModel();
+    const firstScripted = scriptedModel();
     const firstAgent = newAgent(new ToolSearchProcessor({ tools: first.tools, storage: 'context' }), firstScripted, {
       memory,
     });
@@ -157,7 +157,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
 
     // A new processor and agent (a restart): nothing in memory but the conversation itself.
     const second = createMastraTools();
-    const secondScripted = new ScriptedModel();
+    const secondScripted = scriptedModel();
     const secondAgent = newAgent(new ToolSearchProcessor({ tools: second.tools, storage: 'context' }), secondScripted, {
       memory,
     });
@@ -186,7 +186,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
     const thread = { thread: `thread-memory-${method}`, resource: 'user-2' };
     const { tools } = createMastraTools();
     const processor = new ToolSearchProcessor({ tools, ttl: 60_000 });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const agent = newAgent(processor, scripted, { memory });
     await runTurn(agent, scripted, {
       method,
@@ -212,7 +212,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
 
   it("keeps the caller's activeTools for the agent's own tools, and adds its own", async () => {
     const { tools } = createMastraTools();
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const own = (id: string) =>
       createTool({ id, description: `The ${id} tool.`, inputSchema: z.object({}), execute: async () => ({ id }) });
     const agent = newAgent(new ToolSearchProcessor({ tools }), scripted, {
@@ -232,7 +232,7 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
 
   it('hides catalog tools the agent also lists until they are loaded', async () => {
     const { tools, runs } = createMastraTools();
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const agent = newAgent(new ToolSearchProcessor({ tools }), scripted, { tools: { send_email: tools.sendEmail } });
     await runTurn(agent, scripted, {
       method,
@@ -265,7 +265,7 @@ describe('approval of a loaded tool', () => {
 
   it.each(setups)('resumes with the loaded tool ($method, storage $storage)', async ({ method, storage }) => {
     const { tools, runs } = createMastraTools();
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const events: ToolSearchEvent[] = [];
     const processor = new ToolSearchProcessor({ tools, storage, onEvent: (event) => events.push(event) });
     const store = new InMemoryStore();
@@ -341,7 +341,7 @@ describe('tools from other sources', () => {
       source: 'jira',
       annotations: { destructiveHint: false },
     });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const agent = newAgent(processor, scripted);
     await runTurn(agent, scripted, {
       prompt: 'File a jira ticket',
@@ -369,7 +369,7 @@ describe('tools from other sources', () => {
         },
       ],
     });
-    const scripted = new ScriptedModel();
+    const scripted = scriptedModel();
     const agent = newAgent(processor, scripted);
     await runTurn(agent, scripted, {
       prompt: 'Mail bob, ping example.com',

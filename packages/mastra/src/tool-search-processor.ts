@@ -2,6 +2,7 @@ import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from '@m
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
 import {
+  type CatalogTool,
   type ConversationEntry,
   type Embedder,
   type LoadedToolStore,
@@ -9,7 +10,6 @@ import {
   type OfferedTool,
   type PolicyPhase,
   type StepRequest,
-  TOOL_SEARCH_MODES,
   type ToolSearchEventListener,
   type ToolSearchMode,
   ToolSearchSession,
@@ -19,9 +19,9 @@ import {
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { isRecord } from '@toolscout/core/internal';
 import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
-import { type RequestContextLike, requestIds } from './request-ids.js';
+import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
+import { requestIds } from './request-ids.js';
 import { toMastraTool } from './to-mastra-tool.js';
-import { type MastraTool, type MastraToolInput, toToolDescriptors } from './to-tool-descriptors.js';
 
 /**
  * When the filter is asked: `search` (may the tool appear in results?), `load` (may it be loaded?),
@@ -137,9 +137,6 @@ export interface ToolSearchProcessorOptions {
   catalogListing?: 'names' | 'names-and-summaries';
 }
 
-/** At most this many threads are remembered for approval resumes under `storage: 'context'`. */
-const MAX_RESUME_THREADS = 1000;
-
 interface RunState {
   /** The step prepared last in this request. */
   step?: ToolSearchStep<MastraTool>;
@@ -148,11 +145,6 @@ interface RunState {
 }
 
 const RUN_STATE_KEY = 'toolscout';
-
-function threadKey(request: StepRequest): string | undefined {
-  if (request.threadId === undefined) return undefined;
-  return request.resourceId ? `${request.resourceId}/${request.threadId}` : request.threadId;
-}
 
 function checkOptions(options: ToolSearchProcessorOptions): void {
   if (!isRecord(options)) {
@@ -187,12 +179,6 @@ function checkOptions(options: ToolSearchProcessorOptions): void {
   }
   if (autoLoad !== undefined && typeof autoLoad !== 'boolean') {
     throw new InvalidOptionError('search.autoLoad', `search.autoLoad must be a boolean, got ${String(autoLoad)}.`);
-  }
-  if (options.mode !== undefined && !TOOL_SEARCH_MODES.includes(options.mode)) {
-    throw new InvalidOptionError(
-      'mode',
-      `Unknown mode "${String(options.mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`,
-    );
   }
   if (autoLoad === true && options.mode !== undefined && options.mode !== 'auto-load') {
     throw new InvalidOptionError(
@@ -248,7 +234,7 @@ function checkOptions(options: ToolSearchProcessorOptions): void {
 }
 
 function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessionOptions<MastraTool> {
-  const descriptors = toToolDescriptors(options.tools);
+  const descriptors = fromMastraTools(options.tools);
   if (options.pinned !== undefined && options.pinned.length > 0) {
     const pinned = new Set(options.pinned);
     const ids = new Set(descriptors.map((descriptor) => descriptor.id));
@@ -295,6 +281,17 @@ function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessio
   return session;
 }
 
+/** A pinned or loaded catalog tool, offered outside a step (see `getLoadedToolsForRequestContext`). */
+function offeredOf(tool: CatalogTool<MastraTool>): OfferedTool<MastraTool> {
+  return {
+    kind: tool.pinned ? 'pinned' : 'loaded',
+    name: tool.toolName,
+    description: tool.description ?? '',
+    inputSchema: tool.jsonSchema,
+    tool,
+  };
+}
+
 /** How Mastra reports a call of a tool that is not in the step's tools. */
 function isToolNotFound(toolName: string, errorText: unknown): boolean {
   return typeof errorText === 'string' && errorText.startsWith(`Tool "${toolName}" not found.`);
@@ -326,15 +323,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly description = 'Enables dynamic tool discovery and loading via search (toolscout)';
   /** The toolscout session: `search`, `subscribe` to telemetry, `measureStep`, the catalog. */
   readonly session: ToolSearchSession<MastraTool>;
-  readonly #conversationState: boolean;
-  /** Under `storage: 'context'`, the tools loaded at each thread's last step, for approval resumes. */
-  readonly #resumeLoads = new Map<string, string[]>();
 
+  /** @throws InvalidOptionError for a bad option (`option` names it); the errors of `fromMastraTools`. */
   constructor(options: ToolSearchProcessorOptions) {
     checkOptions(options);
-    const sessionOptions = toSessionOptions(options);
-    this.session = new ToolSearchSession(sessionOptions);
-    this.#conversationState = sessionOptions.state === 'conversation';
+    this.session = new ToolSearchSession(toSessionOptions(options));
   }
 
   /**
@@ -348,7 +341,6 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     const request = this.#request(args.requestContext, conversationFromMessages(args.messages));
     const step = await this.session.prepareStep(request);
     runState.step = step;
-    this.#rememberLoads(request, step);
 
     const owned = (name: string) =>
       this.session.metaTools.some((meta) => meta.name === name) ||
@@ -370,36 +362,26 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * The pinned and loaded tools of a request, as Mastra tools. Mastra calls it when a run starts and
    * when an approved (or resumed) call runs, so a loaded tool that needs approval resumes with its
    * executor. A call of one of them runs through a step prepared at that moment (with the policy's
-   * `active` and `call` phases). With `stepArgs`, loaded tools are read from those messages.
+   * `active` and `call` phases). With `stepArgs`, loaded tools are read from those messages; without
+   * them (a resumed approval under `storage: 'context'`), the session offers the tools loaded at the
+   * thread's last step.
    */
   async getLoadedToolsForRequestContext(
     args: { requestContext?: RequestContext; stepArgs?: ProcessInputStepArgs; tools?: Record<string, unknown> } = {},
   ): Promise<Record<string, Tool>> {
     const requestContext = args.requestContext ?? args.stepArgs?.requestContext;
-    const conversation = args.stepArgs
-      ? conversationFromMessages(args.stepArgs.messages)
-      : this.#resumeConversation(requestContext);
+    const conversation = args.stepArgs ? conversationFromMessages(args.stepArgs.messages) : undefined;
     const request = this.#request(requestContext, conversation);
-    // Prepared on the first call only: a run start that calls none of them is not a model step.
+    // Prepared on the first call only, quietly: a resumed call is not a model step.
     let step: Promise<ToolSearchStep<MastraTool>> | undefined;
     const stepOnCall = () => {
-      step ??= this.session.prepareStep(request);
+      step ??= this.session.prepareStep(request, { quiet: true });
       return step;
     };
-    const catalog = this.session.catalog.list().filter((tool) => tool.pinned);
-    if (this.session.mode !== 'proxy') catalog.push(...(await this.session.loadedTools(request)));
+    const pinned = this.session.catalog.list().filter((tool) => tool.pinned);
+    const loaded = this.session.mode === 'proxy' ? [] : await this.session.loadedTools(request);
     const tools: Record<string, Tool> = {};
-    for (const tool of catalog) {
-      if (tools[tool.toolName]) continue;
-      const offered: OfferedTool<MastraTool> = {
-        kind: tool.pinned ? 'pinned' : 'loaded',
-        name: tool.toolName,
-        description: tool.description ?? '',
-        inputSchema: tool.jsonSchema,
-        tool,
-      };
-      tools[tool.toolName] = toMastraTool(offered, stepOnCall);
-    }
+    for (const tool of [...pinned, ...loaded]) tools[tool.toolName] ??= toMastraTool(offeredOf(tool), stepOnCall);
     return tools;
   }
 
@@ -408,14 +390,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * for `storage: 'context'`, where the conversation is the state.
    */
   async clearState(threadId?: string, resourceId?: string): Promise<void> {
-    if (threadId === undefined) return;
-    this.#resumeLoads.delete(threadKey({ threadId, resourceId }) ?? '');
-    await this.session.clearState(threadId, resourceId);
+    if (threadId !== undefined) await this.session.clearState(threadId, resourceId);
   }
 
   /** Forgets the loaded tools of every thread. */
   async clearAllState(): Promise<void> {
-    this.#resumeLoads.clear();
     await this.session.clearAllState();
   }
 
@@ -436,12 +415,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
 
   /** Releases the session (index, in-memory store and its timer). */
   dispose(): void {
-    this.#resumeLoads.clear();
     this.session.dispose();
   }
 
   #request(requestContext: RequestContext | undefined, conversation: ConversationEntry[] | undefined): StepRequest {
-    const request: StepRequest = { ...requestIds(requestContext as RequestContextLike | undefined) };
+    const request: StepRequest = { ...requestIds(requestContext) };
     if (requestContext !== undefined) request.context = requestContext;
     if (conversation !== undefined) request.conversation = conversation;
     return request;
@@ -472,30 +450,5 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       const verdict = await runState.step.authorize(toolName, invocation.args ?? {});
       if (!verdict.ok) invocation.errorText = verdict.error.message;
     }
-  }
-
-  #rememberLoads(request: StepRequest, step: ToolSearchStep<MastraTool>): void {
-    const key = this.#conversationState ? threadKey(request) : undefined;
-    if (key === undefined) return;
-    const names = step.loadedIds.flatMap((id) => this.session.catalog.get(id)?.toolName ?? []);
-    this.#resumeLoads.delete(key);
-    if (names.length === 0) return;
-    this.#resumeLoads.set(key, names);
-    for (const oldest of this.#resumeLoads.keys()) {
-      if (this.#resumeLoads.size <= MAX_RESUME_THREADS) break;
-      this.#resumeLoads.delete(oldest);
-    }
-  }
-
-  /** Under `storage: 'context'`, a resumed call has no messages: the thread's last loads stand in for them. */
-  #resumeConversation(requestContext: RequestContext | undefined): ConversationEntry[] | undefined {
-    if (!this.#conversationState) return undefined;
-    const key = threadKey(requestIds(requestContext as RequestContextLike | undefined));
-    const names = key === undefined ? undefined : this.#resumeLoads.get(key);
-    const recorder =
-      this.session.metaToolName('load') ??
-      this.session.metaToolName(this.session.mode === 'auto-load' ? 'search' : 'discover');
-    if (!names || recorder === undefined) return undefined;
-    return [{ type: 'tool-result', toolName: recorder, output: { loaded: names } }];
   }
 }

@@ -1,11 +1,29 @@
 import { Agent } from '@mastra/core/agent';
-import { RequestContext } from '@mastra/core/request-context';
+import type { MastraModelConfig } from '@mastra/core/llm';
+import { MASTRA_THREAD_ID_KEY, RequestContext } from '@mastra/core/request-context';
 import { createTool, type Tool } from '@mastra/core/tools';
 import type { ConformanceHarness, ScriptAction, Transcript } from '@toolscout/conformance';
 import type { CatalogTool, PolicyFilter, ToolDescriptor, ToolSearchSessionOptions } from '@toolscout/core';
-import { MASTRA_THREAD_ID_KEY } from '../request-ids.js';
+import { ScriptedModel } from '@toolscout/test-kit';
 import { ToolSearchProcessor, type ToolSearchProcessorOptions } from '../tool-search-processor.js';
-import { ScriptedModel } from './scripted-model.js';
+
+let models = 0;
+
+/**
+ * A scripted model for a Mastra agent. Each has its own tool call ids (`mastra-<n>-1`, ...), so two
+ * agents sharing a memory thread or a history never reuse one.
+ */
+export function scriptedModel(): ScriptedModel {
+  return new ScriptedModel([], { callIdPrefix: `mastra-${++models}` });
+}
+
+/**
+ * The model to give an `Agent`. Mastra 1.71's types expect a V4 model's `doGenerate` to return a
+ * stream; at run time it calls `doGenerate` for `generate` and `doStream` for `stream`.
+ */
+export function mastraModel(scripted: ScriptedModel): MastraModelConfig {
+  return scripted.mock as unknown as MastraModelConfig;
+}
 
 /** How a turn is run: `agent.generate` or `agent.stream` (read to the end). */
 export type RunMethod = 'generate' | 'stream';
@@ -177,12 +195,12 @@ export function createMastraHarness(options: { method?: RunMethod } = {}): Confo
       const processor: ToolSearchProcessor = new ToolSearchProcessor(
         processorOptions(tools, pinned, setup.options, (id) => processor.session.catalog.get(id)),
       );
-      const scripted = new ScriptedModel();
+      const scripted = scriptedModel();
       const agent = new Agent({
         id: 'conformance-agent',
         name: 'Conformance agent',
         instructions: 'Find the tools you need, then use them.',
-        model: scripted.model,
+        model: mastraModel(scripted),
         tools: Object.fromEntries((setup.directTools ?? []).map((tool) => [tool.id, toCreatedTool(tool)])),
         inputProcessors: [processor],
       });

@@ -96,15 +96,25 @@ function sourceOf(tool: Record<string, unknown>): string | undefined {
     : undefined;
 }
 
-/** A descriptor for a Mastra (or AI SDK) tool; `fallbackId` is its record key, when it has one. */
-function fromMastraTool(tool: unknown, label: string, fallbackId?: string): ToolDescriptor<MastraTool> {
+/**
+ * Converts one Mastra (or AI SDK) tool into a toolscout descriptor (`tool` keeps the original, and
+ * `execute` runs it with the context Mastra gives the call). Its id is the tool's own, else `key`
+ * (the tool's key in a record of tools); its MCP server, when it has one, is its `source`.
+ *
+ * @throws InvalidToolError for a value that is not a tool, a tool without an id (and no `key`), a
+ * description computed per call, or a schema that cannot be read.
+ */
+export function fromMastraTool(
+  tool: MastraTool,
+  key?: string,
+  label = key === undefined ? 'The tool' : `tools[${JSON.stringify(key)}]`,
+): ToolDescriptor<MastraTool> {
   if (!isRecord(tool)) {
     throw new InvalidToolError(
       `${label} must be a tool (createTool(...), an MCP tool or an AI SDK tool), got ${describeValue(tool)}.`,
     );
   }
-  const ownId = typeof tool.id === 'string' && tool.id.trim() !== '' ? tool.id : undefined;
-  const id = ownId ?? fallbackId;
+  const id = typeof tool.id === 'string' && tool.id.trim() !== '' ? tool.id : key;
   if (id === undefined) {
     throw new InvalidToolError(
       `${label} has no id. Give it one (createTool({ id, ... })), or pass the tools as a record: a tool without an id is known by its key.`,
@@ -117,31 +127,22 @@ function fromMastraTool(tool: unknown, label: string, fallbackId?: string): Tool
       'description',
     );
   }
-  if (tool.description !== undefined && typeof tool.description !== 'string') {
-    throw new InvalidToolError(
-      `${label}: description must be a string, got ${describeValue(tool.description)}.`,
-      'description',
-    );
-  }
   if (tool.execute !== undefined && typeof tool.execute !== 'function') {
     throw new InvalidToolError(`${label}: execute must be a function, got ${describeValue(tool.execute)}.`, 'execute');
   }
-  const mastraTool = tool as MastraTool;
+  // The catalog checks the rest (a description that is not a string, ...) when the tool enters it.
+  const descriptor: ToolDescriptor<MastraTool> = { id, tool, description: tool.description as string | undefined };
   const schema = tool.inputSchema ?? tool.parameters;
-  const descriptor: ToolDescriptor<MastraTool> = { id, tool: mastraTool };
-  if (typeof tool.description === 'string') descriptor.description = tool.description;
   if (schema !== undefined) descriptor.inputSchema = standardSchema(schema, label);
   const source = sourceOf(tool);
   if (source !== undefined) descriptor.source = source;
   const annotations = annotationsOf(tool);
   if (annotations !== undefined) descriptor.annotations = annotations;
-  if (typeof tool.execute === 'function')
-    descriptor.execute = (input, context) => runFrameworkTool(mastraTool, input, context);
-  return descriptor;
+  return withMastraExecute(descriptor);
 }
 
-/** A descriptor given by the caller: kept as is, made to run through its Mastra tool when it has no `execute`. */
-function fromDescriptor(descriptor: ToolDescriptor<MastraTool>): ToolDescriptor<MastraTool> {
+/** A descriptor that runs through its Mastra tool, unless it has an `execute` of its own. */
+function withMastraExecute(descriptor: ToolDescriptor<MastraTool>): ToolDescriptor<MastraTool> {
   const tool = descriptor.tool;
   if (descriptor.execute !== undefined || !isRecord(tool) || typeof tool.execute !== 'function') return descriptor;
   return { ...descriptor, execute: (input, context) => runFrameworkTool(tool, input, context) };
@@ -150,24 +151,20 @@ function fromDescriptor(descriptor: ToolDescriptor<MastraTool>): ToolDescriptor<
 /**
  * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original
  * Mastra tool). Ids are the tools' own ids, or their record keys when they have none. Two tools with
- * one id are rejected: loading one of them must never load the other.
+ * one id are rejected: loading one of them must never load the other. A descriptor given in a list
+ * is kept as it is; without an `execute`, it runs through its `tool` when that is a Mastra tool.
  *
- * @throws DuplicateToolError when two tools share an id; InvalidToolError for a value that is not a
- * tool, or a listed tool without an id.
+ * @throws DuplicateToolError when two tools of a record share an id; InvalidToolError for a value
+ * that is not a tool, or a listed tool without an id.
  */
-export function toToolDescriptors(tools: MastraToolInput): ToolDescriptor<MastraTool>[] {
+export function fromMastraTools(tools: MastraToolInput): ToolDescriptor<MastraTool>[] {
   if (isIterable(tools)) {
-    const descriptors: ToolDescriptor<MastraTool>[] = [];
-    let index = 0;
-    for (const item of tools) {
+    return [...tools].map((item, index) => {
       const label = `Tool at index ${index}`;
-      index++;
-      if (isMastraToolInstance(item)) descriptors.push(fromMastraTool(item, label));
-      else if (isRecord(item)) descriptors.push(fromDescriptor(item as unknown as ToolDescriptor<MastraTool>));
-      else
-        throw new InvalidToolError(`${label} must be a Mastra tool or a tool descriptor, got ${describeValue(item)}.`);
-    }
-    return descriptors;
+      if (isMastraToolInstance(item)) return fromMastraTool(item as MastraTool, undefined, label);
+      if (isRecord(item)) return withMastraExecute(item as unknown as ToolDescriptor<MastraTool>);
+      throw new InvalidToolError(`${label} must be a Mastra tool or a tool descriptor, got ${describeValue(item)}.`);
+    });
   }
   if (!isRecord(tools)) {
     throw new InvalidToolError(
@@ -175,10 +172,9 @@ export function toToolDescriptors(tools: MastraToolInput): ToolDescriptor<Mastra
       'tools',
     );
   }
-  const descriptors: ToolDescriptor<MastraTool>[] = [];
   const keysById = new Map<string, string>();
-  for (const [key, tool] of Object.entries(tools)) {
-    const descriptor = fromMastraTool(tool, `tools[${JSON.stringify(key)}]`, key);
+  return Object.entries(tools).map(([key, tool]) => {
+    const descriptor = fromMastraTool(tool, key);
     const previous = keysById.get(descriptor.id);
     if (previous !== undefined) {
       throw new DuplicateToolError(
@@ -188,7 +184,6 @@ export function toToolDescriptors(tools: MastraToolInput): ToolDescriptor<Mastra
       );
     }
     keysById.set(descriptor.id, key);
-    descriptors.push(descriptor);
-  }
-  return descriptors;
+    return descriptor;
+  });
 }
