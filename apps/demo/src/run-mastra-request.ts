@@ -1,8 +1,8 @@
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
-import { RequestContext } from '@mastra/core/request-context';
+import { MASTRA_THREAD_ID_KEY, RequestContext } from '@mastra/core/request-context';
 import type { ToolDescriptor } from '@toolscout/core';
-import { MASTRA_THREAD_ID_KEY, type MastraTool, ToolSearchProcessor } from '@toolscout/mastra';
+import { type MastraTool, ToolSearchProcessor } from '@toolscout/mastra';
 import { type RequestTrace, traceFromRecords } from './request-trace.js';
 import { ScriptedLanguageModel } from './scripted-language-model.js';
 
