@@ -7,7 +7,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type CatalogTool, importCatalog, type ToolDescriptor } from '@toolscout/core';
-import { type Logger, McpGateway, McpToolSearchServer } from '@toolscout/mcp';
+import { McpToolSearchServer } from '@toolscout/mcp';
+import { type Logger, McpGateway } from '@toolscout/mcp/gateway';
 import { DEMO_SERVERS, type DemoServer, demoServersConfig } from './demo-servers.js';
 
 /** One server of the catalog, as the demo reports it. */
@@ -139,7 +140,7 @@ export async function connectGatewayProcess(configFile: string): Promise<McpSess
 
 /**
  * Starts the demo's MCP servers (see {@link DEMO_SERVERS}) in-process through `McpGateway` (the
- * `@toolscout/mcp` library): their tools land in one catalog under `server__tool` ids, and each
+ * `@toolscout/mcp/gateway` library): their tools land in one catalog under `server__tool` ids, and each
  * descriptor's `execute` forwards the call to its server. The MCP agent gets its own gateway
  * process in front of the same servers ({@link connectGatewayProcess}).
  */

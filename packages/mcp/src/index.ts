@@ -1,41 +1,10 @@
-// The public API of @toolscout/mcp: an explicit list.
+// The public API of @toolscout/mcp, the server wrapper: a catalog served over MCP as a searchable
+// catalog, one thread of loaded tools per client session. An explicit list. The gateway in front of
+// many MCP servers (and `wrapMcpServer`, a gateway of one in-process SDK server) is
+// `@toolscout/mcp/gateway`.
 
-// The toolscout-mcp command line
+export { McpConnectionLimitError, McpServerClosedError } from './errors.js';
 export {
-  GATEWAY_USAGE,
-  type GatewayArgs,
-  type GatewayCliIO,
-  GatewayUsageError,
-  parseGatewayArgs,
-  runGatewayCli,
-} from './cli.js';
-// Transports: stdio and Streamable HTTP
-export { DEFAULT_MAX_MESSAGE_BYTES, MessageTooLargeError } from './json-rpc-lines.js';
-export { createStderrLogger, type Logger, type LogLevel, type StderrLoggerOptions, silentLogger } from './logger.js';
-// The gateway, and the wrapper of one SDK server
-export {
-  McpGateway,
-  type McpGatewayOptions,
-  type McpGatewayServer,
-  type McpServerLike,
-  type WrapMcpServerOptions,
-  wrapMcpServer,
-} from './mcp-gateway.js';
-// The mcpServers config of Claude Desktop, Cursor and others
-export {
-  isHttpServerConfig,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpServersConfig,
-  type McpStdioServerConfig,
-  type ParseMcpServersConfigOptions,
-  parseMcpServersConfig,
-  readMcpServersConfig,
-  serverNameProblem,
-} from './mcp-servers-config.js';
-// The searchable server: a catalog served over MCP, one thread of loaded tools per client session
-export {
-  McpConnectionLimitError,
   type McpConnectionOptions,
   type McpRequestContext,
   McpToolSearchServer,
@@ -43,27 +12,3 @@ export {
   toCallToolResult,
   toMcpTool,
 } from './mcp-tool-search-server.js';
-// Upstream servers: tools mirrored into a catalog, calls forwarded, restarts with backoff
-export {
-  type McpRestartOptions,
-  McpUpstream,
-  type McpUpstreamOptions,
-  type McpUpstreamStatus,
-} from './mcp-upstream.js';
-export { McpUpstreamError, type McpUpstreamErrorReason } from './mcp-upstream-error.js';
-export { assertServeHttpOptions, type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
-export {
-  answerMalformedMessages,
-  type McpConnectable,
-  type ServeStdioOptions,
-  StdioLineServerTransport,
-  type StdioSession,
-  serveStdio,
-} from './serve-stdio.js';
-// Stdio servers: their process (in a group of its own) and their environment
-export { StdioUpstreamTransport, type StdioUpstreamTransportOptions } from './stdio-upstream-transport.js';
-export {
-  DEFAULT_ENV_PASSTHROUGH,
-  type UpstreamEnvironmentConfig,
-  upstreamEnvironment,
-} from './upstream-environment.js';

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './mcp-gateway.js';
-import { McpConnectionLimitError } from './mcp-tool-search-server.js';
+import { McpConnectionLimitError } from './errors.js';
+import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './gateway/mcp-gateway.js';
 import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { createFixtureServer } from './test-utils/fixture-server.js';
 import { connectInMemory } from './test-utils/mcp-harness.js';

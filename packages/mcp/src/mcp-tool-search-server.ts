@@ -6,10 +6,8 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   CallToolResultSchema,
-  ErrorCode,
   type Implementation,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -21,11 +19,11 @@ import {
   type ToolCallOutcome,
   ToolSearchSession,
   type ToolSearchSessionOptions,
-  ToolscoutError,
 } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { isRecord } from '@toolscout/core/internal';
-import { isZodError } from './json-rpc-lines.js';
+import { isRecord, threadKey } from '@toolscout/core/internal';
+import { McpConnectionLimitError, McpServerClosedError } from './errors.js';
+import { answerInvalidParams } from './invalid-params.js';
 
 /** Options for a {@link McpToolSearchServer}: the session's, plus what clients are told about the server. */
 export interface McpToolSearchServerOptions<TTool = unknown> extends Omit<ToolSearchSessionOptions<TTool>, 'state'> {
@@ -119,68 +117,47 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   return result;
 }
 
-type RequestHandler = (request: { method: string }, extra: unknown) => Promise<unknown>;
-
-/**
- * Makes a server answer a request whose params do not fit its method with -32602 Invalid params,
- * saying which ones, instead of -32603 Internal error: the SDK parses a request with its method's
- * schema before the handler runs and lets the parse error through. Wraps every handler the server
- * has (initialize, ping, tools/list, tools/call); call after the last `setRequestHandler`.
- */
-function answerInvalidParams(server: Server): void {
-  // The SDK keeps its handlers in a private map; without it, bad params stay -32603.
-  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map)) return;
-  for (const [method, handler] of handlers as Map<string, RequestHandler>) {
-    handlers.set(method, async (request: { method: string }, extra: unknown) => {
-      try {
-        return await handler(request, extra);
-      } catch (error) {
-        if (!isZodError(error)) throw error;
-        const issues = error.issues.map(
-          (issue) => `${issue.path.map(String).join('.') || 'the request'}: ${issue.message}`,
-        );
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues.join('; ')}.`);
-      }
-    });
-  }
-}
-
 /** Whether a catalog change can change what some session is offered (pinned, loaded or listed tools). */
 function mayChangeOffers(change: CatalogChange<unknown>, mode: string): boolean {
   if (mode === 'catalog' || change.type !== 'add') return true;
   return change.tool.pinned === true;
 }
 
-interface Connection {
-  server: Server;
-  threadId: string;
-}
-
-/**
- * A new client session refused because every thread the in-memory store keeps is held by a live
- * session: one more would evict a live session's loaded tools. Streamable HTTP answers it with 503.
- */
-export class McpConnectionLimitError extends ToolscoutError {
-  constructor(
-    /** The most threads the store keeps (`memory.maxThreads`). */
-    readonly limit: number,
-  ) {
-    super(
-      'mcp-connection-limit',
-      `Too many client sessions: ${limit} are connected, as many threads as the loaded-tool store keeps (memory.maxThreads); another one would push a live session's loaded tools out. End unused sessions, retry later, or raise memory.maxThreads.`,
+/** Throws {@link InvalidOptionError} for the first option of a server that the MCP side cannot use. */
+function checkServerOptions<TTool>(options: McpToolSearchServerOptions<TTool>): void {
+  if (!isRecord(options)) {
+    throw new InvalidOptionError('options', 'McpToolSearchServer takes an options object: { catalog, ... }.');
+  }
+  if ((options.state as unknown) === 'conversation') {
+    throw new InvalidOptionError(
+      'state',
+      "state 'conversation' does not apply to MCP: a server sees no conversation. Loaded tools are kept per client session ('memory', the default, or a LoadedToolStore).",
     );
-    this.name = 'McpConnectionLimitError';
   }
-
-  static override isInstance(error: unknown): error is McpConnectionLimitError {
-    return ToolscoutError.isInstance(error) && error.code === 'mcp-connection-limit';
+  const info = options.serverInfo;
+  if (info !== undefined && !(isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string')) {
+    throw new InvalidOptionError('serverInfo', 'serverInfo must be { name: string, version: string }.');
+  }
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+    throw new InvalidOptionError('instructions', 'instructions must be a string.');
   }
 }
 
-/** One key per thread of the store (the session's key is `resourceId/threadId`). */
-function threadUseKey(threadId: string, resourceId: string | undefined): string {
-  return JSON.stringify([resourceId ?? null, threadId]);
+/** Throws {@link InvalidOptionError} for a connection option of the wrong kind. */
+function checkConnection(connection: McpConnectionOptions): void {
+  if (!isRecord(connection)) {
+    throw new InvalidOptionError(
+      'connection',
+      'A connection takes an options object: { threadId, resourceId, context }.',
+    );
+  }
+  const { threadId, resourceId } = connection;
+  if (threadId !== undefined && (typeof threadId !== 'string' || threadId === '')) {
+    throw new InvalidOptionError('threadId', 'threadId must be a non-empty string (or left out for a new thread).');
+  }
+  if (resourceId !== undefined && typeof resourceId !== 'string') {
+    throw new InvalidOptionError('resourceId', 'resourceId must be a string.');
+  }
 }
 
 /**
@@ -206,19 +183,15 @@ export class McpToolSearchServer<TTool = unknown> {
   serverInfo: Implementation;
   /** Sent to clients in `initialize`; applies to connections made after a change. */
   instructions: string | undefined;
-  readonly #connections = new Set<Connection>();
-  /** Live connections per thread: a thread's state is dropped when its last connection closes. */
+  readonly #connections = new Set<Server>();
+  /** Live connections per thread (by core's `threadKey`): a thread's state is dropped when its last connection closes. */
   readonly #threadUse = new Map<string, number>();
   readonly #unsubscribe: () => void;
   #closed = false;
 
+  /** @throws {InvalidOptionError} for a bad option, its name in `option` (the session's own included). */
   constructor(options: McpToolSearchServerOptions<TTool>) {
-    if ((options.state as unknown) === 'conversation') {
-      throw new InvalidOptionError(
-        'state',
-        "state 'conversation' does not apply to MCP: a server sees no conversation. Loaded tools are kept per client session ('memory', the default, or a LoadedToolStore).",
-      );
-    }
+    checkServerOptions(options);
     const { serverInfo, instructions, ...sessionOptions } = options;
     this.session = new ToolSearchSession<TTool>(sessionOptions);
     this.serverInfo = serverInfo ?? { name: 'toolscout', version: '0.0.0' };
@@ -241,15 +214,15 @@ export class McpToolSearchServer<TTool = unknown> {
    *
    * With the in-memory store, live sessions may hold at most `memory.maxThreads` threads: a new
    * thread beyond that throws {@link McpConnectionLimitError} instead of evicting a live session's
-   * loaded tools.
+   * loaded tools. After {@link close}, it throws {@link McpServerClosedError}; a bad connection option,
+   * {@link InvalidOptionError}.
    */
   createServer(connection: McpConnectionOptions = {}): Server {
-    if (this.#closed) throw new Error('This McpToolSearchServer is closed.');
+    if (this.#closed) throw new McpServerClosedError();
+    checkConnection(connection);
+    const { resourceId } = connection;
     const threadId = connection.threadId ?? randomUUID();
-    const useKey = threadUseKey(threadId, connection.resourceId);
-    const limit = this.session.memoryStore?.maxThreads ?? Number.POSITIVE_INFINITY;
-    if (!this.#threadUse.has(useKey) && this.#threadUse.size >= limit) throw new McpConnectionLimitError(limit);
-    this.#threadUse.set(useKey, (this.#threadUse.get(useKey) ?? 0) + 1);
+    const release = this.#holdThread(threadId, resourceId);
     const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: true } },
       instructions: this.instructions,
@@ -261,7 +234,7 @@ export class McpToolSearchServer<TTool = unknown> {
       if (extra.authInfo !== undefined) context.authInfo = extra.authInfo;
       const clientInfo = server.getClientVersion();
       if (clientInfo !== undefined) context.clientInfo = clientInfo;
-      return { threadId, resourceId: connection.resourceId, context: connection.context ?? context };
+      return { threadId, resourceId, context: connection.context ?? context };
     };
 
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
@@ -270,35 +243,42 @@ export class McpToolSearchServer<TTool = unknown> {
     });
 
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const at = stepRequest(extra);
-      const step = await this.session.prepareStep(at);
-      const { name } = request.params;
-      const outcome = await step.execute(name, request.params.arguments ?? {}, { abortSignal: extra.signal });
-      // Loads happen only through meta-tools: then tell this client its tools/list changed.
-      if (outcome.ok && step.tools.some((tool) => tool.name === name && tool.kind === 'meta')) {
-        const loaded = await this.session.loadedTools(at);
-        const changed =
-          loaded.length !== step.loadedIds.length || loaded.some((tool, i) => tool.id !== step.loadedIds[i]);
-        if (changed) await extra.sendNotification({ method: LIST_CHANGED }).catch(() => {});
-      }
+      const step = await this.session.prepareStep(stepRequest(extra));
+      const outcome = await step.execute(request.params.name, request.params.arguments ?? {}, {
+        abortSignal: extra.signal,
+      });
+      // A meta-tool call that loaded tools changed this client's tools/list.
+      if (outcome.ok && outcome.loaded?.length) await extra.sendNotification({ method: LIST_CHANGED }).catch(() => {});
       return toCallToolResult(outcome);
     });
     answerInvalidParams(server);
 
-    const entry: Connection = { server, threadId };
-    this.#connections.add(entry);
+    this.#connections.add(server);
     server.onclose = () => {
-      if (!this.#connections.delete(entry)) return;
-      const users = (this.#threadUse.get(useKey) ?? 1) - 1;
-      if (users > 0) {
-        this.#threadUse.set(useKey, users);
-        return;
-      }
-      this.#threadUse.delete(useKey);
-      // The in-memory store is this process's own: forget the thread. A shared store keeps its state.
-      if (this.session.memoryStore) this.session.clearState(threadId, connection.resourceId).catch(() => {});
+      if (this.#connections.delete(server)) release();
     };
     return server;
+  }
+
+  /**
+   * Counts one more live connection of a thread, refusing a new thread past the in-memory store's
+   * `maxThreads`; returns its release, which forgets the thread's in-memory state with its last
+   * connection (a shared store keeps its state).
+   */
+  #holdThread(threadId: string, resourceId: string | undefined): () => void {
+    const key = threadKey({ threadId, resourceId })!;
+    const limit = this.session.memoryStore?.maxThreads ?? Number.POSITIVE_INFINITY;
+    if (!this.#threadUse.has(key) && this.#threadUse.size >= limit) throw new McpConnectionLimitError(limit);
+    this.#threadUse.set(key, (this.#threadUse.get(key) ?? 0) + 1);
+    return () => {
+      const users = (this.#threadUse.get(key) ?? 1) - 1;
+      if (users > 0) {
+        this.#threadUse.set(key, users);
+        return;
+      }
+      this.#threadUse.delete(key);
+      if (this.session.memoryStore) this.session.clearState(threadId, resourceId).catch(() => {});
+    };
   }
 
   /** Serves one client session on `transport` (stdio, Streamable HTTP, in-memory, ...). */
@@ -318,7 +298,7 @@ export class McpToolSearchServer<TTool = unknown> {
    * Called on catalog changes that can change what clients are offered.
    */
   notifyToolListChanged(): void {
-    for (const { server } of this.#connections) {
+    for (const server of this.#connections) {
       if (server.transport) server.sendToolListChanged().catch(() => {});
     }
   }
@@ -328,7 +308,7 @@ export class McpToolSearchServer<TTool = unknown> {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe();
-    await Promise.allSettled([...this.#connections].map(({ server }) => server.close()));
+    await Promise.allSettled([...this.#connections].map((server) => server.close()));
     this.#connections.clear();
     this.#threadUse.clear();
     this.session.dispose();

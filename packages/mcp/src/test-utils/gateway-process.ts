@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { McpServerConfig } from '../mcp-servers-config.js';
+import type { McpServerConfig } from '../gateway/mcp-servers-config.js';
 
 /** The built gateway bin (`pnpm --filter @toolscout/mcp build`). */
 export const GATEWAY_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));

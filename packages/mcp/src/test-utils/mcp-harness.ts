@@ -2,8 +2,8 @@ import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/ind
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
+import type { McpConnectable } from '../gateway/serve-stdio.js';
 import { McpToolSearchServer, type McpToolSearchServerOptions } from '../mcp-tool-search-server.js';
-import type { McpConnectable } from '../serve-stdio.js';
 
 /** A real MCP `Client` connected in memory to a search server (or a gateway). */
 export async function connectInMemory(

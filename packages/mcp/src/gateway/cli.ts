@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { TOOL_SEARCH_MODES, type ToolSearchMode, ToolscoutError } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { checkFor, markerOf } from '@toolscout/core/internal';
 import { AUTH_TOKEN_ENV } from './http-access.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import { McpGateway } from './mcp-gateway.js';
@@ -18,13 +19,11 @@ import { type StdioSession, serveStdio } from './serve-stdio.js';
 
 /** A mistake on the command line (exit code 2). */
 export class GatewayUsageError extends ToolscoutError {
+  static override readonly marker = markerOf('GatewayUsageError');
+  static override readonly isInstance = checkFor<GatewayUsageError>(GatewayUsageError.marker);
+
   constructor(message: string) {
     super('mcp-cli-usage', message);
-    this.name = 'GatewayUsageError';
-  }
-
-  static override isInstance(error: unknown): error is GatewayUsageError {
-    return ToolscoutError.isInstance(error) && error.code === 'mcp-cli-usage';
   }
 }
 

@@ -1,3 +1,5 @@
+import { InvalidOptionError } from '@toolscout/core/errors';
+
 /** Where the gateway reports what happens. stdout is the protocol: logs never go there. */
 export interface Logger {
   error(message: string): void;
@@ -25,7 +27,7 @@ export interface StderrLoggerOptions {
 export function createStderrLogger(options: StderrLoggerOptions = {}): Logger {
   const level = options.level ?? 'warn';
   if (!LEVELS.includes(level)) {
-    throw new TypeError(`level must be one of ${LEVELS.join(', ')}; got ${JSON.stringify(level)}.`);
+    throw new InvalidOptionError('level', `level must be one of ${LEVELS.join(', ')}; got ${JSON.stringify(level)}.`);
   }
   const stream = options.stream ?? process.stderr;
   const prefix = options.prefix ?? 'toolscout-mcp';

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { McpConnectionLimitError } from '../errors.js';
 import { type AccessRefusal, createAccessCheck } from './http-access.js';
 import { type Logger, silentLogger } from './logger.js';
-import { McpConnectionLimitError } from './mcp-tool-search-server.js';
 import type { McpConnectable } from './serve-stdio.js';
 
 export { isLoopback } from './http-access.js';

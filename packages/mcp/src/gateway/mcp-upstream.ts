@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { fromMcpTools, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { isZodError } from './json-rpc-lines.js';
+import { isZodError } from '../invalid-params.js';
 import { type Logger, silentLogger } from './logger.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 import { isUnreadableAnswer, StdioUpstreamTransport } from './stdio-upstream-transport.js';
@@ -209,7 +209,9 @@ export class McpUpstream {
    * faults.
    */
   start(): Promise<boolean> {
-    if (this.#status === 'closed') return Promise.reject(new Error(`Upstream "${this.name}" is closed.`));
+    if (this.#status === 'closed') {
+      return Promise.reject(new McpUpstreamError(this.name, 'unavailable', `Upstream "${this.name}" is closed.`));
+    }
     if (this.#status !== 'idle') return this.#attempt ?? Promise.resolve(this.#status === 'ready');
     return this.#connect();
   }

@@ -1,4 +1,5 @@
 import { ToolscoutError } from '@toolscout/core';
+import { checkFor, markerOf } from '@toolscout/core/internal';
 
 /**
  * Why a call to an upstream MCP server did not get an answer:
@@ -11,6 +12,9 @@ export type McpUpstreamErrorReason = 'unavailable' | 'timeout' | 'disconnected' 
 
 /** A call to an upstream MCP server that could not be answered; the message names the server and says why. */
 export class McpUpstreamError extends ToolscoutError {
+  static override readonly marker = markerOf('McpUpstreamError');
+  static override readonly isInstance = checkFor<McpUpstreamError>(McpUpstreamError.marker);
+
   constructor(
     /** The upstream server's name (its key in the `mcpServers` config). */
     readonly server: string,
@@ -19,10 +23,5 @@ export class McpUpstreamError extends ToolscoutError {
     options?: { cause?: unknown },
   ) {
     super('mcp-upstream', message, options);
-    this.name = 'McpUpstreamError';
-  }
-
-  static override isInstance(error: unknown): error is McpUpstreamError {
-    return ToolscoutError.isInstance(error) && error.code === 'mcp-upstream';
   }
 }

@@ -6,14 +6,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { createStderrLogger, type Logger } from './logger.js';
-import { isHttpServerConfig, type McpServerConfig, serverNameProblem } from './mcp-servers-config.js';
 import {
   type McpConnectionOptions,
   McpToolSearchServer,
   type McpToolSearchServerOptions,
-} from './mcp-tool-search-server.js';
+} from '../mcp-tool-search-server.js';
+import { createStderrLogger, type Logger } from './logger.js';
+import { isHttpServerConfig, type McpServerConfig, serverNameProblem } from './mcp-servers-config.js';
 import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
+import { McpUpstreamError } from './mcp-upstream-error.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { upstreamEnvironment } from './upstream-environment.js';
 
@@ -241,7 +242,11 @@ export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServe
   const upstream = gateway.upstreams.get(name)!;
   if (upstream.status !== 'ready') {
     await gateway.close();
-    throw new Error(`The wrapped MCP server could not be connected: ${upstream.statusReason}`);
+    throw new McpUpstreamError(
+      name,
+      'unavailable',
+      `The wrapped MCP server could not be connected: ${upstream.statusReason}`,
+    );
   }
   if (options.serverInfo === undefined && upstream.serverInfo) gateway.searchServer.serverInfo = upstream.serverInfo;
   if (options.instructions === undefined) gateway.searchServer.instructions = upstream.instructions;

@@ -2,15 +2,15 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { isZodError } from '../invalid-params.js';
+import type { McpConnectionOptions } from '../mcp-tool-search-server.js';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
-  isZodError,
   LineReader,
   MessageTooLargeError,
   parseJsonRpcLine,
   writeJsonRpcLine,
 } from './json-rpc-lines.js';
-import type { McpConnectionOptions } from './mcp-tool-search-server.js';
 
 /**
  * Makes a line-based transport (stdio) answer what it cannot read, as JSON-RPC requires: invalid

@@ -1,7 +1,7 @@
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { isAlive, waitFor } from '../test-utils/wait.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
-import { isAlive, waitFor } from './test-utils/wait.js';
 
 /** A transport for `sh -c script`, and the pids the script writes to stderr (one per line). */
 function shell(script: string) {

@@ -2,12 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../test-utils/closed-after-each.js';
+import { createFixtureServer } from '../test-utils/fixture-server.js';
+import { CLIENT_HEADERS, httpRequest, initializeBody } from '../test-utils/http-request.js';
+import { waitFor } from '../test-utils/wait.js';
 import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
-import { closedAfterEach } from './test-utils/closed-after-each.js';
-import { createFixtureServer } from './test-utils/fixture-server.js';
-import { CLIENT_HEADERS, httpRequest, initializeBody } from './test-utils/http-request.js';
-import { waitFor } from './test-utils/wait.js';
 
 describe('serveHttp: client sessions are bounded, expire, and never take another client’s state', {
   timeout: 20_000,

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolscoutError } from '@toolscout/core';
+import { checkFor, markerOf } from '@toolscout/core/internal';
 
 /** The longest message (one line) read over stdio by default: 10 MB, the MCP SDK's own limit. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -12,6 +13,9 @@ export function describeBytes(bytes: number): string {
 
 /** A stdio message longer than the line limit; it was discarded, up to its newline. */
 export class MessageTooLargeError extends ToolscoutError {
+  static override readonly marker = markerOf('MessageTooLargeError');
+  static override readonly isInstance = checkFor<MessageTooLargeError>(MessageTooLargeError.marker);
+
   constructor(
     /** The limit, in bytes. */
     readonly limit: number,
@@ -20,11 +24,6 @@ export class MessageTooLargeError extends ToolscoutError {
       'mcp-message-too-large',
       `the message is over the ${describeBytes(limit)} line limit and was discarded; send smaller messages`,
     );
-    this.name = 'MessageTooLargeError';
-  }
-
-  static override isInstance(error: unknown): error is MessageTooLargeError {
-    return ToolscoutError.isInstance(error) && error.code === 'mcp-message-too-large';
   }
 }
 
@@ -93,21 +92,6 @@ export class LineReader {
     this.#size = 0;
     this.#handlers.line(line.endsWith('\r') ? line.slice(0, -1) : line);
   }
-}
-
-/** What a schema's parse error says: where, and what is wrong there. */
-export interface ZodLikeError extends Error {
-  issues: { path: PropertyKey[]; message: string }[];
-}
-
-/**
- * A schema's parse error: `ZodError` (zod classic) or `$ZodError` (zod mini, which the MCP SDK
- * parses requests and results with).
- */
-export function isZodError(error: unknown): error is ZodLikeError {
-  return (
-    error instanceof Error && /^\$?ZodError$/.test(error.name) && Array.isArray((error as Partial<ZodLikeError>).issues)
-  );
 }
 
 /** A line read as JSON-RPC: the message, or why it could not be read (and its id, when that was readable). */
