@@ -3,8 +3,8 @@ import type { ToolCall } from '@langchain/core/messages/tool';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { Command, isCommand, isGraphBubbleUp } from '@langchain/langgraph';
 import {
-  type CatalogTool,
   type LoadedStateStrategy,
+  type LoadedToolStore,
   type OfferedTool,
   type StepRequest,
   type ToolCallOutcome,
@@ -134,7 +134,22 @@ export interface ToolSearchMiddlewareConfig {
 }
 
 const DEFAULT_MIDDLEWARE_NAME = 'toolscout';
-const STATE_STRATEGIES: readonly unknown[] = ['memory', 'conversation', 'agent-state'];
+/** The options this adapter adds to or changes from core's (core checks its own): a check, and what it expects. */
+const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
+  catalog: [
+    (value) => value instanceof ToolCatalog || isIterable(value),
+    'a ToolCatalog or an iterable of LangChain tools or tool descriptors',
+  ],
+  tools: [(value) => value === undefined || isIterable(value), 'an iterable of LangChain tools or tool descriptors'],
+  state: [
+    (value) =>
+      value === undefined ||
+      ['memory', 'conversation', 'agent-state'].includes(value as string) ||
+      typeof (value as Partial<LoadedToolStore> | null)?.get === 'function',
+    "'memory', 'conversation', 'agent-state' or a LoadedToolStore",
+  ],
+  resourceId: [(value) => value === undefined || typeof value === 'function', 'a function of the run config'],
+};
 
 /** Throws {@link InvalidOptionError} for `option` unless `valid`. */
 function checkOption(valid: boolean, option: string, message: string): void {
@@ -150,25 +165,17 @@ function stringify(output: unknown): string {
   }
 }
 
-/** The model-facing ToolMessage of a successful call. */
-function resultMessage(output: unknown, call: ToolCall): ToolMessage {
-  const toolCallId = call.id ?? '';
-  if (!ToolMessage.isInstance(output)) {
-    return new ToolMessage({
-      content: stringify(output),
-      tool_call_id: toolCallId,
-      name: call.name,
-      status: 'success',
-    });
-  }
-  if (output.tool_call_id === toolCallId && output.name === call.name) return output;
-  // E.g. `call_tool` in proxy mode: the target tool's result, answering the call_tool call.
-  const { content, artifact, status = 'success' } = output;
-  return new ToolMessage({ content, artifact, status, tool_call_id: toolCallId, name: call.name });
+/** The ToolMessage answering a call. */
+function toolMessage(call: ToolCall, status: 'success' | 'error', content: ToolMessage['content'], artifact?: unknown) {
+  return new ToolMessage({ content, artifact, status, tool_call_id: call.id ?? '', name: call.name });
 }
 
-function errorMessage(message: string, call: ToolCall): ToolMessage {
-  return new ToolMessage({ content: message, tool_call_id: call.id ?? '', name: call.name, status: 'error' });
+/** The model-facing ToolMessage of a successful call. */
+function resultMessage(output: unknown, call: ToolCall): ToolMessage {
+  if (!ToolMessage.isInstance(output)) return toolMessage(call, 'success', stringify(output));
+  if (output.tool_call_id === (call.id ?? '') && output.name === call.name) return output;
+  // E.g. `call_tool` in proxy mode: the target tool's result, answering the call_tool call.
+  return toolMessage(call, output.status ?? 'success', output.content, output.artifact);
 }
 
 /** The messages before the AIMessage that made this call: what the model saw when it made it. */
@@ -183,6 +190,25 @@ function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | u
 function callIdsOf(response: unknown): string[] {
   if (!AIMessage.isInstance(response)) return [];
   return (response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : []));
+}
+
+/**
+ * The LangChain tool the model is offered for one of a step's tools: a tool the agent registered up
+ * front as that very object; a meta-tool as its definition only (its calls are the session's).
+ */
+function toLangChain(offered: OfferedTool, registered: ReadonlyMap<string, LangChainTool>): LangChainTool {
+  if (offered.tool !== undefined) return registered.get(offered.name) ?? toLangChainTool(offered.tool);
+  const { name, description, inputSchema } = offered;
+  return new DynamicStructuredTool({
+    name,
+    description,
+    schema: structuredClone(inputSchema),
+    func: async () => {
+      throw new Error(
+        `"${name}" is a toolscout meta-tool: it runs through the toolscout middleware or tool node only.`,
+      );
+    },
+  });
 }
 
 /**
@@ -204,8 +230,6 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
   private readonly resourceIdOf: ((config: ToolSearchRunConfig) => string | undefined) | undefined;
-  private readonly langChainTools = new WeakMap<CatalogTool, LangChainTool>();
-  private readonly metaTools = new Map<string, LangChainTool>();
 
   constructor(options: LangChainToolSearchOptions<TState>) {
     checkOption(
@@ -213,27 +237,11 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       'options',
       `Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }; got ${describeValue(options)}.`,
     );
+    for (const [option, [valid, expected]] of Object.entries(OPTIONS)) {
+      const value = (options as unknown as Record<string, unknown>)[option];
+      checkOption(valid(value), option, `${option} must be ${expected}; got ${describeValue(value)}.`);
+    }
     const { catalog, tools, state, resourceId, ...sessionOptions } = options;
-    checkOption(
-      catalog instanceof ToolCatalog || isIterable(catalog),
-      'catalog',
-      `catalog must be a ToolCatalog or an iterable of LangChain tools or tool descriptors; got ${describeValue(catalog)}.`,
-    );
-    checkOption(
-      tools === undefined || isIterable(tools),
-      'tools',
-      `tools must be an iterable of LangChain tools or tool descriptors; got ${describeValue(tools)}.`,
-    );
-    checkOption(
-      state === undefined || typeof state === 'object' || STATE_STRATEGIES.includes(state),
-      'state',
-      `state must be 'memory', 'conversation', 'agent-state' or a LoadedToolStore; got ${describeValue(state)}.`,
-    );
-    checkOption(
-      resourceId === undefined || typeof resourceId === 'function',
-      'resourceId',
-      `resourceId must be a function of the run config; got ${describeValue(resourceId)}.`,
-    );
     this.usesAgentState = state === 'agent-state';
     this.resourceIdOf = resourceId;
     this.session = new ToolSearchSession({
@@ -400,37 +408,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     registered: ReadonlyMap<string, LangChainTool>,
   ): Promise<PreparedToolSearchStep> {
     const step = await this.session.prepareStep(request);
-    return { step, tools: step.tools.map((offered) => this.toLangChain(offered, registered)) };
-  }
-
-  /** The LangChain tool the model is offered for one of the step's tools. */
-  private toLangChain(offered: OfferedTool, registered: ReadonlyMap<string, LangChainTool>): LangChainTool {
-    if (offered.tool === undefined) return this.metaTool(offered);
-    // A tool the agent registered up front must be offered as that very object.
-    let tool = registered.get(offered.name) ?? this.langChainTools.get(offered.tool);
-    if (tool === undefined) {
-      tool = toLangChainTool(offered.tool);
-      this.langChainTools.set(offered.tool, tool);
-    }
-    return tool;
-  }
-
-  /** A meta-tool as a LangChain tool: its definition only; its calls are answered by the session. */
-  private metaTool({ name, description, inputSchema }: OfferedTool): LangChainTool {
-    const cached = this.metaTools.get(name);
-    if (cached !== undefined && cached.description === description) return cached;
-    const tool = new DynamicStructuredTool({
-      name,
-      description,
-      schema: structuredClone(inputSchema),
-      func: async () => {
-        throw new Error(
-          `"${name}" is a toolscout meta-tool: it runs through the toolscout middleware or tool node only.`,
-        );
-      },
-    });
-    this.metaTools.set(name, tool);
-    return tool;
+    return { step, tools: step.tools.map((offered) => toLangChain(offered, registered)) };
   }
 
   /** Runs one tool call through the step; never throws for a tool's or the model's error. */
@@ -447,13 +425,13 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      return errorMessage(`Tool "${call.name}" could not run: ${reason}`, call);
+      return toolMessage(call, 'error', `Tool "${call.name}" could not run: ${reason}`);
     }
     if (!outcome.ok) {
       const { cause } = outcome.error;
       // Interrupts (human in the loop), parent-graph commands and aborts are the graph's, not errors.
       if (outcome.error.code === 'execution-failed' && (isGraphBubbleUp(cause) || signal?.aborted)) throw cause;
-      return errorMessage(outcome.error.message, call);
+      return toolMessage(call, 'error', outcome.error.message);
     }
     if (isCommand(outcome.output)) return outcome.output;
     const message = resultMessage(outcome.output, call);

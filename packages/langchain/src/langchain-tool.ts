@@ -141,8 +141,10 @@ export function fromLangChainTool(
   }
   const inputSchema = inputSchemaOf(tool);
   const description = (tool as { description?: unknown }).description;
+  const { id = tool.name, ...fields } = options;
   const descriptor: ToolDescriptor<LangChainTool> = {
-    id: options.id ?? tool.name,
+    ...fields,
+    id,
     name: tool.name,
     description: typeof description === 'string' ? description : '',
     tool,
@@ -158,11 +160,6 @@ export function fromLangChainTool(
     },
   };
   if (inputSchema !== undefined) descriptor.inputSchema = inputSchema;
-  if (options.tags !== undefined) descriptor.tags = options.tags;
-  if (options.source !== undefined) descriptor.source = options.source;
-  if (options.pinned !== undefined) descriptor.pinned = options.pinned;
-  if (options.annotations !== undefined) descriptor.annotations = options.annotations;
-  if (options.metadata !== undefined) descriptor.metadata = options.metadata;
   return descriptor;
 }
 

@@ -10,15 +10,7 @@ export const LOADED_TOOLS_STATE_KEY = 'toolscoutLoadedTools';
 
 /** Appends the names not yet present, keeping the order of first load (parallel loads merge). */
 function appendNew(current: string[], next: string[] | undefined): string[] {
-  const seen = new Set(current);
-  const merged = [...current];
-  for (const name of next ?? []) {
-    if (!seen.has(name)) {
-      seen.add(name);
-      merged.push(name);
-    }
-  }
-  return merged;
+  return [...new Set([...current, ...(next ?? [])])];
 }
 
 /** The middleware state schema of the `agent-state` strategy: one list of tool names, merged on update. */
