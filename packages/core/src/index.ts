@@ -27,17 +27,16 @@ export {
   type InMemoryEmbeddingCacheOptions,
 } from './index/embedding-cache.js';
 export type { FuseOptions } from './index/fuse-rankings.js';
-// The index
-export { type IndexField, MAX_INDEXED_CHARS } from './index/tool-document.js';
 export {
   DEFAULT_MIN_SCORE,
   DEFAULT_RANKING,
   type RankingOverrides,
   type RankingParams,
-  type SerializedToolIndex,
-  ToolIndex,
-  type ToolIndexOptions,
-} from './index/tool-index.js';
+} from './index/ranking-params.js';
+export type { SerializedToolIndex } from './index/serialize.js';
+// The index
+export { type IndexField, MAX_INDEXED_CHARS } from './index/tool-document.js';
+export { ToolIndex, type ToolIndexOptions } from './index/tool-index.js';
 export {
   type SerializedVectorEntry,
   type SerializedVectorIndex,

@@ -9,8 +9,8 @@ export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog
 export { checkFor, markerOf } from './errors.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
+export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';
 export { toolText } from './index/tool-document.js';
-export { TOOL_INDEX_FORMAT_VERSION } from './index/tool-index.js';
 export { emptyObjectSchema, formatIssuePath, isStandardSchema } from './schema/schema.js';
 export { loadedNamesFromConversation, unwrapToolOutput } from './session/conversation.js';
 export { MODE_ROLES, resolveMetaTools } from './session/meta-tools.js';

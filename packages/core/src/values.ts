@@ -11,6 +11,12 @@ export function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** A number as it appears in an error message (or what the value is instead). */
+export function describeNumber(value: unknown): string {
+  if (value === undefined) return 'absent';
+  return typeof value === 'number' ? String(value) : describeValue(value);
+}
+
 /** Whether a value is a string with something other than white space in it. */
 export function isText(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
@@ -31,4 +37,20 @@ export function describeNonText(value: unknown): string {
  */
 export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Whether a value is an integer from 0 to 2^53 - 1 (a count, a number of something). */
+export function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * Whether a saved running average of per-document counts is their mean, up to the rounding its
+ * incremental updates gather (and 0 when there are no documents).
+ */
+export function isMeanOf(average: unknown, total: number, count: number): boolean {
+  if (typeof average !== 'number' || !Number.isFinite(average)) return false;
+  if (count === 0) return average === 0;
+  const mean = total / count;
+  return Math.abs(average - mean) <= 1e-6 * Math.max(1, mean);
 }

@@ -1,5 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { describeValue } from '../values.js';
+import { describeNumber, isCount, isMeanOf } from '../values.js';
 import { IntList } from './int-list.js';
 
 /** The documents holding a term in one field: document numbers, ascending, and term frequencies. */
@@ -38,22 +38,6 @@ export interface SerializedKeywordIndex {
   documents: [number, string, number[]][];
   /** `[term, [field, document numbers, frequencies][]]`, in vocabulary order. */
   terms: [string, [number, number[], number[]][]][];
-}
-
-/** Whether a value is an integer from 0 to 2^53 - 1 (a count, a number of something). */
-export function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/**
- * Whether a saved running average of per-document counts is their mean, up to the rounding its
- * incremental updates gather (and 0 when there are no documents).
- */
-export function isMeanOf(average: unknown, total: number, count: number): boolean {
-  if (typeof average !== 'number' || !Number.isFinite(average)) return false;
-  if (count === 0) return average === 0;
-  const mean = total / count;
-  return Math.abs(average - mean) <= 1e-6 * Math.max(1, mean);
 }
 
 /** Position of `doc` in ascending `docs`, or -1. */
@@ -607,12 +591,6 @@ export class KeywordIndex {
     index.#nextDoc = count;
     return index;
   }
-}
-
-/** A number as it appears in an error message (or what the value is instead). */
-export function describeNumber(value: unknown): string {
-  if (value === undefined) return 'absent';
-  return typeof value === 'number' ? String(value) : describeValue(value);
 }
 
 /**

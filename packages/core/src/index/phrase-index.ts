@@ -3,7 +3,8 @@
 // as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
 // keyword index entries, and a query pair is matched at search time among the documents that have
 // both words.
-import { describeNumber, isCount, isMeanOf, type Postings } from './keyword-index.js';
+import { describeNumber, isCount, isMeanOf } from '../values.js';
+import type { Postings } from './keyword-index.js';
 
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
 export type PhraseLines = Int32Array;

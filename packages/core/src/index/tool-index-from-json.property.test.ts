@@ -12,7 +12,8 @@ import { ToolscoutError } from '../errors.js';
 import { HashEmbedder } from '../test-utils/hash-embedder.js';
 import type { ToolDescriptor } from '../types.js';
 import { indexIntegrity } from './index-integrity.js';
-import { type SerializedToolIndex, ToolIndex, type ToolIndexOptions } from './tool-index.js';
+import type { SerializedToolIndex } from './serialize.js';
+import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 
 const TOOLS: ToolDescriptor[] = [
   {

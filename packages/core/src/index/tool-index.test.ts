@@ -6,14 +6,10 @@ import { HashEmbedder } from '../test-utils/hash-embedder.js';
 import { thrown } from '../test-utils/thrown.js';
 import type { Embedder, SearchHit, ToolDescriptor } from '../types.js';
 import { indexIntegrity } from './index-integrity.js';
+import { DEFAULT_MIN_SCORE } from './ranking-params.js';
+import { type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION } from './serialize.js';
 import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
-import {
-  DEFAULT_MIN_SCORE,
-  type SerializedToolIndex,
-  TOOL_INDEX_FORMAT_VERSION,
-  ToolIndex,
-  type ToolIndexOptions,
-} from './tool-index.js';
+import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 
 const TOOLS: ToolDescriptor[] = [
   {
@@ -763,5 +759,84 @@ describe('exact names', () => {
       'get_weather',
       'get_weather_forecast',
     ]);
+  });
+});
+
+describe('ToolIndex ranking settings', () => {
+  const stargazer = () =>
+    new ToolCatalog([
+      { id: 'stargazer', description: 'Shows the night sky over a city.', tags: ['astronomy'] },
+      { id: 'forecast', description: 'Weather forecast for a city.' },
+    ]);
+
+  it('switches a field off with a weight of 0: a tool matching only by tag is not found', async () => {
+    const on = new ToolIndex(stargazer(), { ranking: { fieldWeights: { tags: 1 } } });
+    expect(ids(await on.search('astronomy'))).toEqual(['stargazer']);
+    const off = new ToolIndex(stargazer(), { ranking: { fieldWeights: { tags: 0 } } });
+    expect(await off.search('astronomy', { minScore: 0 })).toEqual([]);
+    expect(ids(await off.search('night sky'))).toEqual(['stargazer']); // (its other fields still count)
+  });
+
+  it('scores in [0, 1] with names switched off', async () => {
+    const index = new ToolIndex(stargazer(), { ranking: { fieldWeights: { name: 0 } } });
+    const [hit] = await index.search('night sky');
+    expect(hit?.id).toBe('stargazer');
+    expect(hit!.score).toBeGreaterThan(0);
+    expect(hit!.score).toBeLessThan(1);
+  });
+
+  it('keeps the default of a setting given as undefined', async () => {
+    const plain = new ToolIndex(stargazer());
+    const given = new ToolIndex(stargazer(), { ranking: { k1: undefined, fieldWeights: { tags: undefined } } });
+    expect(await given.search('astronomy city')).toEqual(await plain.search('astronomy city'));
+  });
+
+  it('refuses a negative, non-finite or unknown setting by its name', () => {
+    const cases: [ToolIndexOptions['ranking'], string][] = [
+      [{ k1: -1 }, 'ranking.k1'],
+      [{ coordination: Number.NaN }, 'ranking.coordination'],
+      [{ fieldWeights: { tags: Number.POSITIVE_INFINITY } }, 'ranking.fieldWeights.tags'],
+      [{ fieldWeights: { title: 1 } as never }, 'ranking.fieldWeights.title'],
+      [{ boost: 1 } as never, 'ranking.boost'],
+    ];
+    for (const [ranking, option] of cases) {
+      const error = thrown(() => new ToolIndex(stargazer(), { ranking }));
+      expect(InvalidOptionError.isInstance(error)).toBe(true);
+      expect((error as InvalidOptionError).option).toBe(option);
+      expect((error as Error).message).toContain(option);
+    }
+  });
+});
+
+describe('ToolIndex.fromJSON hands what it loaded to its own index only', () => {
+  it('an index constructed while another loads (from its options) indexes its own catalog', async () => {
+    const saved = new ToolIndex(catalogOf()).toJSON();
+    const other = new ToolCatalog([{ id: 'stargazer', description: 'Shows the night sky over a city.' }]);
+    let inner: ToolIndex | undefined;
+    const options = {
+      get minScore() {
+        inner ??= new ToolIndex(other);
+        return DEFAULT_MIN_SCORE;
+      },
+    };
+    const loaded = ToolIndex.fromJSON(catalogOf(), saved, options);
+    expect(inner?.size).toBe(1);
+    expect(ids(await inner!.search('night sky'))).toEqual(['stargazer']);
+    expect(loaded.size).toBe(TOOLS.length);
+    expect(loaded.toJSON()).toEqual(saved);
+  });
+
+  it('an index constructed from a listener of the loaded catalog indexes its own catalog', async () => {
+    const catalog = catalogOf();
+    const saved = new ToolIndex(catalog).toJSON();
+    const loaded = ToolIndex.fromJSON(catalog, saved);
+    const other = new ToolCatalog([{ id: 'stargazer', description: 'Shows the night sky over a city.' }]);
+    let inner: ToolIndex | undefined;
+    catalog.subscribe(() => {
+      inner ??= new ToolIndex(other);
+    });
+    catalog.add({ id: 'telescope', description: 'Points the telescope at a star.' });
+    expect(inner?.size).toBe(1);
+    expect(ids(await loaded.search('telescope star'))).toEqual(['telescope']);
   });
 });

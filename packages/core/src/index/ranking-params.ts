@@ -1,0 +1,124 @@
+import { InvalidOptionError } from '../errors.js';
+import { INDEX_FIELDS, type IndexField } from './tool-document.js';
+
+/** Ranking settings; one configuration serves every catalog (see {@link DEFAULT_RANKING}). */
+export interface RankingParams {
+  /**
+   * Multiplier of each field's BM25 score. `phrases` weighs pairs of neighbouring query terms found
+   * side by side in a tool's name or description (0 turns phrase matching off).
+   */
+  fieldWeights: Readonly<Record<IndexField, number>>;
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25 length normalisation (0 none, 1 full). */
+  b: number;
+  /** BM25+ lower bound added to every match (rewards a match in a long field at all). */
+  delta: number;
+  /** Weight of a prefix match (query term is the start of an indexed term), relative to an exact match. */
+  prefixWeight: number;
+  /** Weight of a fuzzy (typo) match, relative to an exact match. */
+  fuzzyWeight: number;
+  /** Query terms shorter than this are not prefix-matched. */
+  prefixMinLength: number;
+  /** Query terms shorter than this are not fuzzy-matched; longer ones allow one edit. */
+  fuzzyMinLength: number;
+  /** Query terms this long or longer allow two edits. */
+  fuzzyTwoEditLength: number;
+  /**
+   * A query term that this many tools or fewer contain is also fuzzy-matched (a word no tool has is
+   * most likely misspelt, and catalogs have misspellings of their own); a more common one is taken
+   * as meant.
+   */
+  fuzzyMaxTools: number;
+  /** Exponent of the number of matched query terms that multiplies the evidence (0: plain sum). */
+  coordination: number;
+  /**
+   * Weight of the evidence of a tool's whole source (for each query term, the best match among the
+   * tools of the same source), scaled by how telling a source is (`ln(N / size) / ln N`).
+   */
+  sourceWeight: number;
+  /**
+   * Share of a tool's evidence taken from the query clause (sentence) it matches best, rather than
+   * from the whole query: multi-part requests then rank each part's tools.
+   */
+  clauseWeight: number;
+  /** Evidence is divided by (distinct query terms)^this before it becomes a score. */
+  lengthNorm: number;
+}
+
+/** Parts of {@link RankingParams} to change; field weights may be given one by one. */
+export type RankingOverrides = Partial<Omit<RankingParams, 'fieldWeights'>> & {
+  /** Weights of the fields to change (the others keep their defaults). */
+  fieldWeights?: Partial<Record<IndexField, number>>;
+};
+
+/** The ranking every index uses unless told otherwise; tuned on the benchmark datasets as a whole. */
+export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
+  fieldWeights: Object.freeze({ name: 2, description: 1, tags: 1, source: 1, parameters: 0.5, phrases: 2 }),
+  k1: 2,
+  b: 0.9,
+  delta: 0,
+  prefixWeight: 0.3,
+  fuzzyWeight: 0.6,
+  prefixMinLength: 4,
+  fuzzyMinLength: 5,
+  fuzzyTwoEditLength: 8,
+  fuzzyMaxTools: 2,
+  coordination: 0.5,
+  sourceWeight: 1,
+  clauseWeight: 0.6,
+  lengthNorm: 0.5,
+});
+
+/**
+ * The default `minScore`: keeps every tool with real evidence and drops those whose only evidence is
+ * weak (a word most tools share, a lone typo-level or prefix match). On the two benchmark sets every
+ * relevant tool that reaches a top 10 scores above 0.42; nonsense such as "xyzzy quux" scores 0.
+ */
+export const DEFAULT_MIN_SCORE = 0.1;
+
+/** A `minScore` as given: a number in [0, 1], else an {@link InvalidOptionError} naming `name`. */
+export function checkMinScore(value: number, name: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > 1) {
+    throw new InvalidOptionError(name, `${name} must be a number in [0, 1], got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The ranking of an index: {@link DEFAULT_RANKING} with the given overrides. Each given number must
+ * be finite and not negative (an {@link InvalidOptionError} names it, e.g. `ranking.fieldWeights.tags`);
+ * one left `undefined` keeps its default, and a field weight of 0 switches that field off.
+ */
+export function resolveRanking(overrides: RankingOverrides | undefined): RankingParams {
+  if (overrides === undefined) return DEFAULT_RANKING;
+  const { fieldWeights, ...params } = overrides;
+  return {
+    ...DEFAULT_RANKING,
+    ...checkedNumbers(params, PARAM_NAMES, 'ranking'),
+    fieldWeights: {
+      ...DEFAULT_RANKING.fieldWeights,
+      ...checkedNumbers(fieldWeights ?? {}, INDEX_FIELDS, 'ranking.fieldWeights'),
+    },
+  };
+}
+
+/** The ranking settings that are numbers (all but `fieldWeights`). */
+const PARAM_NAMES: readonly string[] = Object.keys(DEFAULT_RANKING).filter((name) => name !== 'fieldWeights');
+
+/** The numbers of `values` that are given (not `undefined`), each a known setting, finite and >= 0. */
+function checkedNumbers(values: object, known: readonly string[], path: string): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [key, value] of Object.entries(values) as [string, unknown][]) {
+    if (value === undefined) continue;
+    const option = `${path}.${key}`;
+    if (!known.includes(key)) {
+      throw new InvalidOptionError(option, `${option} is not a ranking setting; use one of ${known.join(', ')}.`);
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new InvalidOptionError(option, `${option} must be a finite number >= 0, got ${String(value)}`);
+    }
+    result[key] = value;
+  }
+  return result;
+}

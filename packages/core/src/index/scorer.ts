@@ -1,0 +1,366 @@
+import { tokenizeQuery } from '../text/tokenize.js';
+import type { KeywordIndex, TermEntry } from './keyword-index.js';
+import type { PhraseIndex } from './phrase-index.js';
+import type { RankingParams } from './ranking-params.js';
+import { type FieldSpec, RankingState, type TermSource } from './ranking-state.js';
+import { INDEX_FIELDS, type IndexField, pairTerm } from './tool-document.js';
+import type { ToolSources } from './tool-sources.js';
+
+/** The fields single query terms are looked up in (pairs go to `phrases`). */
+const TERM_FIELDS: string[] = ['name', 'description', 'tags', 'source', 'parameters'];
+
+const NAME_FIELD = INDEX_FIELDS.indexOf('name');
+const DESCRIPTION_FIELD = INDEX_FIELDS.indexOf('description');
+
+/** How many documents a term's phrase lines may be in (its name and description postings). */
+function phraseCandidates(entry: TermEntry): number {
+  return (entry.fields[NAME_FIELD]?.docs.length ?? 0) + (entry.fields[DESCRIPTION_FIELD]?.docs.length ?? 0);
+}
+
+/** The fields whose terms are looked up by prefix and with typos (by number). */
+export const LOOKUP_FIELDS: readonly number[] = TERM_FIELDS.map((field) => INDEX_FIELDS.indexOf(field as IndexField));
+
+/** How many query terms' vocabulary lookups a {@link ToolIndex} keeps (the cache then starts over). */
+const MAX_CACHED_LOOKUPS = 20_000;
+
+/**
+ * At most this many clauses of a request are scored each on its own (the rest together, as the
+ * last one): each costs every candidate tool a slot, and real requests have far fewer (13 at most
+ * in the benchmark datasets).
+ */
+const MAX_SCORED_CLAUSES = 32;
+
+/** The clauses scored each on its own (see {@link MAX_SCORED_CLAUSES}). */
+function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
+  if (clauseTerms.length <= MAX_SCORED_CLAUSES) return clauseTerms;
+  return [...clauseTerms.slice(0, MAX_SCORED_CLAUSES - 1), clauseTerms.slice(MAX_SCORED_CLAUSES - 1).flat()];
+}
+
+/** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */
+function splitClauses(query: string): string[] {
+  const sentences = query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u).filter((clause) => clause.trim() !== '');
+  return sentences;
+}
+
+/**
+ * The search-time half of a {@link ToolIndex}: ranks the indexed tools for a query (see its class
+ * comment for the rule) with accumulators reused across searches, and caches the vocabulary lookups
+ * of recent query terms until the index changes ({@link Scorer.changed}).
+ */
+export class Scorer {
+  readonly #keyword: KeywordIndex;
+  readonly #phrases: PhraseIndex;
+  readonly #ranking: RankingParams;
+  readonly #sources: ToolSources;
+  /** The fields single query terms are scored in, with their weights (fields of weight 0 left out). */
+  readonly #termFields: readonly FieldSpec[];
+  /** Per source, for one search: its best score for the current term, and its total; by source number. */
+  #sourceBest = new Float64Array(0);
+  #sourceTotal = new Float64Array(0);
+  #sourceFactor = new Float64Array(0);
+
+  constructor(keyword: KeywordIndex, phrases: PhraseIndex, ranking: RankingParams, sources: ToolSources) {
+    this.#keyword = keyword;
+    this.#phrases = phrases;
+    this.#ranking = ranking;
+    this.#sources = sources;
+    this.#termFields = TERM_FIELDS.flatMap((name) => {
+      const boost = ranking.fieldWeights[name as IndexField];
+      return boost > 0 ? [{ name, id: INDEX_FIELDS.indexOf(name as IndexField), boost }] : [];
+    });
+  }
+
+  /** Forgets the cached lookups: to be called whenever the index changes. */
+  changed(): void {
+    this.#lookups.clear();
+  }
+
+  /**
+   * The unit of evidence: the score of one exact match of a word only one tool has, in a name field
+   * of average length (BM25+ with `tf = 1`: `idf · (delta + 1)`, times the name weight; the largest
+   * weight of a searched field when names are not searched).
+   */
+  unit(): number {
+    const n = Math.max(this.#keyword.size, 1);
+    const idfOfUnique = Math.log(1 + (n - 1 + 0.5) / 1.5);
+    const name = this.#ranking.fieldWeights.name;
+    const weight = name > 0 ? name : Math.max(1e-9, ...this.#termFields.map((field) => field.boost));
+    return weight * Math.max(idfOfUnique, Math.log(2)) * (this.#ranking.delta + 1);
+  }
+
+  /** Per-document accumulators for one query term, reused across searches (by document number). */
+  #termScore = new Float64Array(0);
+  /** The query term (stamp) that last touched each document, so accumulators need no clearing. */
+  #termMark = new Int32Array(0);
+  #stamp = 0;
+  /** Each document's candidate slot in the running search (-1: none); reset after every search. */
+  #slotOfDoc = new Int32Array(0);
+  /**
+   * The index terms each recent query term matched (exact, prefix and typo lookups over the
+   * vocabulary), valid until the index changes.
+   */
+  readonly #lookups = new Map<string, TermSource[]>();
+
+  #ensureCapacity(size: number): void {
+    if (this.#termScore.length >= size) return;
+    const length = Math.max(size, 2 * this.#termScore.length, 256);
+    this.#termScore = new Float64Array(length);
+    this.#termMark = new Int32Array(length);
+    this.#slotOfDoc = new Int32Array(length).fill(-1);
+    this.#stamp = 0;
+  }
+
+  /**
+   * BM25 (MiniSearch's formula and statistics, so that scores are those MiniSearch gave): adds the
+   * score of `source` in each field to the documents' accumulators, pushing each document first
+   * seen for this query term to `touched`.
+   */
+  #accumulate(source: TermSource, fields: readonly FieldSpec[], touched: number[]): void {
+    const keyword = this.#keyword;
+    const { k1: k, b, delta: d } = this.#ranking;
+    const total = keyword.size;
+    const scores = this.#termScore;
+    const marks = this.#termMark;
+    const stamp = this.#stamp;
+    for (const field of fields) {
+      const postings = source.entry.fields[field.id];
+      if (postings === undefined) continue;
+      const { docs, freqs } = postings;
+      const matching = docs.length;
+      const average = keyword.averageLength(field.id);
+      const scale = source.weight * field.boost;
+      const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        const termFreq = freqs[i]!;
+        const fieldLength = keyword.fieldLength(doc, field.id);
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
+        const weighted = scale * raw;
+        if (marks[doc] !== stamp) {
+          marks[doc] = stamp;
+          scores[doc] = weighted;
+          touched.push(doc);
+        } else {
+          scores[doc]! += weighted;
+        }
+      }
+    }
+  }
+
+  /**
+   * Scores one query term into the accumulators: exactly and as a prefix, and with typos if the term
+   * is rare. Returns the index terms scored (for the match report).
+   */
+  #scoreTerm(term: string, fields: readonly FieldSpec[], touched: number[]): TermSource[] {
+    this.#stamp += 1;
+    touched.length = 0;
+    const cached = this.#lookups.get(term);
+    if (cached !== undefined) {
+      // The index terms this query term matched last time (the index has not changed since).
+      for (const source of cached) this.#accumulate(source, fields, touched);
+      return cached;
+    }
+    const ranking = this.#ranking;
+    const keyword = this.#keyword;
+    const sources: TermSource[] = [];
+    const exactEntry = keyword.get(term);
+    if (exactEntry !== undefined) {
+      const source = { term, entry: exactEntry, weight: 1 };
+      sources.push(source);
+      this.#accumulate(source, fields, touched);
+    }
+    const exact = touched.length;
+    const prefixTerms = new Set<string>();
+    if (term.length >= ranking.prefixMinLength) {
+      for (const [found, entry] of keyword.atPrefix(term)) {
+        const distance = found.length - term.length;
+        if (!distance) continue;
+        prefixTerms.add(found);
+        if (!fields.some((field) => entry.fields[field.id] !== undefined)) continue; // (e.g. a phrase pair)
+        const weight = (ranking.prefixWeight * found.length) / (found.length + 0.3 * distance);
+        const source = { term: found, entry, weight };
+        sources.push(source);
+        this.#accumulate(source, fields, touched);
+      }
+    }
+    // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
+    const fuzzy = term.length >= ranking.fuzzyTwoEditLength ? 2 : term.length >= ranking.fuzzyMinLength ? 1 : 0;
+    if (fuzzy > 0 && exact <= ranking.fuzzyMaxTools) {
+      for (const [found, [entry, distance]] of keyword.fuzzyGet(term, fuzzy)) {
+        if (!distance || prefixTerms.has(found)) continue;
+        const weight = (ranking.fuzzyWeight * found.length) / (found.length + distance);
+        const source = { term: found, entry, weight };
+        sources.push(source);
+        this.#accumulate(source, fields, touched);
+      }
+    }
+    if (this.#lookups.size >= MAX_CACHED_LOOKUPS) this.#lookups.clear();
+    this.#lookups.set(term, sources);
+    return sources;
+  }
+
+  /**
+   * Adds to `phrase[slot]` the phrase evidence of each candidate: for each pair of neighbouring
+   * query terms (each pair once, in order of appearance), BM25 over the documents that have the two
+   * side by side, the pair's document frequency and each document's count of it found at search
+   * time among the documents of the rarer term (its name and description postings).
+   */
+  #scorePhrases(clauseTerms: readonly string[][], weight: number, phrase: Float64Array, slotOfDoc: Int32Array): void {
+    const keyword = this.#keyword;
+    const pairs = new Map<string, [string, string]>();
+    for (const terms of clauseTerms) {
+      for (let i = 0; i + 1 < terms.length; i++) {
+        const a = terms[i]!;
+        const b = terms[i + 1]!;
+        const key = pairTerm(a, b);
+        if (a !== b && !pairs.has(key)) pairs.set(key, [a, b]);
+      }
+    }
+    const { k1: k, b, delta: d } = this.#ranking;
+    const total = keyword.size;
+    const average = this.#phrases.average;
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    for (const [x, y] of pairs.values()) {
+      const first = keyword.get(x);
+      const second = keyword.get(y);
+      if (first === undefined || second === undefined) continue;
+      const rarer = phraseCandidates(first) <= phraseCandidates(second) ? first : second;
+      docs.length = 0;
+      freqs.length = 0;
+      this.#stamp += 1;
+      this.#phrases.matches(
+        first.id,
+        second.id,
+        [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]],
+        this.#termMark,
+        this.#stamp,
+        docs,
+        freqs,
+      );
+      const matching = docs.length;
+      if (matching === 0) continue;
+      const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+      for (let i = 0; i < matching; i++) {
+        const slot = slotOfDoc[docs[i]!]!;
+        if (slot < 0) continue;
+        const termFreq = freqs[i]!;
+        const fieldLength = this.#phrases.length(docs[i]!);
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
+        phrase[slot]! += weight * raw;
+      }
+    }
+  }
+
+  /** Every tool matching the query, with its evidence (see the class comment), in no order. */
+  rank(query: string): RankingState {
+    const ranking = this.#ranking;
+    const clauseTerms = (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
+      .map((clause) => tokenizeQuery(clause))
+      .filter((clause) => clause.length > 0);
+    const clauses = scoredClauses(clauseTerms).map((clause) => [...new Set(clause)]);
+    // Distinct terms, each with the clauses it occurs in.
+    const clausesOf = new Map<string, number[]>();
+    clauses.forEach((clause, c) => {
+      for (const term of clause) {
+        const list = clausesOf.get(term);
+        if (list) list.push(c);
+        else clausesOf.set(term, [c]);
+      }
+    });
+    const terms = [...clausesOf.keys()];
+    const state = new RankingState(terms, clauses.length > 1 ? clauses.length : 0);
+    if (terms.length === 0 || this.#keyword.size === 0) return state;
+    const useSources = ranking.sourceWeight > 0 && this.#sources.inUse > 1;
+    const keyword = this.#keyword;
+    this.#ensureCapacity(keyword.nextDoc);
+    const slotOfDoc = this.#slotOfDoc;
+    const scores = this.#termScore;
+    const termFields = this.#termFields;
+
+    // The sources whose total is set in this search (to clear afterwards).
+    const totalSources: number[] = [];
+    try {
+      // Per source (by number): its best score for the current term, and the total of those.
+      const sourceCount = this.#sources.sizeOf.length;
+      if (this.#sourceBest.length < sourceCount) {
+        this.#sourceBest = new Float64Array(sourceCount * 2);
+        this.#sourceTotal = new Float64Array(sourceCount * 2);
+        this.#sourceFactor = new Float64Array(sourceCount * 2);
+      }
+      const sourceBest = this.#sourceBest;
+      const sourceTotal = this.#sourceTotal;
+      const bestSources: number[] = [];
+      const touched: number[] = [];
+      const sourceOfDoc = this.#sources.ofDoc;
+      terms.forEach((term, t) => {
+        const inClauses = clausesOf.get(term)!;
+        state.termSources[t] = this.#scoreTerm(term, termFields, touched);
+        for (let i = 0; i < touched.length; i++) {
+          const doc = touched[i]!;
+          let slot = slotOfDoc[doc]!;
+          if (slot < 0) {
+            slot = state.addCandidate(keyword.idOf(doc)!, doc, useSources ? sourceOfDoc[doc]! : -1);
+            slotOfDoc[doc] = slot;
+          }
+          const score = scores[doc]!;
+          state.record(slot, inClauses, score);
+          const source = state.sources[slot]!;
+          if (source >= 0 && score > sourceBest[source]!) {
+            if (sourceBest[source] === 0) bestSources.push(source);
+            sourceBest[source] = score;
+          }
+        }
+        for (const source of bestSources) {
+          if (sourceTotal[source] === 0) totalSources.push(source);
+          sourceTotal[source]! += sourceBest[source]!;
+          sourceBest[source] = 0;
+        }
+        bestSources.length = 0;
+      });
+
+      // Phrases: neighbouring query terms side by side in a line of a tool's name or description,
+      // scored by BM25 as a field of word pairs (see PhraseIndex).
+      const phraseWeight = ranking.fieldWeights.phrases;
+      const phrase = new Float64Array(state.count);
+      if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight, phrase, slotOfDoc);
+
+      const n = keyword.size;
+      const sourceFactor = this.#sourceFactor;
+      for (const source of totalSources) {
+        const size = this.#sources.sizeOf[source]!;
+        sourceFactor[source] = (ranking.sourceWeight * Math.log(n / size)) / Math.log(n);
+      }
+      const { coordination, clauseWeight } = ranking;
+      const width = state.width;
+      for (let slot = 0; slot < state.count; slot++) {
+        const sum = state.sum[slot]!;
+        const whole = sum * state.matched[slot]! ** coordination;
+        let evidence = whole;
+        if (width > 0) {
+          let best = 0;
+          const base = slot * width;
+          for (let c = 0; c < width; c++) {
+            const matched = state.clauseMatched[base + c]!;
+            if (matched > 0) best = Math.max(best, state.clauseSum[base + c]! * matched ** coordination);
+          }
+          evidence = (1 - clauseWeight) * whole + clauseWeight * best;
+        }
+        const source = state.sources[slot]!;
+        if (source >= 0) {
+          // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
+          evidence += sourceFactor[source]! * Math.max(0, sourceTotal[source]! - sum);
+        }
+        state.evidence[slot] = evidence + phrase[slot]!;
+      }
+    } finally {
+      for (let slot = 0; slot < state.count; slot++) slotOfDoc[state.docs[slot]!] = -1;
+      for (const source of totalSources) {
+        this.#sourceTotal[source] = 0;
+        this.#sourceFactor[source] = 0;
+      }
+    }
+    state.fields = termFields;
+    return state;
+  }
+}
