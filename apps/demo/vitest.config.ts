@@ -1,10 +1,12 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({
-  test: {
-    name: 'demo',
-    include: ['src/**/*.test.ts'],
-    // Generous: turbo runs several packages' suites at once on small machines.
-    testTimeout: 30_000,
-  },
-});
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: 'demo',
+      include: ['src/**/*.test.ts'],
+    },
+  }),
+);

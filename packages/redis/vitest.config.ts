@@ -1,12 +1,14 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({
-  test: {
-    name: 'redis',
-    include: ['src/**/*.test.ts'],
-    // Generous: turbo runs several packages' suites at once on small machines.
-    testTimeout: 30_000,
-    // Starts a real redis-server on loopback for the run (see the file for how to install it).
-    globalSetup: ['./src/test-utils/redis-server.ts'],
-  },
-});
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: 'redis',
+      include: ['src/**/*.test.ts'],
+      // Starts a real redis-server on loopback for the run (see the file for how to install it).
+      globalSetup: ['./src/test-utils/redis-server.ts'],
+    },
+  }),
+);

@@ -1,8 +1,12 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({
-  test: {
-    name: 'test-kit',
-    include: ['src/**/*.test.ts'],
-  },
-});
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: 'test-kit',
+      include: ['src/**/*.test.ts'],
+    },
+  }),
+);
