@@ -1,216 +1,121 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type CallToolResult, EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ToolCatalog } from '@toolscout/core';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolCatalog, ToolscoutError } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { McpGateway } from './gateway/mcp-gateway.js';
-import { wrapMcpServer } from './gateway/mcp-gateway.js';
+import { McpConnectionLimitError, McpServerClosedError } from './errors.js';
 import { McpToolSearchServer, toMcpTool } from './mcp-tool-search-server.js';
 import { closedAfterEach } from './test-utils/closed-after-each.js';
-import { createFixtureServer } from './test-utils/fixture-server.js';
-import { connectInMemory, resultText } from './test-utils/mcp-harness.js';
-import { recordToolListChanges, waitFor } from './test-utils/wait.js';
+import { call, connectInMemory, META, names, resultText } from './test-utils/mcp-harness.js';
+import { recordToolListChanges } from './test-utils/wait.js';
 
-const META = ['search_tools', 'load_tool'];
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+/** What `act` threw (undefined when it returned). */
+function thrown(act: () => unknown): unknown {
+  try {
+    act();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
-async function names(client: Client): Promise<string[]> {
-  return (await client.listTools()).tools.map((tool) => tool.name);
+/** A small catalog of executable descriptors. */
+function weatherCatalog() {
+  return [
+    { id: 'get_weather', description: 'Get the weather forecast for a city', execute: () => ({ sunny: true }) },
+    { id: 'send_email', description: 'Send an email message to a recipient', execute: () => 'sent' },
+  ];
 }
-
-describe('wrapMcpServer: an SDK McpServer made searchable, through the official Client over InMemoryTransport', () => {
-  const open = closedAfterEach();
-
-  async function setup(options: Parameters<typeof wrapMcpServer>[1] = {}) {
-    const inner = createFixtureServer('A');
-    const gateway = await wrapMcpServer(inner, { name: 'fixture', ...options });
-    open.push(gateway);
-    return { inner, gateway };
-  }
-
-  async function client(gateway: McpGateway, clientOptions = {}) {
-    const connected = await connectInMemory(gateway, {}, clientOptions);
-    open.push(connected);
-    return connected;
-  }
-
-  it('lists the meta-tools and pinned tools, and presents itself as the wrapped server', async () => {
-    const { gateway } = await setup({ pinned: ['echo'] });
-    const c = await client(gateway);
-    expect(await names(c)).toEqual([...META, 'echo']);
-    expect(c.getServerVersion()).toMatchObject({ name: 'fixture-A', version: '1.0.0' });
-    expect(c.getServerCapabilities()?.tools?.listChanged).toBe(true);
-    // Its tools keep their own names (no namespace for a single wrapped server).
-    expect(gateway.catalog.list().map((tool) => tool.id)).toEqual([
-      'weather_report',
-      'echo',
-      'whoami',
-      'sleep',
-      'add_tool',
-      'remove_tool',
-      'fail',
-    ]);
-    expect(resultText(await call(c, 'echo', { text: 'hi' }))).toBe('A: hi');
-  });
-
-  it("search, load, call: the client's listChanged handler sees the tool, with its title, annotations and output schema", async () => {
-    const { gateway } = await setup();
-    const changes = recordToolListChanges();
-    const c = await client(gateway, changes.clientOptions);
-
-    const found = await call(c, 'search_tools', { query: 'weather report for a city' });
-    expect(found.isError).toBeFalsy();
-    const hits = (found.structuredContent as { results: { name: string }[] }).results;
-    expect(hits[0]?.name).toBe('weather_report');
-    expect(JSON.parse(resultText(found))).toEqual(found.structuredContent);
-    // A search result is not a load.
-    expect(await names(c)).toEqual(META);
-
-    const loaded = await call(c, 'load_tool', { toolName: 'weather_report' });
-    expect(loaded.structuredContent).toMatchObject({ success: true, loaded: ['weather_report'] });
-    expect(await changes.change(1)).toEqual([...META, 'weather_report']);
-
-    const offered = (await c.listTools()).tools.find((tool) => tool.name === 'weather_report');
-    expect(offered).toMatchObject({
-      title: 'Weather Report',
-      annotations: { readOnlyHint: true, openWorldHint: true },
-      outputSchema: { type: 'object', required: ['city', 'temperatureC', 'conditions'] },
-      inputSchema: { type: 'object', required: ['city'] },
-    });
-    // The client validates structuredContent against the output schema it was shown.
-    const report = await call(c, 'weather_report', { city: 'Paris' });
-    expect(report.isError).toBeFalsy();
-    expect(report.structuredContent).toEqual({ city: 'Paris', temperatureC: 21, conditions: 'sunny' });
-    // Loading it again changes nothing: no second notification is needed.
-    expect((await call(c, 'load_tool', { toolName: 'weather_report' })).structuredContent).toMatchObject({
-      alreadyLoaded: ['weather_report'],
-    });
-    expect(await names(c)).toEqual([...META, 'weather_report']);
-  });
-
-  it('keeps loaded tools per client session', async () => {
-    const { gateway } = await setup();
-    const a = await client(gateway);
-    const b = await client(gateway);
-    await call(a, 'load_tool', { toolName: 'whoami' });
-    expect(await names(a)).toEqual([...META, 'whoami']);
-    expect(await names(b)).toEqual(META);
-    const refused = await call(b, 'whoami');
-    expect(refused.isError).toBe(true);
-    expect(resultText(refused)).toBe(
-      'Tool "whoami" is not loaded. Call load_tool with {"toolName":"whoami"} first, then call it again.',
-    );
-    expect((await call(a, 'whoami')).structuredContent).toMatchObject({ pid: process.pid, label: 'A' });
-  });
-
-  it("answers the model's mistakes with isError results that say what to do", async () => {
-    const { gateway } = await setup();
-    const c = await client(gateway);
-    const unknown = await call(c, 'weather_reprot', { city: 'Rome' });
-    expect(unknown.isError).toBe(true);
-    expect(resultText(unknown)).toMatch(/^Tool "weather_reprot" is not available\. Did you mean: weather_report/);
-
-    await call(c, 'load_tool', { toolNames: ['weather_report', 'fail'] });
-    const invalid = await call(c, 'weather_report', { city: 5 });
-    expect(invalid.isError).toBe(true);
-    expect(resultText(invalid)).toContain('Invalid arguments for tool "weather_report": city');
-    // The server's own error result reaches the client as it was.
-    const failed = await call(c, 'fail');
-    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the fixture failed on purpose' }] });
-    const emptyQuery = await call(c, 'search_tools', { query: '' });
-    expect(emptyQuery.isError).toBe(true);
-    expect(resultText(emptyQuery)).toContain('non-empty "query"');
-  });
-
-  it('answers unknown methods and malformed tools/call requests with protocol errors, and keeps serving', async () => {
-    const { gateway } = await setup();
-    const c = await client(gateway);
-    const unknown = c.request({ method: 'tools/frobnicate', params: {} }, EmptyResultSchema);
-    await expect(unknown).rejects.toSatisfy(
-      (error: unknown) => error instanceof McpError && error.code === ErrorCode.MethodNotFound,
-    );
-    // The SDK rejects a tools/call without a name before it reaches the handler: -32602, naming the field.
-    const malformed = c.request({ method: 'tools/call', params: { arguments: {} } } as never, EmptyResultSchema);
-    await expect(malformed).rejects.toSatisfy(
-      (error: unknown) =>
-        error instanceof McpError &&
-        error.code === ErrorCode.InvalidParams &&
-        error.message.includes('Invalid params for tools/call: params.name: Invalid input: expected string'),
-    );
-    const badCursor = c.request({ method: 'tools/list', params: { cursor: 5 } } as never, EmptyResultSchema);
-    await expect(badCursor).rejects.toSatisfy(
-      (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams,
-    );
-    expect(await names(c)).toEqual(META);
-  });
-
-  it("follows the wrapped server's tools/list_changed: new tools become searchable, removed ones leave the session", async () => {
-    const { inner, gateway } = await setup();
-    const changes = recordToolListChanges();
-    const c = await client(gateway, changes.clientOptions);
-    const handle = (inner as McpServer).registerTool(
-      'translate_text',
-      {
-        description: 'Translate a text into another language.',
-        inputSchema: { text: z.string(), language: z.string() },
-      },
-      async ({ text, language }) => ({ content: [{ type: 'text', text: `${text} in ${language}` }] }),
-    );
-    await waitFor(() => gateway.catalog.has('translate_text'), 5_000, 'the new tool in the catalog');
-    const found = await call(c, 'search_tools', { query: 'translate a text into French' });
-    expect((found.structuredContent as { results: { name: string }[] }).results[0]?.name).toBe('translate_text');
-    await call(c, 'load_tool', { toolName: 'translate_text' });
-    expect(await changes.change(1)).toEqual([...META, 'translate_text']);
-    expect(resultText(await call(c, 'translate_text', { text: 'hello', language: 'French' }))).toBe('hello in French');
-
-    handle.remove();
-    // A removed tool changes what the session is offered: the client hears of it.
-    expect(await changes.change(2)).toEqual(META);
-    expect(gateway.catalog.has('translate_text')).toBe(false);
-  });
-
-  it('proxy mode: call_tool runs a tool without loading it and passes its own result through', async () => {
-    const { gateway } = await setup({ mode: 'proxy' });
-    const c = await client(gateway);
-    expect(await names(c)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
-    const described = await call(c, 'describe_tool', { toolName: 'weather_report' });
-    expect(described.structuredContent).toMatchObject({ name: 'weather_report', inputSchema: { required: ['city'] } });
-    const result = await call(c, 'call_tool', { toolName: 'weather_report', arguments: { city: 'Rome' } });
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ city: 'Rome', temperatureC: 21, conditions: 'sunny' });
-    expect(await names(c)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
-  });
-
-  it('closing the gateway closes its client sessions', async () => {
-    const { gateway } = await setup();
-    const c = await client(gateway);
-    let closed = false;
-    c.onclose = () => {
-      closed = true;
-    };
-    expect(gateway.searchServer.connectionCount).toBe(1);
-    await gateway.close();
-    expect(closed).toBe(true);
-    expect(gateway.searchServer.connectionCount).toBe(0);
-    expect(gateway.upstreams.get('fixture')?.status).toBe('closed');
-  });
-});
 
 describe('McpToolSearchServer over a catalog of descriptors', () => {
+  const open = closedAfterEach();
+
   it("rejects state 'conversation': a server sees no conversation", () => {
-    let caught: unknown;
-    try {
-      new McpToolSearchServer({ catalog: [], state: 'conversation' as never });
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrown(() => new McpToolSearchServer({ catalog: [], state: 'conversation' as never }));
     expect(InvalidOptionError.isInstance(caught)).toBe(true);
+    expect((caught as InvalidOptionError).option).toBe('state');
     expect((caught as Error).message).toContain("state 'conversation' does not apply to MCP");
+  });
+
+  it('checks its options when built: each bad one is an InvalidOptionError naming it', () => {
+    const bad: [string, () => unknown][] = [
+      ['options', () => new McpToolSearchServer(undefined as never)],
+      ['serverInfo', () => new McpToolSearchServer({ catalog: [], serverInfo: 'toolscout' as never })],
+      ['serverInfo', () => new McpToolSearchServer({ catalog: [], serverInfo: { name: 'x' } as never })],
+      ['instructions', () => new McpToolSearchServer({ catalog: [], instructions: 5 as never })],
+      ['mode', () => new McpToolSearchServer({ catalog: [], mode: 'everything' as never })],
+    ];
+    for (const [option, build] of bad) {
+      const caught = thrown(build);
+      expect(InvalidOptionError.isInstance(caught), option).toBe(true);
+      expect((caught as InvalidOptionError).option).toBe(option);
+    }
+  });
+
+  it('checks the options of a client session: a thread id is a non-empty string', () => {
+    const server = new McpToolSearchServer({ catalog: weatherCatalog() });
+    open.push(server);
+    for (const [option, connection] of [
+      ['threadId', { threadId: '' }],
+      ['threadId', { threadId: 7 }],
+      ['resourceId', { resourceId: { id: 'u' } }],
+      ['connection', null],
+    ] as const) {
+      const caught = thrown(() => server.createServer(connection as never));
+      expect(InvalidOptionError.isInstance(caught), option).toBe(true);
+      expect((caught as InvalidOptionError).option).toBe(option);
+    }
+    // Nothing was held for the refused sessions.
+    expect(server.connectionCount).toBe(0);
+  });
+
+  it('refuses new client sessions once closed, with McpServerClosedError', async () => {
+    const server = new McpToolSearchServer({ catalog: weatherCatalog() });
+    await server.close();
+    const caught = thrown(() => server.createServer());
+    expect(McpServerClosedError.isInstance(caught)).toBe(true);
+    expect(ToolscoutError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ name: 'McpServerClosedError', code: 'mcp-server-closed' });
+    const [, serverSide] = InMemoryTransport.createLinkedPair();
+    await expect(server.connect(serverSide)).rejects.toSatisfy(McpServerClosedError.isInstance);
+  });
+
+  it('recognises its errors by their own class marker, never by a base error with the same code', () => {
+    const limit = new McpConnectionLimitError(3);
+    expect(McpConnectionLimitError.isInstance(limit)).toBe(true);
+    expect(ToolscoutError.isInstance(limit)).toBe(true);
+    expect(limit).toMatchObject({ name: 'McpConnectionLimitError', code: 'mcp-connection-limit', limit: 3 });
+    expect(McpConnectionLimitError.isInstance(new ToolscoutError('mcp-connection-limit', 'look-alike'))).toBe(false);
+    expect(McpServerClosedError.isInstance(limit)).toBe(false);
+    expect(McpConnectionLimitError.isInstance(new McpServerClosedError())).toBe(false);
+  });
+
+  it('tells a client its tools/list changed when a meta-tool call loaded tools, and only then', async () => {
+    const server = new McpToolSearchServer({ catalog: weatherCatalog(), mode: 'auto-load' });
+    open.push(server);
+    const changes = recordToolListChanges();
+    const c = await connectInMemory(server, {}, changes.clientOptions);
+    open.push(c);
+    // auto-load: the search itself loads what it finds.
+    const found = await call(c, 'search_tools', { query: 'weather forecast for a city' });
+    expect(found.isError).toBeFalsy();
+    expect(await changes.change(1)).toEqual(['search_tools', 'get_weather']);
+    // A search that loads nothing new (the tool is loaded already), and a tool call, change nothing.
+    await call(c, 'search_tools', { query: 'weather forecast for a city' });
+    expect(resultText(await call(c, 'get_weather'))).toBe('{"sunny":true}');
+    await call(c, 'search_tools', { query: 'email a recipient' });
+    expect(await changes.change(2)).toEqual(['search_tools', 'get_weather', 'send_email']);
+    expect(changes.lists).toHaveLength(2);
+  });
+
+  it('keeps one thread per resource: the same thread id of two resources is two threads', async () => {
+    const server = new McpToolSearchServer({ catalog: weatherCatalog(), memory: { maxThreads: 1 } });
+    open.push(server);
+    open.push(await connectInMemory(server, { threadId: 't', resourceId: 'alice' }));
+    open.push(await connectInMemory(server, { threadId: 't', resourceId: 'alice' }));
+    const refused = await connectInMemory(server, { threadId: 't', resourceId: 'bob' }).catch(
+      (error: unknown) => error,
+    );
+    expect(McpConnectionLimitError.isInstance(refused)).toBe(true);
   });
 
   it('returns plain outputs as JSON text with structuredContent, strings as text', async () => {

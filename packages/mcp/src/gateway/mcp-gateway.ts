@@ -241,12 +241,10 @@ export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServe
   await gateway.start();
   const upstream = gateway.upstreams.get(name)!;
   if (upstream.status !== 'ready') {
+    // Read before closing: closing makes every reason "closed".
+    const reason = upstream.statusReason;
     await gateway.close();
-    throw new McpUpstreamError(
-      name,
-      'unavailable',
-      `The wrapped MCP server could not be connected: ${upstream.statusReason}`,
-    );
+    throw new McpUpstreamError(name, 'unavailable', `The wrapped MCP server could not be connected: ${reason}`);
   }
   if (options.serverInfo === undefined && upstream.serverInfo) gateway.searchServer.serverInfo = upstream.serverInfo;
   if (options.instructions === undefined) gateway.searchServer.instructions = upstream.instructions;

@@ -3,12 +3,16 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
 import type { McpConnectable } from '../gateway/serve-stdio.js';
-import { McpToolSearchServer, type McpToolSearchServerOptions } from '../mcp-tool-search-server.js';
+import {
+  type McpConnectionOptions,
+  McpToolSearchServer,
+  type McpToolSearchServerOptions,
+} from '../mcp-tool-search-server.js';
 
 /** A real MCP `Client` connected in memory to a search server (or a gateway). */
 export async function connectInMemory(
   target: McpConnectable,
-  connection: { threadId?: string; context?: unknown } = {},
+  connection: McpConnectionOptions = {},
   options: ClientOptions = {},
 ): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -16,6 +20,19 @@ export async function connectInMemory(
   const client = new Client({ name: 'toolscout-test-client', version: '1.0.0' }, options);
   await client.connect(clientSide);
   return client;
+}
+
+/** The meta-tools of the default mode, `search-load`, as `tools/list` shows them. */
+export const META = ['search_tools', 'load_tool'];
+
+/** Calls a tool through a real client. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The names a client's `tools/list` shows. */
+export async function names(client: Client): Promise<string[]> {
+  return (await client.listTools()).tools.map((tool) => tool.name);
 }
 
 /** The text a tool result carries (its text parts, joined). */
