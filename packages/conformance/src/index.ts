@@ -21,3 +21,11 @@ export {
   SCENARIOS,
   type ScenarioName,
 } from './run-conformance.js';
+export {
+  runStoreContract,
+  STORE_CHECKS,
+  type StoreCheckName,
+  type StoreContractCapabilities,
+  type StoreContractOptions,
+  type StoreContractStoreOptions,
+} from './store-contract.js';
