@@ -22,7 +22,6 @@ export {
   type LangChainToolSearchOptions,
   type PreparedToolSearchStep,
   type ToolSearchAgentMiddleware,
-  type ToolSearchMiddlewareConfig,
   type ToolSearchNode,
   type ToolSearchNodeState,
   type ToolSearchNodeUpdate,

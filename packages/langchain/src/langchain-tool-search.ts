@@ -22,8 +22,10 @@ import {
   fromLangChainTools,
   isIterable,
   isLangChainTool,
+  type LangChainCallHost,
   type LangChainTool,
   type LangChainToolLike,
+  type RunLangChainTool,
   threadIdOf,
   toLangChainTool,
 } from './langchain-tool.js';
@@ -33,7 +35,6 @@ import {
   type LoadedToolsStateSchema,
   loadedToolsOf,
 } from './loaded-tools-state.js';
-import type { LangChainCallHost, RunLangChainTool } from './tool-call-bridge.js';
 
 /**
  * Where loaded tools are remembered between steps: core's strategies (`memory`, the default;
@@ -75,6 +76,8 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    * part of the state key, and handed to the policy. Default: none.
    */
   resourceId?: (config: ToolSearchRunConfig) => string | undefined;
+  /** The name of the middleware ({@link LangChainToolSearch.middleware}); unique among an agent's middleware. Default `toolscout`. */
+  name?: string;
 }
 
 /** Which request a step is prepared for, in a custom graph. */
@@ -127,12 +130,6 @@ export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = La
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
 
-/** Options of {@link LangChainToolSearch.middleware}. */
-export interface ToolSearchMiddlewareConfig {
-  /** The middleware's name; unique among an agent's middleware. Default `toolscout`. */
-  name?: string;
-}
-
 const DEFAULT_MIDDLEWARE_NAME = 'toolscout';
 /** The options this adapter adds to or changes from core's (core checks its own): a check, and what it expects. */
 const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
@@ -149,6 +146,7 @@ const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
     "'memory', 'conversation', 'agent-state' or a LoadedToolStore",
   ],
   resourceId: [(value) => value === undefined || typeof value === 'function', 'a function of the run config'],
+  name: [(value) => value === undefined || (typeof value === 'string' && value !== ''), 'a non-empty string'],
 };
 
 /** Throws {@link InvalidOptionError} for `option` unless `valid`. */
@@ -230,6 +228,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
   private readonly resourceIdOf: ((config: ToolSearchRunConfig) => string | undefined) | undefined;
+  private readonly name: string;
 
   constructor(options: LangChainToolSearchOptions<TState>) {
     checkOption(
@@ -241,9 +240,10 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       const value = (options as unknown as Record<string, unknown>)[option];
       checkOption(valid(value), option, `${option} must be ${expected}; got ${describeValue(value)}.`);
     }
-    const { catalog, tools, state, resourceId, ...sessionOptions } = options;
+    const { catalog, tools, state, resourceId, name = DEFAULT_MIDDLEWARE_NAME, ...sessionOptions } = options;
     this.usesAgentState = state === 'agent-state';
     this.resourceIdOf = resourceId;
+    this.name = name;
     this.session = new ToolSearchSession({
       ...sessionOptions,
       catalog: catalog instanceof ToolCatalog ? catalog : fromLangChainTools(catalog),
@@ -320,15 +320,9 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    * the loaded catalog tools that were never registered with the agent. Tool errors reach the model
    * as ToolMessages with `status: 'error'`.
    */
-  middleware(config: ToolSearchMiddlewareConfig = {}): ToolSearchAgentMiddleware<TState> {
-    const { name = DEFAULT_MIDDLEWARE_NAME } = config;
-    checkOption(
-      typeof name === 'string' && name !== '',
-      'name',
-      `name must be a non-empty string; got ${describeValue(name)}.`,
-    );
+  middleware(): ToolSearchAgentMiddleware<TState> {
     const middleware = createMiddleware({
-      name,
+      name: this.name,
       stateSchema: this.usesAgentState ? createLoadedToolsStateSchema() : undefined,
       wrapModelCall: async (request, handler) => {
         // Agent tools that are the session's own are offered by the session, as those very objects.

@@ -5,12 +5,9 @@ import {
   type ToolSearchAgentMiddleware,
 } from './langchain-tool-search.js';
 
-/** Options of {@link toolSearchMiddleware}: the tool search options, and the middleware's name. */
-export interface ToolSearchMiddlewareOptions<TState extends LangChainStateStrategy = LangChainStateStrategy>
-  extends LangChainToolSearchOptions<TState> {
-  /** The middleware's name; unique among an agent's middleware. Default `toolscout`. */
-  name?: string;
-}
+/** Options of {@link toolSearchMiddleware}: those of {@link LangChainToolSearch}, `name` included. */
+export type ToolSearchMiddlewareOptions<TState extends LangChainStateStrategy = LangChainStateStrategy> =
+  LangChainToolSearchOptions<TState>;
 
 /**
  * Tool search as `createAgent` middleware: the model starts with the meta-tools (`search_tools`,
@@ -32,9 +29,5 @@ export interface ToolSearchMiddlewareOptions<TState extends LangChainStateStrate
 export function toolSearchMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy>(
   options: ToolSearchMiddlewareOptions<TState> | LangChainToolSearch<TState>,
 ): ToolSearchAgentMiddleware<TState> {
-  if (options instanceof LangChainToolSearch) return options.middleware();
-  // Not options at all: the constructor says what it needs.
-  if (typeof options !== 'object' || options === null) return new LangChainToolSearch<TState>(options).middleware();
-  const { name, ...searchOptions } = options;
-  return new LangChainToolSearch<TState>(searchOptions).middleware({ name });
+  return (options instanceof LangChainToolSearch ? options : new LangChainToolSearch<TState>(options)).middleware();
 }
