@@ -2,7 +2,6 @@ import { toStandardSchema } from '@mastra/core/schema';
 import type { SchemaLike, ToolAnnotations, ToolDescriptor, ToolExecutionContext } from '@toolscout/core';
 import { DuplicateToolError, InvalidToolError } from '@toolscout/core/errors';
 import { describeValue, isRecord } from '@toolscout/core/internal';
-import { type MastraExecutionContext, mastraCallHost } from './call-context.js';
 
 /**
  * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from
@@ -20,6 +19,13 @@ export interface MastraTool {
   /** Runs the tool: `(input, context)`. */
   execute?: (...args: never[]) => unknown;
 }
+
+/**
+ * What Mastra hands a tool's `execute` besides its input: `requestContext`, `abortSignal`, `writer`,
+ * `agent: { toolCallId, messages, suspend, ... }`, `mastra`, `memory`, ... A call that comes through
+ * Mastra hands it to the session as the call's `host`, so the original tool gets exactly that.
+ */
+export type MastraExecutionContext = Record<string, unknown>;
 
 /**
  * The searchable tools, in either of two forms:
@@ -40,11 +46,7 @@ export function isMastraToolInstance(value: unknown): boolean {
 }
 
 function isIterable(value: unknown): value is Iterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
-  );
+  return typeof value === 'object' && value !== null && Symbol.iterator in value;
 }
 
 /** Resolves any schema Mastra accepts to a Standard Schema that can describe itself as JSON Schema. */
@@ -63,15 +65,14 @@ function standardSchema(schema: unknown, label: string): SchemaLike {
 
 /**
  * Runs a Mastra (or AI SDK) tool for the session. Inside an agent call, the tool gets the context
- * Mastra gave the call (handed on as `host`); outside one (e.g. a direct `step.execute`), a minimal
+ * Mastra gave the call (the call's `host`); outside one (e.g. a direct `step.execute`), a minimal
  * one with the request context and abort signal.
  */
 async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolExecutionContext): Promise<unknown> {
   const execute = tool.execute as unknown as (input: unknown, context: unknown) => unknown;
-  const mastraContext: MastraExecutionContext = mastraCallHost(context.host)?.mastraContext ?? {
-    requestContext: context.context,
-    abortSignal: context.abortSignal,
-  };
+  const mastraContext: MastraExecutionContext = isRecord(context.host)
+    ? context.host
+    : { requestContext: context.context, abortSignal: context.abortSignal };
   if (isMastraToolInstance(tool)) return execute.call(tool, input, mastraContext);
   // AI SDK tools read `{ toolCallId, messages, abortSignal }`; Mastra's own fields ride along.
   const agent = isRecord(mastraContext.agent) ? mastraContext.agent : {};

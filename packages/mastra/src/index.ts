@@ -4,9 +4,9 @@ export { ToolCallFailedError } from '@toolscout/core/errors';
 export { conversationFromMessages } from './conversation-from-messages.js';
 export { fromMastraTool, fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
 export { toMastraTool } from './to-mastra-tool.js';
-export {
-  type ToolSearchFilterArgs,
-  type ToolSearchFilterPhase,
-  ToolSearchProcessor,
-  type ToolSearchProcessorOptions,
-} from './tool-search-processor.js';
+export { ToolSearchProcessor } from './tool-search-processor.js';
+export type {
+  ToolSearchFilterArgs,
+  ToolSearchFilterPhase,
+  ToolSearchProcessorOptions,
+} from './tool-search-processor-options.js';

@@ -44,7 +44,7 @@ describe('toMastraTool', () => {
     const catalogTool = session.catalog.get('send_email')!;
     const wrapper = toMastraTool(
       { kind: 'loaded', name: 'send_email', description: '', inputSchema: catalogTool.jsonSchema, tool: catalogTool },
-      async () => step,
+      step,
     );
     const error = await (wrapper.execute as unknown as Execute)({ to: 'a', subject: 'b', body: 'c' }).catch(
       (e: unknown) => e,

@@ -2,8 +2,7 @@ import type { StandardSchemaWithJSON } from '@mastra/core/schema';
 import { createTool, type Tool } from '@mastra/core/tools';
 import type { JsonSchema, OfferedTool, ToolSearchStep } from '@toolscout/core';
 import { ToolCallFailedError } from '@toolscout/core/errors';
-import type { MastraCallHost, MastraExecutionContext } from './call-context.js';
-import type { MastraTool } from './from-mastra-tools.js';
+import type { MastraExecutionContext, MastraTool } from './from-mastra-tools.js';
 
 /**
  * The input schema the wrapper shows Mastra: the tool's JSON Schema for the model, and a validation
@@ -48,15 +47,11 @@ type MastraToolExecute = (input: unknown, context?: MastraExecutionContext) => P
  * The Mastra tool the model is offered for one of a step's tools: its name, description and JSON
  * Schema as the session offers them, and a call that goes through the step (`step.execute`: the
  * policy's `call` phase, argument validation, then the tool itself with Mastra's context). Approval,
- * suspension and output settings of the original Mastra tool are kept. `step` may be a function that
- * prepares the step when the tool is first called. A call the session refuses, or a tool that fails,
+ * suspension and output settings of the original Mastra tool are kept. A call the session refuses, or a tool that fails,
  * throws a `ToolCallFailedError`, which Mastra reports to the model as the call's error: its message
  * says what to do instead.
  */
-export function toMastraTool(
-  offered: OfferedTool<MastraTool>,
-  step: ToolSearchStep<MastraTool> | (() => Promise<ToolSearchStep<MastraTool>>),
-): Tool {
+export function toMastraTool(offered: OfferedTool<MastraTool>, step: ToolSearchStep<MastraTool>): Tool {
   const wrapper = createTool({
     id: offered.name,
     description: offered.description,
@@ -76,9 +71,7 @@ export function toMastraTool(
   // gets exactly what Mastra gave the call (request context, writer, suspend, abort signal).
   const execute: MastraToolExecute = async (input, context) => {
     const abortSignal = context?.abortSignal instanceof AbortSignal ? context.abortSignal : undefined;
-    const current = typeof step === 'function' ? await step() : step;
-    const host: MastraCallHost | undefined = context ? { mastraContext: context } : undefined;
-    const outcome = await current.execute(offered.name, input, { abortSignal, host });
+    const outcome = await step.execute(offered.name, input, { abortSignal, host: context });
     if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
     return outcome.output;
   };

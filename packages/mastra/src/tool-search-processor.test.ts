@@ -11,11 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mastraModel, type RunMethod, requestContextOf, runTurn, scriptedModel } from './test-utils/mastra-harness.js';
 import { createMastraTools } from './test-utils/mastra-tools.js';
-import {
-  type ToolSearchFilterArgs,
-  ToolSearchProcessor,
-  type ToolSearchProcessorOptions,
-} from './tool-search-processor.js';
+import { ToolSearchProcessor } from './tool-search-processor.js';
+import type { ToolSearchFilterArgs, ToolSearchProcessorOptions } from './tool-search-processor-options.js';
 
 const META = ['search_tools', 'load_tool'];
 

@@ -5,7 +5,8 @@ import { DuplicateToolError, InvalidOptionError, InvalidToolError } from '@tools
 import { describe, expect, it } from 'vitest';
 import { requestContextOf } from './test-utils/mastra-harness.js';
 import { createMastraTools } from './test-utils/mastra-tools.js';
-import { ToolSearchProcessor, type ToolSearchProcessorOptions } from './tool-search-processor.js';
+import { ToolSearchProcessor } from './tool-search-processor.js';
+import type { ToolSearchProcessorOptions } from './tool-search-processor-options.js';
 
 function invalidOption(build: () => unknown, option: string, message: RegExp): void {
   let caught: unknown;
