@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { isRecord } from '@toolscout/core/internal';
 import {
   type McpConnectionOptions,
   McpToolSearchServer,
@@ -98,6 +99,19 @@ function transportFactory(name: string, spec: McpGatewayServer): () => Transport
   };
 }
 
+/** Throws {@link InvalidOptionError} for a gateway option of the wrong kind (the upstreams' and the session's check their own). */
+function checkGatewayOptions(options: McpGatewayOptions): void {
+  if (!isRecord(options))
+    throw new InvalidOptionError('options', 'McpGateway takes an options object: { servers, ... }.');
+  if (!isRecord(options.servers)) {
+    throw new InvalidOptionError('servers', 'servers must be an object of MCP servers by name.');
+  }
+  const { pinned } = options;
+  if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'))) {
+    throw new InvalidOptionError('pinned', 'pinned must be an array of catalog ids, e.g. ["github__create_issue"].');
+  }
+}
+
 /**
  * Tool search in front of many MCP servers: connects to every upstream, imports their tools into
  * one catalog with namespaced ids (`server__tool`), and serves it as a searchable catalog through a
@@ -120,7 +134,9 @@ export class McpGateway {
   readonly upstreams: ReadonlyMap<string, McpUpstream>;
   readonly #logger: Logger;
 
+  /** @throws {InvalidOptionError} for a bad option, its name in `option`. */
   constructor(options: McpGatewayOptions) {
+    checkGatewayOptions(options);
     const {
       servers,
       namespace = true,
@@ -132,9 +148,6 @@ export class McpGateway {
       clientInfo,
       ...searchOptions
     } = options;
-    if (typeof servers !== 'object' || servers === null) {
-      throw new InvalidOptionError('servers', 'servers must be an object of MCP servers by name.');
-    }
     const names = Object.keys(servers);
     if (!namespace && names.length !== 1) {
       throw new InvalidOptionError(
@@ -159,24 +172,30 @@ export class McpGateway {
     });
     const reservedNames = this.searchServer.session.metaTools.map((tool) => tool.name);
     const upstreams = new Map<string, McpUpstream>();
-    names.forEach((name, index) => {
-      upstreams.set(
-        name,
-        new McpUpstream({
+    try {
+      names.forEach((name, index) => {
+        upstreams.set(
           name,
-          connect: factories[index]!,
-          catalog: this.catalog,
-          idPrefix: namespace ? `${name}__` : '',
-          pinned,
-          reservedNames,
-          callTimeoutMs,
-          connectTimeoutMs,
-          restart,
-          logger: this.#logger,
-          clientInfo: clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' },
-        }),
-      );
-    });
+          new McpUpstream({
+            name,
+            connect: factories[index]!,
+            catalog: this.catalog,
+            idPrefix: namespace ? `${name}__` : '',
+            pinned,
+            reservedNames,
+            callTimeoutMs,
+            connectTimeoutMs,
+            restart,
+            logger: this.#logger,
+            clientInfo: clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' },
+          }),
+        );
+      });
+    } catch (error) {
+      // A bad upstream option: release the session built above (nothing is connected yet).
+      void this.searchServer.close();
+      throw error;
+    }
     this.upstreams = upstreams;
   }
 
@@ -236,7 +255,17 @@ export interface WrapMcpServerOptions extends Omit<McpGatewayOptions, 'servers' 
  * ```
  */
 export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServerOptions = {}): Promise<McpGateway> {
+  if (!isRecord(server) || typeof server.connect !== 'function' || typeof server.close !== 'function') {
+    throw new InvalidOptionError(
+      'server',
+      'wrapMcpServer takes an MCP SDK server: an McpServer or a low-level Server.',
+    );
+  }
+  if (!isRecord(options)) throw new InvalidOptionError('options', 'The options of wrapMcpServer must be an object.');
   const { name = 'server', ...rest } = options;
+  if (typeof name !== 'string' || name === '') {
+    throw new InvalidOptionError('name', 'name must be a non-empty string: the server name in logs and sources.');
+  }
   const gateway = new McpGateway({ ...rest, servers: { [name]: { server } }, namespace: false });
   await gateway.start();
   const upstream = gateway.upstreams.get(name)!;

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { closedAfterEach } from '../test-utils/closed-after-each.js';
@@ -187,6 +188,23 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
     expect(error).toMatchObject({ name: 'McpUpstreamError', server: 'broken', reason: 'unavailable' });
     expect((error as Error).message).toContain('The wrapped MCP server could not be connected');
     expect((error as Error).message).toContain('refused on purpose');
+  });
+
+  it('checks its arguments: each bad one is an InvalidOptionError naming it, before anything starts', async () => {
+    const inner = createFixtureServer('A');
+    const bad: [string, () => Promise<unknown>][] = [
+      ['server', () => wrapMcpServer({} as never)],
+      ['options', () => wrapMcpServer(inner, 'fixture' as never)],
+      ['name', () => wrapMcpServer(inner, { name: 7 as never })],
+      ['pinned', () => wrapMcpServer(inner, { pinned: 'echo' as never })],
+      ['callTimeoutMs', () => wrapMcpServer(inner, { callTimeoutMs: -1 })],
+      ['mode', () => wrapMcpServer(inner, { mode: 'all' as never })],
+    ];
+    for (const [option, wrap] of bad) {
+      const error = await wrap().catch((thrown: unknown) => thrown);
+      expect(InvalidOptionError.isInstance(error), option).toBe(true);
+      expect((error as InvalidOptionError).option).toBe(option);
+    }
   });
 
   it('closing the gateway closes its client sessions', async () => {
