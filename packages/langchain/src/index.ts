@@ -25,7 +25,6 @@ export {
   type ToolSearchNode,
   type ToolSearchNodeState,
   type ToolSearchNodeUpdate,
-  type ToolSearchRequest,
   type ToolSearchRunConfig,
 } from './langchain-tool-search.js';
 export { LOADED_TOOLS_STATE_KEY, type LoadedToolsStateSchema, loadedToolsOf } from './loaded-tools-state.js';

@@ -80,18 +80,6 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
   name?: string;
 }
 
-/** Which request a step is prepared for, in a custom graph. */
-export interface ToolSearchRequest {
-  /** The conversation thread. Default: `config.configurable.thread_id`. */
-  threadId?: string;
-  /** The user or tenant. Default: the `resourceId` option applied to `config`. */
-  resourceId?: string;
-  /** The host's request context for the policy. Default: `config.context`. */
-  context?: unknown;
-  /** The node's run config, where the thread id and context are read from when not given. */
-  config?: ToolSearchRunConfig;
-}
-
 /** A prepared step: core's step, and its tools as LangChain tools, ready for `bindTools`. */
 export interface PreparedToolSearchStep {
   /** The session's step: what is offered, and the handler of its calls. */
@@ -260,22 +248,20 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
 
   /**
    * Prepares a step for a custom graph: the tools to bind for the next model call, given the
-   * conversation so far (`state.messages`). Use {@link toolsFor} when the tools are all you need.
+   * conversation so far (`state.messages`) and the node's run config (thread id, context). Use
+   * {@link toolsFor} when the tools are all you need.
    */
-  async prepareStep(
-    messages: readonly BaseMessage[],
-    request: ToolSearchRequest = {},
-  ): Promise<PreparedToolSearchStep> {
+  async prepareStep(messages: readonly BaseMessage[], config?: ToolSearchRunConfig): Promise<PreparedToolSearchStep> {
     this.assertSessionState('prepareStep');
-    return this.prepare(this.stepRequest(messages, request), new Map());
+    return this.prepare(this.stepRequest(messages, config), new Map());
   }
 
   /**
    * The tools to bind for the next model call of a custom graph:
-   * `model.bindTools(await search.toolsFor(state.messages, { config }))`.
+   * `model.bindTools(await search.toolsFor(state.messages, config))`, with the node's run config.
    */
-  async toolsFor(messages: readonly BaseMessage[], request: ToolSearchRequest = {}): Promise<LangChainTool[]> {
-    return (await this.prepareStep(messages, request)).tools;
+  async toolsFor(messages: readonly BaseMessage[], config?: ToolSearchRunConfig): Promise<LangChainTool[]> {
+    return (await this.prepareStep(messages, config)).tools;
   }
 
   /**
@@ -303,7 +289,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         (call) => call.id === undefined || !answered.has(call.id),
       );
       if (calls.length === 0) return { messages: [] };
-      const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), { config }));
+      const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), config));
       const outputs = await Promise.all(
         calls.map((call) =>
           this.runCall(step, call, (tool, input) => invokeTool(tool, call, input, config, state), config?.signal),
@@ -328,7 +314,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // Agent tools that are the session's own are offered by the session, as those very objects.
         const registered = new Map<string, LangChainTool>();
         const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.register(tool, registered)));
-        const stepRequest = this.stepRequest(request.messages, { config: request.runtime }, request.state);
+        const stepRequest = this.stepRequest(request.messages, request.runtime, request.state);
         const { step, tools } = await this.prepare(stepRequest, registered);
         const response = await handler({ ...request, tools: [...others, ...tools] });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
@@ -343,10 +329,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // The step of the model call that made this call; when it is gone (a resumed interrupt,
         // another process), a new one from the messages before that call.
         const before = messagesBefore(request.state.messages, call.id);
-        const step = await this.session.stepForCall(
-          this.stepRequest(before, { config: runConfig }, request.state),
-          call.id,
-        );
+        const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
         const runInAgent: RunLangChainTool = async (tool, input) =>
           handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool });
         return this.runCall(step, call, runInAgent, runConfig.signal);
@@ -386,12 +369,15 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    * The session's request for a step: the thread, resource and context from the run config, the
    * conversation from the messages, and, with `agent-state`, the loaded tools kept in `agentState`.
    */
-  private stepRequest(messages: readonly BaseMessage[], request: ToolSearchRequest, agentState?: unknown): StepRequest {
-    const { config } = request;
+  private stepRequest(
+    messages: readonly BaseMessage[],
+    config: ToolSearchRunConfig = {},
+    agentState?: unknown,
+  ): StepRequest {
     return {
-      threadId: request.threadId ?? threadIdOf(config),
-      resourceId: request.resourceId ?? this.resourceIdOf?.(config ?? {}),
-      context: request.context !== undefined ? request.context : config?.context,
+      threadId: threadIdOf(config),
+      resourceId: this.resourceIdOf?.(config),
+      context: config.context,
       conversation: conversationFromMessages(messages),
       loaded: this.usesAgentState ? loadedToolsOf(agentState) : undefined,
     };

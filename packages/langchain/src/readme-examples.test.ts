@@ -58,7 +58,7 @@ describe('README examples', () => {
     const search = new LangChainToolSearch({ catalog: [getWeather, ...hundredsMoreTools] });
     const graph = new StateGraph(MessagesAnnotation)
       .addNode('agent', async (state, config) => {
-        const tools = await search.toolsFor(state.messages, { config }); // meta-tools + loaded tools
+        const tools = await search.toolsFor(state.messages, config); // meta-tools + loaded tools
         return { messages: [await model.bindTools(tools).invoke(state.messages, config)] };
       })
       .addNode('tools', search.toolNode()) // runs every call through the session

@@ -11,7 +11,7 @@ const META = ['search_tools', 'load_tool'];
 /** A custom LangGraph agent: a model node binding `search.toolsFor(...)`, and the toolscout tool node. */
 function buildGraph(search: LangChainToolSearch, model: RecordingFakeModel) {
   const callModel = async (state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) => {
-    const tools = await search.toolsFor(state.messages, { config });
+    const tools = await search.toolsFor(state.messages, config);
     const response = await model.bindTools(tools).invoke(state.messages, config);
     return { messages: [response] };
   };
@@ -116,7 +116,9 @@ describe('custom graph: toolsFor + toolNode', () => {
 
   it('prepareStep exposes the core step; bad graph wiring gets a clear error', async () => {
     const search = new LangChainToolSearch({ catalog: createFixtureTools().catalog, mode: 'catalog' });
-    const { step, tools } = await search.prepareStep([new HumanMessage('Hi')], { threadId: 'x' });
+    const { step, tools } = await search.prepareStep([new HumanMessage('Hi')], {
+      configurable: { thread_id: 'x' },
+    });
     expect(step.toolNames).toEqual(['discover_tools']);
     expect(tools.map((tool) => tool.name)).toEqual(['discover_tools']);
     expect(tools[0]!.description).toContain('- get_weather:');
