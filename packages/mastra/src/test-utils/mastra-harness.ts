@@ -143,7 +143,10 @@ function processorOptions(
     if (options.search.minScore !== undefined) result.search.minScore = options.search.minScore;
   }
   if (options.state === 'conversation') result.storage = 'context';
+  else if (options.state === 'memory') result.storage = 'in-memory';
   else if (typeof options.state === 'object') result.store = options.state;
+  // Anything else is given as it is, for the processor to refuse.
+  else if (options.state !== undefined) result.storage = options.state as never;
   if (options.memory?.ttlMs !== undefined) result.ttl = options.memory.ttlMs;
   const filter: PolicyFilter | undefined = options.filter;
   if (filter) {
@@ -165,6 +168,15 @@ function processorOptions(
   if (options.descriptionBudget !== undefined) result.descriptionBudget = options.descriptionBudget;
   if (options.catalogListing !== undefined) result.catalogListing = options.catalogListing;
   return result;
+}
+
+/**
+ * How Mastra answers a call of an agent's own tool whose input its schema rejects: not an error, but
+ * a result `{ error: true, message }` that the model reads. It counts as a tool error in a transcript.
+ */
+function isMastraToolError(output: unknown): output is { error: true; message: string } {
+  const result = output as { error?: unknown; message?: unknown } | undefined;
+  return result?.error === true && typeof result.message === 'string';
 }
 
 /** Mastra DB messages without the tool invocations of the named tools, as context trimming would leave them. */
@@ -223,12 +235,17 @@ export function createMastraHarness(options: { method?: RunMethod } = {}): Confo
             steps: scripted
               .offered()
               .map((offered, index) => ({ offered, descriptions: scripted.descriptions(index) })),
-            results: scripted.results().map(({ toolName, output, isError }) => ({ toolName, output, isError })),
+            results: scripted.results().map(({ toolName, output, isError }) => ({
+              toolName,
+              ...(isMastraToolError(output) ? { output: output.message, isError: true } : { output, isError }),
+            })),
             history: result.messages,
           };
         },
       };
     },
+    // The processor's names for the session options it names its own way (Mastra's).
+    optionNames: { 'search.limit': 'search.topK', state: 'storage' },
     trimHistory(history, toolNames) {
       if (!Array.isArray(history)) throw new TypeError('Not a Mastra harness history.');
       return withoutToolInvocations(history, toolNames);
