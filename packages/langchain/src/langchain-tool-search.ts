@@ -22,7 +22,7 @@ import {
   fromLangChainTools,
   isIterable,
   isLangChainTool,
-  type LangChainCallHost,
+  LangChainCallHost,
   type LangChainTool,
   type LangChainToolLike,
   type RunLangChainTool,
@@ -400,7 +400,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   ): Promise<ToolMessage | Command> {
     let outcome: ToolCallOutcome;
     try {
-      const host: LangChainCallHost = { runLangChainTool: runTool };
+      const host = new LangChainCallHost(runTool);
       outcome = await step.execute(call.name, call.args, { abortSignal: signal, host });
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error;

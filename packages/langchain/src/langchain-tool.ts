@@ -5,6 +5,7 @@ import { isInteropZodSchema } from '@langchain/core/utils/types';
 import {
   type CatalogTool,
   type JsonSchema,
+  type SchemaLike,
   type ToolAnnotations,
   ToolCatalog,
   type ToolDescriptor,
@@ -40,24 +41,15 @@ export interface LangChainToolLike {
 export type RunLangChainTool = (tool: LangChainTool, input: unknown) => Promise<unknown>;
 
 /**
- * What the middleware hands `step.execute` as `host` for one tool call: the host's way of running
- * a LangChain tool. A descriptor made by `fromLangChainTool` runs its tool through it when present,
- * after core has checked the call (offered, policy, arguments); without it, it calls
+ * What the middleware and the tool node hand `step.execute` as `host` for one tool call: the host's
+ * way of running a LangChain tool. A descriptor made by `fromLangChainTool` runs its tool through it
+ * when present, after core has checked the call (offered, policy, arguments); without it, it calls
  * `tool.invoke(input)`.
  *
  * @internal
  */
-export interface LangChainCallHost {
-  readonly runLangChainTool: RunLangChainTool;
-}
-
-/** The LangChain host data of a tool call, when the call came through the middleware. */
-export function langChainCallHost(host: unknown): LangChainCallHost | undefined {
-  return typeof host === 'object' &&
-    host !== null &&
-    typeof (host as Partial<LangChainCallHost>).runLangChainTool === 'function'
-    ? (host as LangChainCallHost)
-    : undefined;
+export class LangChainCallHost {
+  constructor(readonly runLangChainTool: RunLangChainTool) {}
 }
 
 /** Options of {@link fromLangChainTool}. */
@@ -82,10 +74,6 @@ export interface ToLangChainToolOptions {
   name?: string;
   /** The description the model sees. Default: the descriptor's. */
   description?: string;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Whether a value can be iterated (`for...of`, spread). */
@@ -116,28 +104,26 @@ function hasStandardJsonSchema(schema: unknown): boolean {
 
 /**
  * The input schema of a LangChain tool as JSON Schema: what core indexes, validates against and shows
- * in `describe_tool`/discovery results. A Standard JSON Schema (zod >= 4.2) is converted for its input
- * side (fields with defaults stay optional); zod 3 and older zod 4 go through LangChain's own
- * conversion; a JSON Schema is kept. The tool parses its input itself when it runs, once.
+ * in `describe_tool`/discovery results. zod 3 and zod 4 before Standard JSON Schema (4.2) go through
+ * LangChain's own conversion; the rest through core's (a Standard JSON Schema for its input side, so
+ * fields with defaults stay optional; a JSON Schema kept as it is). The tool parses its input itself
+ * when it runs, once.
  */
 function inputSchemaOf(tool: LangChainTool): JsonSchema | undefined {
   const schema = (tool as { schema?: unknown }).schema;
   if (schema === undefined || schema === null) return undefined;
   try {
-    if (hasStandardJsonSchema(schema)) return toJsonSchema(schema as Parameters<typeof toJsonSchema>[0]);
-    if (isInteropZodSchema(schema)) return toLangChainJsonSchema(schema) as JsonSchema;
+    if (isInteropZodSchema(schema) && !hasStandardJsonSchema(schema))
+      return toLangChainJsonSchema(schema) as JsonSchema;
+    return toJsonSchema(schema as SchemaLike);
   } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
     throw new InvalidToolError(
-      `LangChain tool "${tool.name}": its schema cannot be converted to JSON Schema: ${errorMessage(error)}`,
+      `LangChain tool "${tool.name}": its schema cannot be converted to JSON Schema: ${reason}`,
       'inputSchema',
       { cause: error },
     );
   }
-  if (typeof schema === 'object' && !Array.isArray(schema)) return schema as JsonSchema;
-  throw new InvalidToolError(
-    `LangChain tool "${tool.name}": schema must be a zod schema or a JSON Schema object, got ${describeValue(schema)}`,
-    'inputSchema',
-  );
 }
 
 /**
@@ -177,8 +163,7 @@ export function fromLangChainTool(
     description: typeof description === 'string' ? description : '',
     tool,
     execute: async (input, context) => {
-      const host = langChainCallHost(context.host);
-      if (host) return host.runLangChainTool(tool, input);
+      if (context.host instanceof LangChainCallHost) return context.host.runLangChainTool(tool, input);
       const invoke = tool.invoke.bind(tool) as (input: unknown, config?: Record<string, unknown>) => Promise<unknown>;
       return invoke(input, {
         signal: context.abortSignal,
