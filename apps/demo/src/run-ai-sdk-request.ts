@@ -30,7 +30,7 @@ export interface AISDKRequestOptions {
 
 /** The AI SDK tool search over the demo's catalog. */
 export function createAISDKSearch(tools: readonly ToolDescriptor[]): AISDKToolSearch {
-  return createToolSearch(tools as Iterable<ToolDescriptor<Tool>>);
+  return createToolSearch({ catalog: tools as Iterable<ToolDescriptor<Tool>> });
 }
 
 /**

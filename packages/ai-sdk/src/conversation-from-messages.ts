@@ -9,25 +9,12 @@ import type { ModelMessage } from 'ai';
  */
 function outputValue(output: unknown): unknown {
   if (!isRecord(output)) return output;
-  switch (output.type) {
-    case 'json':
-    case 'text':
-      return output.value;
-    case 'error-text':
-    case 'error-json':
-      return { error: output.value };
-    case 'execution-denied':
-      return { denied: true, reason: output.reason };
-    case 'content':
-      return Array.isArray(output.value)
-        ? output.value
-            .filter((part): part is { type: 'text'; text: string } => isRecord(part) && part.type === 'text')
-            .map((part) => part.text)
-            .join('\n')
-        : output.value;
-    default:
-      return output;
-  }
+  if (output.type === 'json' || output.type === 'text') return output.value;
+  if (output.type === 'error-text' || output.type === 'error-json') return { error: output.value };
+  if (output.type === 'execution-denied') return { denied: true, reason: output.reason };
+  if (output.type !== 'content') return output;
+  if (!Array.isArray(output.value)) return output.value;
+  return output.value.flatMap((part) => (isRecord(part) && part.type === 'text' ? [part.text] : [])).join('\n');
 }
 
 /**

@@ -41,10 +41,8 @@ function modelId(model: EmbeddingModel): string {
  */
 export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions = {}): Embedder {
   if (model === null || (typeof model !== 'string' && typeof model !== 'object')) {
-    throw new InvalidOptionError(
-      'model',
-      `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`,
-    );
+    const message = `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`;
+    throw new InvalidOptionError('model', message);
   }
   const { id, dimensions, ...callOptions } = options;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {

@@ -1,9 +1,9 @@
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { answer, callTool, ScriptedModel } from '@toolscout/test-kit';
 import { generateText, stepCountIs, type ToolSet, toolSearch } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createSearchCallback } from './create-search-callback.js';
 import { fixtureTools } from './test-utils/fixture-tools.js';
-import { callTool, lastToolResults, offeredPerCall, say, scriptedModel } from './test-utils/scripted-model.js';
 
 /** The fixture tools, all deferred until `toolSearch` finds them. */
 function deferredTools(): { tools: ToolSet; executions: ReturnType<typeof fixtureTools>['executions'] } {
@@ -16,32 +16,37 @@ function deferredTools(): { tools: ToolSet; executions: ReturnType<typeof fixtur
 
 /** Runs one search through a real generation and returns what the model was offered and found. */
 async function searchThroughGeneration(search: ReturnType<typeof toolSearch>, tools: ToolSet, query: string) {
-  const model = scriptedModel([callTool('toolSearch', { query }), say()]);
-  await generateText({ model, prompt: query, stopWhen: stepCountIs(3), tools: { toolSearch: search, ...tools } });
-  const [result] = lastToolResults(model.doGenerateCalls[1]);
-  const found = (result?.value as { tools: { name: string }[] } | undefined)?.tools.map((tool) => tool.name);
-  return { offered: offeredPerCall(model.doGenerateCalls), found };
+  const model = new ScriptedModel([callTool('toolSearch', { query }), answer()]);
+  await generateText({
+    model: model.mock,
+    prompt: query,
+    stopWhen: stepCountIs(3),
+    tools: { toolSearch: search, ...tools },
+  });
+  const [result] = model.lastToolResults(1);
+  const found = (result?.output as { tools: { name: string }[] } | undefined)?.tools.map((tool) => tool.name);
+  return { offered: model.offered(), found };
 }
 
 describe('createSearchCallback with toolSearch({ search }) and deferLoading', () => {
   it("ranks deferred tools with toolscout's index, and the generation offers the matches next", async () => {
     const { tools, executions } = deferredTools();
-    const model = scriptedModel([
+    const model = new ScriptedModel([
       callTool('toolSearch', { query: 'forecasts for the coming days' }),
       callTool('get_forecast', { city: 'Rome', days: 3 }),
-      say('Sunny.'),
+      answer('Sunny.'),
     ]);
     await generateText({
-      model,
+      model: model.mock,
       prompt: 'Forecast for Rome?',
       stopWhen: stepCountIs(5),
       tools: { toolSearch: toolSearch({ search: createSearchCallback() }), ...tools },
     });
-    const offered = offeredPerCall(model.doGenerateCalls);
+    const offered = model.offered();
     expect(offered[0]).toEqual(['toolSearch']);
-    const [found] = lastToolResults(model.doGenerateCalls[1]);
+    const [found] = model.lastToolResults(1);
     expect(found!.toolName).toBe('toolSearch');
-    expect((found!.value as { tools: { name: string }[] }).tools[0]!.name).toBe('get_forecast');
+    expect((found!.output as { tools: { name: string }[] }).tools[0]!.name).toBe('get_forecast');
     expect(offered[1]).toContain('get_forecast');
     expect(executions.map((execution) => execution.name)).toEqual(['get_forecast']);
   });
@@ -92,6 +97,33 @@ describe('createSearchCallback with toolSearch({ search }) and deferLoading', ()
     expect(await search({ query: 'weather', tools: [] })).toEqual([]);
     await expect(search({ query: 42 } as never)).rejects.toThrow(TypeError);
     expect(() => createSearchCallback({ limit: 0 })).toThrow(InvalidOptionError);
+    const optionOf = (create: () => unknown) => {
+      try {
+        create();
+      } catch (error) {
+        return InvalidOptionError.isInstance(error) ? error.option : String(error);
+      }
+    };
+    expect(optionOf(() => createSearchCallback(null as never))).toBe('options');
+    expect(optionOf(() => createSearchCallback({ catalog: 42 as never }))).toBe('catalog');
+    expect(optionOf(() => createSearchCallback({ limit: 2.5 }))).toBe('limit');
+  });
+
+  it('indexes the tools it is handed as they come, and again when a description changes', async () => {
+    const search = createSearchCallback();
+    const tools = [
+      { name: 'tool_a', description: 'Send an email message.' },
+      { name: 'tool_b', description: 'Get the weather forecast.' },
+    ];
+    expect(await search({ query: 'weather', tools })).toEqual(['tool_b']);
+    // Another generation defers tool_c as well: it is found among the first two.
+    const more = [...tools, { name: 'tool_c', description: 'Weather radar images.' }];
+    expect((await search({ query: 'radar', tools: more }))[0]).toBe('tool_c');
+    // tool_a now does something else: the search follows its new description.
+    const renamed = [{ name: 'tool_a', description: 'Weather alerts for a region.' }, tools[1]!];
+    expect(await search({ query: 'alerts', tools: renamed })).toEqual(['tool_a']);
+    // tool_c is not deferred by this generation: never returned.
+    expect(await search({ query: 'radar', tools: renamed })).toEqual([]);
   });
 
   it('stops at limit', async () => {

@@ -1,14 +1,8 @@
-import {
-  type PolicyFilter,
-  ToolCatalog,
-  type ToolDescriptor,
-  type ToolIndexOptions,
-  ToolSearchSession,
-} from '@toolscout/core';
+import { type PolicyFilter, ToolCatalog, type ToolIndexOptions, ToolSearchSession } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { isRecord } from '@toolscout/core/internal';
-import type { Tool, ToolSet } from 'ai';
-import { toToolDescriptors } from './to-tool-descriptor.js';
+import { describeValue, isRecord } from '@toolscout/core/internal';
+import type { Tool } from 'ai';
+import { descriptorsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
 
 /** What the AI SDK's `toolSearch({ search })` hands its callback: the query and the deferred tools. */
 export interface SearchCallbackInput {
@@ -29,7 +23,7 @@ export interface SearchCallbackOptions {
    * descriptions the AI SDK hands the callback. Tools the generation does not defer are never
    * returned.
    */
-  catalog?: ToolSet | Iterable<ToolDescriptor<Tool>> | ToolCatalog<Tool>;
+  catalog?: ToolSearchCatalog;
   /** Index options: an `embedder` for hybrid search, `minScore`, ranking. */
   indexOptions?: ToolIndexOptions;
   /** The policy's `search` phase: tools it refuses are never returned. Fails closed when it throws. */
@@ -48,17 +42,6 @@ const INTERNAL_META = {
   load: { name: '__toolscout_load' },
 };
 
-/** How many candidate sets keep their index (one per distinct set of deferred tools). */
-const MAX_CACHED_INDEXES = 16;
-
-function catalogDescriptors(catalog: NonNullable<SearchCallbackOptions['catalog']>) {
-  if (catalog instanceof ToolCatalog) return catalog;
-  if (isRecord(catalog) && typeof (catalog as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function') {
-    return toToolDescriptors(catalog as ToolSet);
-  }
-  return catalog as Iterable<ToolDescriptor<Tool>>;
-}
-
 function checkInput(input: unknown): SearchCallbackInput {
   if (!isRecord(input) || typeof input.query !== 'string' || !Array.isArray(input.tools)) {
     throw new TypeError(
@@ -74,8 +57,8 @@ function checkInput(input: unknown): SearchCallbackInput {
  * parameters; hybrid with an `embedder`) instead of the AI SDK's keyword count. Nothing else about
  * `toolSearch` changes.
  *
- * Without a `catalog`, it indexes the tools the AI SDK hands it (name and description), once per
- * distinct set.
+ * Without a `catalog`, it indexes the tools the AI SDK hands it (name and description) as they come:
+ * a tool is indexed when first seen, and again when its description changes.
  *
  * @example
  * ```ts
@@ -88,51 +71,44 @@ function checkInput(input: unknown): SearchCallbackInput {
  * ```
  */
 export function createSearchCallback(options: SearchCallbackOptions = {}): SearchCallback {
+  if (!isRecord(options as unknown)) {
+    throw new InvalidOptionError(
+      'options',
+      `createSearchCallback takes an options object; got ${describeValue(options)}.`,
+    );
+  }
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1) {
     throw new InvalidOptionError('limit', `limit must be a positive integer; got ${String(limit)}.`);
   }
-  const sessionOptions = {
+  const learns = options.catalog === undefined;
+  const session = new ToolSearchSession<Tool>({
+    catalog: learns ? new ToolCatalog<Tool>() : descriptorsOf(options.catalog, 'catalog'),
     indexOptions: options.indexOptions,
     filter: options.filter,
     search: { limit, minScore: options.minScore },
     metaTools: INTERNAL_META,
-    state: 'conversation' as const, // searching loads nothing: no store
-  };
-  const fixed = options.catalog
-    ? new ToolSearchSession<Tool>({ ...sessionOptions, catalog: catalogDescriptors(options.catalog) })
-    : undefined;
-  const cached = new Map<string, ToolSearchSession<Tool>>();
-
-  const sessionFor = (tools: SearchCallbackInput['tools']): ToolSearchSession<Tool> => {
-    if (fixed) return fixed;
-    const descriptors = tools.map((tool) => ({ id: tool.name, description: tool.description ?? '' }));
-    const key = JSON.stringify(descriptors.map((tool) => [tool.id, tool.description]));
-    let session = cached.get(key);
-    if (session) {
-      cached.delete(key); // most recently used last
-    } else {
-      session = new ToolSearchSession<Tool>({ ...sessionOptions, catalog: descriptors });
-      if (cached.size >= MAX_CACHED_INDEXES) {
-        const oldest = cached.keys().next().value as string;
-        cached.get(oldest)?.dispose();
-        cached.delete(oldest);
-      }
-    }
-    cached.set(key, session);
-    return session;
-  };
+    state: 'conversation', // searching loads nothing: no store
+  });
 
   return async (input) => {
     const { query, tools } = checkInput(input);
     if (tools.length === 0 || query.trim() === '') return [];
+    if (learns) {
+      for (const { name, description } of tools) {
+        const known = session.catalog.get(name);
+        if (!known || (known.description ?? '') !== (description ?? ''))
+          session.catalog.upsert({ id: name, description });
+      }
+    }
     const candidates = new Set(tools.map((tool) => tool.name));
-    const session = sessionFor(tools);
-    // With a catalog, a search may rank tools this generation does not defer: look a little deeper.
-    const depth = fixed
-      ? Math.min(fixed.catalog.size, limit + Math.max(0, fixed.catalog.size - candidates.size))
-      : limit;
-    const hits = await session.search(query, {}, Math.max(depth, 1));
+    // The index may rank tools this generation does not defer above its own: look as much deeper.
+    const size = session.catalog.size;
+    const hits = await session.search(
+      query,
+      {},
+      Math.max(1, Math.min(size, limit + Math.max(0, size - candidates.size))),
+    );
     const names: string[] = [];
     for (const { tool } of hits) {
       const name = candidates.has(tool.id) ? tool.id : candidates.has(tool.toolName) ? tool.toolName : undefined;

@@ -14,7 +14,7 @@ const whoami = tool({
 
 describe('createToolSearch types', () => {
   it('keeps the tools typed, so a tool context is checked', () => {
-    const search = createToolSearch({ whoami });
+    const search = createToolSearch({ catalog: { whoami } });
     expectTypeOf(search).toExtend<AISDKToolSearch<{ whoami: typeof whoami }>>();
     expectTypeOf(search.tools).toExtend<{ whoami: typeof whoami }>();
 
@@ -27,7 +27,7 @@ describe('createToolSearch types', () => {
   });
 
   it('spreads into a ToolLoopAgent with call options', () => {
-    const search = createToolSearch({ whoami }, { mode: 'auto-load' });
+    const search = createToolSearch({ catalog: { whoami }, mode: 'auto-load' });
     const agent = new ToolLoopAgent({
       model,
       ...search,
@@ -39,7 +39,7 @@ describe('createToolSearch types', () => {
   });
 
   it('takes descriptors and catalogs untyped', () => {
-    const search = createToolSearch([{ id: 'get_time', description: 'Time', execute: () => '12:00' }]);
+    const search = createToolSearch({ catalog: [{ id: 'get_time', description: 'Time', execute: () => '12:00' }] });
     expectTypeOf(search.tools).toExtend<ToolSet>();
     expectTypeOf(search.tools).not.toExtend<{ whoami: typeof whoami }>();
     void generateText({ model, prompt: 'Time?', ...search });

@@ -1,5 +1,6 @@
 import { ToolCatalog, type ToolSearchEvent } from '@toolscout/core';
-import { InvalidOptionError, InvalidToolError } from '@toolscout/core/errors';
+import { InvalidOptionError, InvalidToolError, ToolCallFailedError } from '@toolscout/core/errors';
+import { answer, callTool, ScriptedModel } from '@toolscout/test-kit';
 import {
   generateText,
   jsonSchema,
@@ -13,55 +14,49 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolSearch } from './create-tool-search.js';
+import { fromAISDKTool, fromAISDKTools } from './from-ai-sdk-tool.js';
 import { fixtureTools } from './test-utils/fixture-tools.js';
-import { callTool, lastToolResults, offeredPerCall, say, scriptedModel } from './test-utils/scripted-model.js';
-import { toToolDescriptor, toToolDescriptors } from './to-tool-descriptor.js';
-import { ToolCallFailedError } from './tool-call-failed-error.js';
 
 const META = ['search_tools', 'load_tool'];
 
 describe('createToolSearch with generateText', () => {
   it('offers the meta-tools, then each loaded tool from the next step, and runs the calls', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch(tools);
-    const model = scriptedModel([
+    const search = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([
       callTool('search_tools', { query: 'weather in a city' }),
       callTool('load_tool', { toolName: 'get_weather' }),
       callTool('get_weather', { city: 'Paris' }),
-      say('It is 21°C and sunny in Paris.'),
+      answer('It is 21°C and sunny in Paris.'),
     ]);
     const result = await generateText({
-      model,
+      model: model.mock,
       prompt: 'What is the weather in Paris?',
       stopWhen: stepCountIs(10),
       runtimeContext: { threadId: 'thread-1' },
       ...search,
     });
 
-    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
-      META,
-      META,
-      [...META, 'get_weather'],
-      [...META, 'get_weather'],
-    ]);
-    const found = lastToolResults(model.doGenerateCalls[1]);
+    expect(model.offered()).toEqual([META, META, [...META, 'get_weather'], [...META, 'get_weather']]);
+    const found = model.lastToolResults(1);
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ toolName: 'search_tools', type: 'json' });
-    expect((found[0]!.value as { results: { name: string }[] }).results[0]!.name).toBe('get_weather');
-    expect(lastToolResults(model.doGenerateCalls[2])[0]).toMatchObject({
+    expect(found[0]).toMatchObject({ toolName: 'search_tools', isError: false });
+    expect((found[0]!.output as { results: { name: string }[] }).results[0]!.name).toBe('get_weather');
+    expect(model.lastToolResults(2)[0]).toMatchObject({
       toolName: 'load_tool',
-      value: { success: true, loaded: ['get_weather'] },
+      output: { success: true, loaded: ['get_weather'] },
     });
-    expect(lastToolResults(model.doGenerateCalls[3])[0]).toEqual({
+    expect(model.lastToolResults(3)[0]).toEqual({
+      toolCallId: expect.any(String),
       toolName: 'get_weather',
-      type: 'json',
-      value: { city: 'Paris', temperature: 21, conditions: 'sunny' },
+      isError: false,
+      output: { city: 'Paris', temperature: 21, conditions: 'sunny' },
     });
     // The AI SDK tool ran once, with the AI SDK's own call options.
     expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Paris' }, toolCallId: 'call-3' }]);
     expect(result.text).toBe('It is 21°C and sunny in Paris.');
     // What the model is shown of a loaded tool: its description and its input schema.
-    const offered = model.doGenerateCalls[2]!.tools!.find((entry) => entry.name === 'get_weather');
+    const offered = model.calls[2]!.tools!.find((entry) => entry.name === 'get_weather');
     expect(offered).toMatchObject({
       type: 'function',
       description: 'Get the current weather (temperature, wind, conditions) for a city.',
@@ -71,56 +66,63 @@ describe('createToolSearch with generateText', () => {
 
   it('keeps loads of parallel calls in one step, and offers tools in load order (a stable prefix)', async () => {
     const { tools } = fixtureTools();
-    const search = createToolSearch(tools);
-    const model = scriptedModel([
+    const search = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([
       callTool('load_tool', { toolName: 'send_email' }),
       {
+        type: 'calls',
         calls: [
           { toolName: 'load_tool', input: { toolName: 'get_weather' } },
           { toolName: 'load_tool', input: { toolNames: ['send_email', 'convert_currency'] } },
         ],
       },
-      say(),
+      answer(),
     ]);
     await generateText({
-      model,
+      model: model.mock,
       prompt: 'Many things',
       stopWhen: stepCountIs(10),
       runtimeContext: { threadId: 't' },
       ...search,
     });
-    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+    expect(model.offered()).toEqual([
       META,
       [...META, 'send_email'],
       [...META, 'send_email', 'get_weather', 'convert_currency'],
     ]);
-    const [first, second] = lastToolResults(model.doGenerateCalls[2]);
-    expect(first!.value).toMatchObject({ loaded: ['get_weather'] });
-    expect(second!.value).toMatchObject({ loaded: ['convert_currency'], alreadyLoaded: ['send_email'] });
+    const [first, second] = model.lastToolResults(2);
+    expect(first!.output).toMatchObject({ loaded: ['get_weather'] });
+    expect(second!.output).toMatchObject({ loaded: ['convert_currency'], alreadyLoaded: ['send_email'] });
   });
 
   it('shows the model the session error for a tool that is not loaded, under the name it called, and it recovers', async () => {
     const { tools, executions } = fixtureTools();
     const events: ToolSearchEvent[] = [];
-    const search = createToolSearch(tools, { onEvent: (event) => events.push(event) });
-    const model = scriptedModel([
+    const search = createToolSearch({ catalog: tools, onEvent: (event) => events.push(event) });
+    const model = new ScriptedModel([
       callTool('get_weather', { city: 'Oslo' }),
       callTool('load_tool', { toolName: 'get_weather' }),
       callTool('get_weather', { city: 'Oslo' }),
-      say(),
+      answer(),
     ]);
-    const result = await generateText({ model, prompt: 'Weather in Oslo', stopWhen: stepCountIs(10), ...search });
+    const result = await generateText({
+      model: model.mock,
+      prompt: 'Weather in Oslo',
+      stopWhen: stepCountIs(10),
+      ...search,
+    });
 
-    expect(offeredPerCall(model.doGenerateCalls)[0]).toEqual(META);
-    expect(lastToolResults(model.doGenerateCalls[1])).toEqual([
+    expect(model.offered()[0]).toEqual(META);
+    expect(model.lastToolResults(1)).toEqual([
       {
+        toolCallId: expect.any(String),
         toolName: 'get_weather',
-        type: 'error-text',
-        value:
+        isError: true,
+        output:
           'Tool "get_weather" is not loaded. Call load_tool with {"toolName":"get_weather"} first, then call it again.',
       },
     ]);
-    expect(offeredPerCall(model.doGenerateCalls)[2]).toEqual([...META, 'get_weather']);
+    expect(model.offered()[2]).toEqual([...META, 'get_weather']);
     expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Oslo' }, toolCallId: 'call-3' }]);
     // The failed call is kept in the history as the model made it.
     const firstCall = result.steps[0]!.content.find((part) => part.type === 'tool-call');
@@ -130,46 +132,47 @@ describe('createToolSearch with generateText', () => {
 
   it('suggests the right name for a misspelt tool', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch(tools);
-    const model = scriptedModel([callTool('get_wether', { city: 'Rome' }), say()]);
-    await generateText({ model, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
-    const [result] = lastToolResults(model.doGenerateCalls[1]);
-    expect(result).toMatchObject({ toolName: 'get_wether', type: 'error-text' });
-    expect(result!.value).toMatch(/^Tool "get_wether" is not available\. Did you mean: get_weather/);
+    const search = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([callTool('get_wether', { city: 'Rome' }), answer()]);
+    await generateText({ model: model.mock, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
+    const [result] = model.lastToolResults(1);
+    expect(result).toMatchObject({ toolName: 'get_wether', isError: true });
+    expect(result!.output).toMatch(/^Tool "get_wether" is not available\. Did you mean: get_weather/);
     expect(executions).toEqual([]);
   });
 
   it('still shows the session error when experimental_refineToolInput is not spread', async () => {
     const { tools } = fixtureTools();
-    const { experimental_refineToolInput: _left, ...rest } = createToolSearch(tools);
-    const model = scriptedModel([callTool('send_email', { to: 'a@b.c' }), say()]);
-    await generateText({ model, prompt: 'Email', stopWhen: stepCountIs(5), ...rest });
-    const [result] = lastToolResults(model.doGenerateCalls[1]);
-    expect(result!.type).toBe('error-text');
-    expect(result!.value).toContain('Tool "send_email" is not loaded. Call load_tool');
+    const { experimental_refineToolInput: _left, ...rest } = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([callTool('send_email', { to: 'a@b.c' }), answer()]);
+    await generateText({ model: model.mock, prompt: 'Email', stopWhen: stepCountIs(5), ...rest });
+    const [result] = model.lastToolResults(1);
+    expect(result!.isError).toBe(true);
+    expect(result!.output).toContain('Tool "send_email" is not loaded. Call load_tool');
   });
 
   it('reports invalid arguments and a failing tool to the model, and the loop goes on', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch(tools);
-    const model = scriptedModel([
+    const search = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([
       callTool('load_tool', { toolNames: ['get_forecast', 'fetch_stock_price'] }),
       callTool('get_forecast', { city: 'Rome', days: 'three' }),
       callTool('fetch_stock_price', { ticker: 'ACME' }),
       callTool('get_forecast', { city: 'Rome', days: 3 }),
-      say('Three days of sun.'),
+      answer('Three days of sun.'),
     ]);
-    const result = await generateText({ model, prompt: 'Forecast', stopWhen: stepCountIs(10), ...search });
-    const [invalid] = lastToolResults(model.doGenerateCalls[2]);
-    expect(invalid).toMatchObject({ toolName: 'get_forecast', type: 'error-text' });
-    expect(invalid!.value).toMatch(
+    const result = await generateText({ model: model.mock, prompt: 'Forecast', stopWhen: stepCountIs(10), ...search });
+    const [invalid] = model.lastToolResults(2);
+    expect(invalid).toMatchObject({ toolName: 'get_forecast', isError: true });
+    expect(invalid!.output).toMatch(
       /^Invalid arguments for tool "get_forecast": days: .+Fix these fields and call it again\.$/,
     );
-    const [failed] = lastToolResults(model.doGenerateCalls[3]);
+    const [failed] = model.lastToolResults(3);
     expect(failed).toEqual({
+      toolCallId: expect.any(String),
       toolName: 'fetch_stock_price',
-      type: 'error-text',
-      value: 'Tool "fetch_stock_price" failed: exchange API unreachable',
+      isError: true,
+      output: 'Tool "fetch_stock_price" failed: exchange API unreachable',
     });
     expect(executions.map((execution) => [execution.name, execution.input])).toEqual([
       ['fetch_stock_price', { ticker: 'ACME' }],
@@ -185,76 +188,89 @@ describe('createToolSearch with generateText', () => {
 
   it('hides what the policy refuses and lets the policy read the runtime context', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch(tools, {
+    const search = createToolSearch({
+      catalog: tools,
       filter: ({ toolId, phase, context }) =>
         !(toolId === 'delete_repository' && phase === 'load' && (context as { role?: string }).role !== 'admin'),
     });
-    const model = scriptedModel([
+    const model = new ScriptedModel([
       callTool('load_tool', { toolName: 'delete_repository' }),
       callTool('delete_repository', { repo: 'a/b' }),
-      say(),
+      answer(),
     ]);
     await generateText({
-      model,
+      model: model.mock,
       prompt: 'Delete',
       stopWhen: stepCountIs(5),
       runtimeContext: { role: 'guest' },
       ...search,
     });
-    expect(lastToolResults(model.doGenerateCalls[1])[0]!.value).toMatchObject({
+    expect(model.lastToolResults(1)[0]!.output).toMatchObject({
       success: false,
       notFound: ['delete_repository'],
     });
-    expect(offeredPerCall(model.doGenerateCalls)[1]).toEqual(META);
-    expect(lastToolResults(model.doGenerateCalls[2])[0]!.value).toMatch(/^Tool "delete_repository" is not available\./);
+    expect(model.offered()[1]).toEqual(META);
+    expect(model.lastToolResults(2)[0]!.output).toMatch(/^Tool "delete_repository" is not available\./);
     expect(executions).toEqual([]);
 
-    const admin = scriptedModel([callTool('load_tool', { toolName: 'delete_repository' }), say()]);
+    const admin = new ScriptedModel([callTool('load_tool', { toolName: 'delete_repository' }), answer()]);
     await generateText({
-      model: admin,
+      model: admin.mock,
       prompt: 'Delete',
       stopWhen: stepCountIs(5),
       runtimeContext: { role: 'admin' },
       ...search,
     });
-    expect(offeredPerCall(admin.doGenerateCalls)[1]).toEqual([...META, 'delete_repository']);
+    expect(admin.offered()[1]).toEqual([...META, 'delete_repository']);
   });
 
   it('keeps two concurrent generations apart', async () => {
     const { tools } = fixtureTools();
-    const search = createToolSearch(tools);
-    const a = scriptedModel(
-      [callTool('load_tool', { toolName: 'get_weather' }), callTool('get_weather', { city: 'Oslo' }), say()],
-      'a',
+    const search = createToolSearch({ catalog: tools });
+    const a = new ScriptedModel(
+      [callTool('load_tool', { toolName: 'get_weather' }), callTool('get_weather', { city: 'Oslo' }), answer()],
+      { callIdPrefix: 'a' },
     );
-    const b = scriptedModel(
-      [callTool('load_tool', { toolName: 'send_email' }), callTool('get_weather', { city: 'Oslo' }), say()],
-      'b',
+    const b = new ScriptedModel(
+      [callTool('load_tool', { toolName: 'send_email' }), callTool('get_weather', { city: 'Oslo' }), answer()],
+      { callIdPrefix: 'b' },
     );
     await Promise.all([
-      generateText({ model: a, prompt: 'A', stopWhen: stepCountIs(5), runtimeContext: { threadId: 'a' }, ...search }),
-      generateText({ model: b, prompt: 'B', stopWhen: stepCountIs(5), runtimeContext: { threadId: 'b' }, ...search }),
+      generateText({
+        model: a.mock,
+        prompt: 'A',
+        stopWhen: stepCountIs(5),
+        runtimeContext: { threadId: 'a' },
+        ...search,
+      }),
+      generateText({
+        model: b.mock,
+        prompt: 'B',
+        stopWhen: stepCountIs(5),
+        runtimeContext: { threadId: 'b' },
+        ...search,
+      }),
     ]);
-    expect(offeredPerCall(a.doGenerateCalls)).toEqual([META, [...META, 'get_weather'], [...META, 'get_weather']]);
-    expect(offeredPerCall(b.doGenerateCalls)).toEqual([META, [...META, 'send_email'], [...META, 'send_email']]);
-    expect(lastToolResults(a.doGenerateCalls[2])[0]!.type).toBe('json');
-    expect(lastToolResults(b.doGenerateCalls[2])[0]!.value).toMatch(/^Tool "get_weather" is not loaded\./);
+    expect(a.offered()).toEqual([META, [...META, 'get_weather'], [...META, 'get_weather']]);
+    expect(b.offered()).toEqual([META, [...META, 'send_email'], [...META, 'send_email']]);
+    expect(a.lastToolResults(2)[0]!.isError).toBe(false);
+    expect(b.lastToolResults(2)[0]!.output).toMatch(/^Tool "get_weather" is not loaded\./);
   });
 });
 
 describe('createToolSearch with streamText', () => {
   it('offers the same tools step by step while streaming', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch(tools);
-    const model = scriptedModel([
+    const search = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([
       callTool('search_tools', { query: 'convert money currency' }),
       callTool('convert_currency', { amount: 10, from: 'EUR', to: 'USD' }),
       callTool('load_tool', { toolName: 'convert_currency' }),
       callTool('convert_currency', { amount: 10, from: 'EUR', to: 'USD' }),
-      say('10 EUR is 10.80 USD.'),
+      answer('10 EUR is 10.80 USD.'),
     ]);
     const result = streamText({
-      model,
+      model: model.mock,
       prompt: 'Convert 10 EUR to USD',
       stopWhen: stepCountIs(10),
       runtimeContext: { threadId: 'stream-1' },
@@ -263,24 +279,20 @@ describe('createToolSearch with streamText', () => {
     const parts: string[] = [];
     for await (const part of result.fullStream) parts.push(part.type);
 
-    expect(model.doGenerateCalls).toHaveLength(0);
-    expect(offeredPerCall(model.doStreamCalls)).toEqual([
-      META,
-      META,
-      META,
-      [...META, 'convert_currency'],
-      [...META, 'convert_currency'],
-    ]);
-    expect(lastToolResults(model.doStreamCalls[2])[0]).toEqual({
+    expect(model.mock.doGenerateCalls).toHaveLength(0);
+    expect(model.offered()).toEqual([META, META, META, [...META, 'convert_currency'], [...META, 'convert_currency']]);
+    expect(model.lastToolResults(2)[0]).toEqual({
+      toolCallId: expect.any(String),
       toolName: 'convert_currency',
-      type: 'error-text',
-      value:
+      isError: true,
+      output:
         'Tool "convert_currency" is not loaded. Call load_tool with {"toolName":"convert_currency"} first, then call it again.',
     });
-    expect(lastToolResults(model.doStreamCalls[4])[0]).toEqual({
+    expect(model.lastToolResults(4)[0]).toEqual({
+      toolCallId: expect.any(String),
       toolName: 'convert_currency',
-      type: 'json',
-      value: { amount: 10.8 },
+      isError: false,
+      output: { amount: 10.8 },
     });
     expect(executions).toEqual([
       { name: 'convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, toolCallId: 'call-4' },
@@ -293,10 +305,10 @@ describe('createToolSearch with streamText', () => {
 describe('createToolSearch across turns', () => {
   it('remembers loads per thread id in its store', async () => {
     const { tools } = fixtureTools();
-    const search = createToolSearch(tools);
-    const first = scriptedModel([callTool('load_tool', { toolName: 'get_weather' }), say('Loaded.')]);
+    const search = createToolSearch({ catalog: tools });
+    const first = new ScriptedModel([callTool('load_tool', { toolName: 'get_weather' }), answer('Loaded.')]);
     const turn1 = await generateText({
-      model: first,
+      model: first.mock,
       prompt: 'Weather',
       stopWhen: stepCountIs(5),
       runtimeContext: { threadId: 'th' },
@@ -304,79 +316,89 @@ describe('createToolSearch across turns', () => {
     });
 
     // The second turn sends only the new message: the store knows the thread.
-    const second = scriptedModel([callTool('get_weather', { city: 'Rome' }), say()]);
+    const second = new ScriptedModel([callTool('get_weather', { city: 'Rome' }), answer()]);
     await generateText({
-      model: second,
+      model: second.mock,
       prompt: 'And in Rome?',
       stopWhen: stepCountIs(5),
       runtimeContext: { threadId: 'th' },
       ...search,
     });
-    expect(offeredPerCall(second.doGenerateCalls)[0]).toEqual([...META, 'get_weather']);
-    expect(lastToolResults(second.doGenerateCalls[1])[0]!.type).toBe('json');
+    expect(second.offered()[0]).toEqual([...META, 'get_weather']);
+    expect(second.lastToolResults(1)[0]!.isError).toBe(false);
 
     // Another thread starts empty.
-    const other = scriptedModel([say()]);
-    await generateText({ model: other, prompt: 'Hi', runtimeContext: { threadId: 'other' }, ...search });
-    expect(offeredPerCall(other.doGenerateCalls)[0]).toEqual(META);
+    const other = new ScriptedModel([answer()]);
+    await generateText({ model: other.mock, prompt: 'Hi', runtimeContext: { threadId: 'other' }, ...search });
+    expect(other.offered()[0]).toEqual(META);
     expect(turn1.responseMessages.length).toBeGreaterThan(0);
   });
 
   it('derives loads from the messages with the conversation strategy, across a restart and a trim', async () => {
     const { tools } = fixtureTools();
-    const first = scriptedModel([callTool('load_tool', { toolName: 'send_email' }), say('Ready.')]);
+    const first = new ScriptedModel([callTool('load_tool', { toolName: 'send_email' }), answer('Ready.')]);
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Email bob' }];
     const turn1 = await generateText({
-      model: first,
+      model: first.mock,
       messages: prompt,
       stopWhen: stepCountIs(5),
-      ...createToolSearch(tools, { state: 'conversation' }),
+      ...createToolSearch({ catalog: tools, state: 'conversation' }),
     });
     const history: ModelMessage[] = [...prompt, ...turn1.responseMessages, { role: 'user', content: 'Send it' }];
 
     // A new search (a restarted server) with nothing in memory reads the load from the messages.
-    const restarted = createToolSearch(tools, { state: 'conversation' });
-    const second = scriptedModel([
+    const restarted = createToolSearch({ catalog: tools, state: 'conversation' });
+    const second = new ScriptedModel([
       callTool('send_email', { to: 'bob@example.com', subject: 'Hi', body: 'Hello' }),
-      say(),
+      answer(),
     ]);
-    await generateText({ model: second, messages: history, stopWhen: stepCountIs(5), ...restarted });
-    expect(offeredPerCall(second.doGenerateCalls)[0]).toEqual([...META, 'send_email']);
-    expect(lastToolResults(second.doGenerateCalls[1])[0]).toMatchObject({ type: 'json', value: { sent: true } });
+    await generateText({ model: second.mock, messages: history, stopWhen: stepCountIs(5), ...restarted });
+    expect(second.offered()[0]).toEqual([...META, 'send_email']);
+    expect(second.lastToolResults(1)[0]).toMatchObject({ isError: false, output: { sent: true } });
 
     // Once the load result is trimmed from the messages, the tool is no longer loaded.
     const trimmed = history.filter((message) => message.role !== 'tool' && message.role !== 'assistant');
-    const third = scriptedModel([say()]);
-    await generateText({ model: third, messages: trimmed, ...restarted });
-    expect(offeredPerCall(third.doGenerateCalls)[0]).toEqual(META);
+    const third = new ScriptedModel([answer()]);
+    await generateText({ model: third.mock, messages: trimmed, ...restarted });
+    expect(third.offered()[0]).toEqual(META);
   });
 });
 
 describe('createToolSearch with tool approval', () => {
   it('runs an approved call in the next request, before any step, from what the messages loaded', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch({ ...tools, get_weather: { ...tools.get_weather!, needsApproval: true } });
-    const first = scriptedModel([
+    const steps: unknown[] = [];
+    const search = createToolSearch({
+      catalog: { ...tools, get_weather: { ...tools.get_weather!, needsApproval: true } },
+      onEvent: (event) => {
+        if (event.type === 'step') steps.push(event.offered);
+      },
+    });
+    const first = new ScriptedModel([
       callTool('load_tool', { toolName: 'get_weather' }),
       callTool('get_weather', { city: 'Oslo' }),
     ]);
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Weather in Oslo' }];
-    const turn1 = await generateText({ model: first, messages: prompt, stopWhen: stepCountIs(5), ...search });
+    const turn1 = await generateText({ model: first.mock, messages: prompt, stopWhen: stepCountIs(5), ...search });
     const request = turn1.finalStep.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toBeDefined();
     expect(executions).toEqual([]);
 
-    const second = scriptedModel([say('It is sunny.')], 'second');
+    const second = new ScriptedModel([answer('It is sunny.')], { callIdPrefix: 'second' });
     const approval: ModelMessage = {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
     };
-    await generateText({ model: second, messages: [...prompt, ...turn1.responseMessages, approval], ...search });
+    steps.length = 0;
+    await generateText({ model: second.mock, messages: [...prompt, ...turn1.responseMessages, approval], ...search });
     expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Oslo' }, toolCallId: 'call-2' }]);
-    expect(lastToolResults(second.doGenerateCalls[0])).toContainEqual({
+    // The step the approved call ran in was no model call: one `step` event, for the one model call.
+    expect(steps).toEqual([[...META, 'get_weather']]);
+    expect(second.lastToolResults(0)).toContainEqual({
+      toolCallId: expect.any(String),
       toolName: 'get_weather',
-      type: 'json',
-      value: { city: 'Oslo', temperature: 21, conditions: 'sunny' },
+      isError: false,
+      output: { city: 'Oslo', temperature: 21, conditions: 'sunny' },
     });
   });
 });
@@ -384,22 +406,22 @@ describe('createToolSearch with tool approval', () => {
 describe('createToolSearch with a ToolLoopAgent', () => {
   it('takes the thread id from call options through prepareCall', async () => {
     const { tools, executions } = fixtureTools();
-    const search = createToolSearch(tools);
-    const model = scriptedModel([
+    const search = createToolSearch({ catalog: tools });
+    const model = new ScriptedModel([
       callTool('load_tool', { toolName: 'get_weather' }),
-      say('Loaded.'),
+      answer('Loaded.'),
       callTool('get_weather', { city: 'Lima' }),
-      say('Sunny.'),
+      answer('Sunny.'),
     ]);
     const agent = new ToolLoopAgent({
-      model,
+      model: model.mock,
       ...search,
       callOptionsSchema: z.object({ threadId: z.string() }),
       prepareCall: ({ options, ...settings }) => ({ ...settings, runtimeContext: { threadId: options.threadId } }),
     });
     await agent.generate({ prompt: 'Load the weather tool', options: { threadId: 'agent-thread' } });
     const second = await agent.generate({ prompt: 'Weather in Lima?', options: { threadId: 'agent-thread' } });
-    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+    expect(model.offered()).toEqual([
       META,
       [...META, 'get_weather'],
       [...META, 'get_weather'],
@@ -414,7 +436,8 @@ describe('createToolSearch: tools and options', () => {
   it('composes with your own prepareStep and repairToolCall', async () => {
     const { tools } = fixtureTools();
     const seenSteps: number[] = [];
-    const search = createToolSearch(tools, {
+    const search = createToolSearch({
+      catalog: tools,
       prepareStep: ({ stepNumber }) => {
         seenSteps.push(stepNumber);
         // Narrow: no loading at the first step; keep a setting of our own.
@@ -422,38 +445,40 @@ describe('createToolSearch: tools and options', () => {
       },
       repairToolCall: async ({ toolCall }) => ({ ...toolCall, input: JSON.stringify({ query: 'email' }) }),
     });
-    const model = scriptedModel([callTool('search_tools', '{"query": "email'), say()]);
-    await generateText({ model, prompt: 'Email', stopWhen: stepCountIs(5), ...search });
+    const model = new ScriptedModel([callTool('search_tools', '{"query": "email'), answer()]);
+    await generateText({ model: model.mock, prompt: 'Email', stopWhen: stepCountIs(5), ...search });
     expect(seenSteps).toEqual([0, 1]);
-    expect(offeredPerCall(model.doGenerateCalls)).toEqual([['search_tools'], META]);
-    expect(model.doGenerateCalls[0]!.temperature).toBe(0);
+    expect(model.offered()).toEqual([['search_tools'], META]);
+    expect(model.calls[0]!.temperature).toBe(0);
     // Input that is not JSON went to our repair, which fixed it.
-    const [result] = lastToolResults(model.doGenerateCalls[1]);
-    expect(result!.type).toBe('json');
-    expect((result!.value as { results: { name: string }[] }).results.map((hit) => hit.name)).toContain('send_email');
+    const [result] = model.lastToolResults(1);
+    expect(result!.isError).toBe(false);
+    expect((result!.output as { results: { name: string }[] }).results.map((hit) => hit.name)).toContain('send_email');
   });
 
   it('passes the tool context and toModelOutput of AI SDK tools through, and validates with zod once', async () => {
     const seen: unknown[] = [];
     const search = createToolSearch({
-      whoami: tool({
-        description: 'Tell who the current user is.',
-        inputSchema: z.object({ verbose: z.string().transform((value) => value === 'yes') }),
-        contextSchema: z.object({ userId: z.string() }),
-        execute: async (input, { context, toolCallId, messages }) => {
-          seen.push({ input, context, toolCallId, messages: messages.length });
-          return { userId: context.userId };
-        },
-        toModelOutput: ({ output }) => ({ type: 'text', value: `user ${output.userId}` }),
-      }),
+      catalog: {
+        whoami: tool({
+          description: 'Tell who the current user is.',
+          inputSchema: z.object({ verbose: z.string().transform((value) => value === 'yes') }),
+          contextSchema: z.object({ userId: z.string() }),
+          execute: async (input, { context, toolCallId, messages }) => {
+            seen.push({ input, context, toolCallId, messages: messages.length });
+            return { userId: context.userId };
+          },
+          toModelOutput: ({ output }) => ({ type: 'text', value: `user ${output.userId}` }),
+        }),
+      },
     });
-    const model = scriptedModel([
+    const model = new ScriptedModel([
       callTool('load_tool', { toolName: 'whoami' }),
       callTool('whoami', { verbose: 'yes' }),
-      say(),
+      answer(),
     ]);
     await generateText({
-      model,
+      model: model.mock,
       prompt: 'Who am I?',
       stopWhen: stepCountIs(5),
       toolsContext: { whoami: { userId: 'u-42' } },
@@ -462,13 +487,14 @@ describe('createToolSearch: tools and options', () => {
     expect(seen).toEqual([
       { input: { verbose: true }, context: { userId: 'u-42' }, toolCallId: 'call-2', messages: 3 },
     ]);
-    expect(lastToolResults(model.doGenerateCalls[2])[0]).toEqual({
+    expect(model.lastToolResults(2)[0]).toEqual({
+      toolCallId: expect.any(String),
       toolName: 'whoami',
-      type: 'text',
-      value: 'user u-42',
+      isError: false,
+      output: 'user u-42',
     });
     // The model saw the input side of the schema.
-    const offered = model.doGenerateCalls[1]!.tools!.find((entry) => entry.name === 'whoami');
+    const offered = model.calls[1]!.tools!.find((entry) => entry.name === 'whoami');
     expect(offered?.type === 'function' && offered.inputSchema).toMatchObject({
       properties: { verbose: { type: 'string' } },
     });
@@ -476,13 +502,13 @@ describe('createToolSearch: tools and options', () => {
 
   it('lists the catalog in the discovery tool of catalog mode, per step', async () => {
     const { tools } = fixtureTools();
-    const search = createToolSearch(tools, { mode: 'catalog' });
-    const model = scriptedModel([callTool('discover_tools', { toolNames: ['get_weather'] }), say()]);
-    await generateText({ model, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
-    const discovery = model.doGenerateCalls[0]!.tools![0]!;
+    const search = createToolSearch({ catalog: tools, mode: 'catalog' });
+    const model = new ScriptedModel([callTool('discover_tools', { toolNames: ['get_weather'] }), answer()]);
+    await generateText({ model: model.mock, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
+    const discovery = model.calls[0]!.tools![0]!;
     expect(discovery.name).toBe('discover_tools');
     expect(discovery.type === 'function' && discovery.description).toContain('- get_weather: Get the current weather');
-    expect(offeredPerCall(model.doGenerateCalls)[1]).toEqual(['discover_tools', 'get_weather']);
+    expect(model.offered()[1]).toEqual(['discover_tools', 'get_weather']);
   });
 
   it('names tools provider-safely and passes provider tools through, always active', async () => {
@@ -493,44 +519,45 @@ describe('createToolSearch: tools and options', () => {
       inputSchema: jsonSchema({ type: 'object' }),
       isProviderExecuted: true,
     };
-    const search = createToolSearch(
-      {
+    const search = createToolSearch({
+      catalog: {
         'github.create-issue': tool({
           description: 'Create an issue in a GitHub repository.',
           inputSchema: z.object({ repo: z.string(), title: z.string() }),
           execute: async () => ({ created: true }),
         }),
       },
-      { tools: { web_search: webSearch } },
-    );
+      tools: { web_search: webSearch },
+    });
     const names = Object.keys(search.tools);
     const issueName = names.find((name) => name.startsWith('github'))!;
     expect(issueName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(search.tools.web_search).toBe(webSearch);
-    const model = scriptedModel([
+    const model = new ScriptedModel([
       callTool('load_tool', { toolName: 'github.create-issue' }),
       callTool(issueName, { repo: 'a/b', title: 't' }),
-      say(),
+      answer(),
     ]);
-    await generateText({ model, prompt: 'Issue', stopWhen: stepCountIs(5), ...search });
-    expect(offeredPerCall(model.doGenerateCalls)).toEqual([
+    await generateText({ model: model.mock, prompt: 'Issue', stopWhen: stepCountIs(5), ...search });
+    // Every tool offered, provider tools included (the kit's offered() lists function tools only).
+    expect(model.calls.map((call) => (call.tools ?? []).map((offered) => offered.name))).toEqual([
       [...META, 'web_search'],
       [...META, issueName, 'web_search'],
       [...META, issueName, 'web_search'],
     ]);
-    expect(lastToolResults(model.doGenerateCalls[2])[0]).toMatchObject({
+    expect(model.lastToolResults(2)[0]).toMatchObject({
       toolName: issueName,
-      value: { created: true },
+      output: { created: true },
     });
   });
 
   it('follows a catalog that changes: a new spread has the new tool', async () => {
     const { tools } = fixtureTools();
-    const catalog = new ToolCatalog<Tool>(toToolDescriptors(tools));
-    const search = createToolSearch(catalog);
+    const catalog = new ToolCatalog<Tool>(fromAISDKTools(tools));
+    const search = createToolSearch({ catalog: catalog });
     expect(search.tools.get_time).toBeUndefined();
     catalog.add(
-      toToolDescriptor(
+      fromAISDKTool(
         'get_time',
         tool({
           description: 'Get the current time in a time zone.',
@@ -540,18 +567,19 @@ describe('createToolSearch: tools and options', () => {
         { pinned: true },
       ),
     );
-    const model = scriptedModel([callTool('get_time', { zone: 'UTC' }), say()]);
-    await generateText({ model, prompt: 'Time?', stopWhen: stepCountIs(5), ...search });
-    expect(offeredPerCall(model.doGenerateCalls)[0]).toEqual([...META, 'get_time']);
-    expect(lastToolResults(model.doGenerateCalls[1])[0]).toEqual({
+    const model = new ScriptedModel([callTool('get_time', { zone: 'UTC' }), answer()]);
+    await generateText({ model: model.mock, prompt: 'Time?', stopWhen: stepCountIs(5), ...search });
+    expect(model.offered()[0]).toEqual([...META, 'get_time']);
+    expect(model.lastToolResults(1)[0]).toEqual({
+      toolCallId: expect.any(String),
       toolName: 'get_time',
-      type: 'text',
-      value: '12:00',
+      isError: false,
+      output: '12:00',
     });
   });
 
   it('keeps session and dispose out of the spread', () => {
-    const search = createToolSearch(fixtureTools().tools);
+    const search = createToolSearch({ catalog: fixtureTools().tools });
     expect(Object.keys({ ...search }).sort()).toEqual([
       'experimental_refineToolInput',
       'prepareStep',
@@ -571,19 +599,52 @@ describe('createToolSearch: tools and options', () => {
       inputSchema: jsonSchema({ type: 'object' }),
       isProviderExecuted: true,
     };
-    expect(() => createToolSearch({ code: provider })).toThrow(InvalidToolError);
-    expect(() => createToolSearch({ code: provider })).toThrow(/provider tool \(mock\.code\).*tools option/);
+    expect(() => createToolSearch({ catalog: { code: provider } })).toThrow(InvalidToolError);
+    expect(() => createToolSearch({ catalog: { code: provider } })).toThrow(
+      /provider tool \(mock\.code\).*tools option/,
+    );
     expect(() => createToolSearch(42 as never)).toThrow(InvalidOptionError);
-    expect(() => createToolSearch({ search_tools: tools.get_weather! })).toThrow(/like a meta-tool/);
-    expect(() => createToolSearch(tools, { request: 'thread-1' as never })).toThrow(/request must be a function/);
-    expect(() => createToolSearch(tools, { tools: { get_weather: tools.get_weather! } })).toThrow(/both a direct tool/);
-    expect(() => createToolSearch(tools, { mode: 'magic' as never })).toThrow(/Unknown mode "magic"/);
+    expect(() => createToolSearch({ catalog: { search_tools: tools.get_weather! } })).toThrow(/like a meta-tool/);
+    expect(() => createToolSearch({ catalog: tools, request: 'thread-1' as never })).toThrow(
+      /request must be a function/,
+    );
+    expect(() => createToolSearch({ catalog: tools, tools: { get_weather: tools.get_weather! } })).toThrow(
+      /both a direct tool/,
+    );
+    expect(() => createToolSearch({ catalog: tools, mode: 'magic' as never })).toThrow(/Unknown mode "magic"/);
+  });
+
+  it('takes one options object, and names each bad option in its InvalidOptionError', () => {
+    const { tools } = fixtureTools();
+    const optionOf = (create: () => unknown): string | undefined => {
+      try {
+        create();
+      } catch (error) {
+        return InvalidOptionError.isInstance(error) ? error.option : `not an InvalidOptionError: ${String(error)}`;
+      }
+      return undefined;
+    };
+    expect(optionOf(() => createToolSearch(null as never))).toBe('options');
+    // The call of earlier versions, createToolSearch(tools): the searchable tools are `catalog` now.
+    expect(optionOf(() => createToolSearch(tools as never))).toBe('catalog');
+    expect(() => createToolSearch(tools as never)).toThrow(/catalog must be a record of AI SDK tools.*got undefined/);
+    expect(optionOf(() => createToolSearch({ catalog: 'tools' as never }))).toBe('catalog');
+    expect(optionOf(() => createToolSearch({ catalog: tools, tools: 42 as never }))).toBe('tools');
+    for (const name of ['request', 'prepareStep', 'repairToolCall', 'onStep', 'refineToolInput']) {
+      expect(optionOf(() => createToolSearch({ catalog: tools, [name]: 7 }))).toBe(name);
+    }
+    expect(() => createToolSearch({ catalog: tools, refineToolInput: 7 as never })).toThrow(
+      /refineToolInput must be a record of functions by tool name; got a number/,
+    );
+    expect(optionOf(() => createToolSearch({ catalog: tools, mode: 'magic' as never }))).toBe('mode');
+    expect(optionOf(() => createToolSearch({ catalog: tools, search: { limit: 0 } }))).toBe('search.limit');
+    expect(optionOf(() => createToolSearch({ catalog: tools, state: 'nope' as never }))).toBe('state');
   });
 
   it('fails the generation with a clear error when request() returns a bad thread id', async () => {
-    const search = createToolSearch(fixtureTools().tools, { request: () => ({ threadId: 7 as never }) });
-    const model = scriptedModel([say()]);
-    await expect(generateText({ model, prompt: 'Hi', ...search })).rejects.toThrow(
+    const search = createToolSearch({ catalog: fixtureTools().tools, request: () => ({ threadId: 7 as never }) });
+    const model = new ScriptedModel([answer()]);
+    await expect(generateText({ model: model.mock, prompt: 'Hi', ...search })).rejects.toThrow(
       /request\(\) returned a threadId that is a number/,
     );
   });

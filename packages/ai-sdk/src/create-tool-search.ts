@@ -1,6 +1,4 @@
 import {
-  type CatalogTool,
-  type MetaToolDefinition,
   type StepRequest,
   type ToolCallError,
   ToolCatalog,
@@ -9,39 +7,32 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { InvalidOptionError, ToolCallFailedError } from '@toolscout/core/errors';
 import { describeValue, isRecord } from '@toolscout/core/internal';
 import {
-  dynamicTool,
-  type JSONSchema7,
-  jsonSchema,
   type ModelMessage,
   NoSuchToolError,
   type PrepareStepFunction,
   type PrepareStepResult,
+  parsePartialJson,
   type Tool,
   type ToolCallRepairFunction,
-  type ToolExecutionOptions,
   type ToolInputRefinement,
   type ToolSet,
 } from 'ai';
 import { conversationFromMessages } from './conversation-from-messages.js';
-import { isAISDKTool, isProviderTool, toToolDescriptor, toToolDescriptors } from './to-tool-descriptor.js';
-import { ToolCallFailedError } from './tool-call-failed-error.js';
-import { bindCallOptions } from './tool-call-options.js';
+import { descriptorsOf, isAISDKTool, isProviderTool, isToolSet, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
+import { type DiscoveryContext, type RunCall, toAISDKTool } from './to-ai-sdk-tool.js';
 
 /** The AI SDK's runtime context: a record of your own. */
 type RuntimeContext = Record<string, unknown>;
 
-/** Who a generation is for, as the session needs to know it. */
-export interface GenerationRequest {
-  /** The conversation thread: loaded tools are remembered per thread (and resource) by the stores. */
-  threadId?: string;
-  /** The user or tenant the thread belongs to; part of the state key. */
-  resourceId?: string;
-  /** What the policy (`filter`) receives as `context`, and what core-descriptor tools receive. */
-  context?: unknown;
-}
+/**
+ * Who a generation is for, as the session needs to know it: its thread and resource (loaded tools
+ * are remembered per thread by the stores) and the context the policy (`filter`) and core-descriptor
+ * tools receive.
+ */
+export type GenerationRequest = Pick<StepRequest, 'threadId' | 'resourceId' | 'context'>;
 
 /** What {@link CreateToolSearchOptions.request} is given at each step. */
 export interface GenerationRequestInfo {
@@ -51,12 +42,13 @@ export interface GenerationRequestInfo {
   messages: ModelMessage[];
 }
 
-/** The searchable tools: AI SDK tools by name, toolscout descriptors, or a catalog to follow as it changes. */
-export type ToolSearchCatalog = ToolSet | Iterable<ToolDescriptor<Tool>> | ToolCatalog<Tool>;
-
 /** Options of {@link createToolSearch}: the session's options, plus how it meets the AI SDK. */
-export interface CreateToolSearchOptions<DIRECT extends ToolSet = ToolSet>
-  extends Omit<ToolSearchSessionOptions<Tool>, 'catalog' | 'tools'> {
+export interface CreateToolSearchOptions<
+  CATALOG extends ToolSearchCatalog = ToolSearchCatalog,
+  DIRECT extends ToolSet = ToolSet,
+> extends Omit<ToolSearchSessionOptions<Tool>, 'catalog' | 'tools'> {
+  /** The searchable tools: AI SDK tools by name, toolscout descriptors, or a `ToolCatalog` to follow. */
+  catalog: CATALOG;
   /**
    * Tools offered at every step beside the meta-tools, never searched: AI SDK tools by name (provider
    * tools included, which are passed through as they are) or descriptors. Put your always-on tools
@@ -115,47 +107,11 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   dispose(): void;
 }
 
-function isIterable(value: unknown): value is Iterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function'
-  );
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
-  );
-}
-
-function isAsyncGeneratorFunction(value: unknown): boolean {
-  return typeof value === 'function' && Object.prototype.toString.call(value) === '[object AsyncGeneratorFunction]';
-}
-
-/** The last value of a streaming output (what the AI SDK sends the model for a streaming tool). */
-async function lastValue(output: unknown): Promise<unknown> {
-  if (!isAsyncIterable(output)) return output;
-  let last: unknown;
-  for await (const value of output) last = value;
-  return last;
-}
-
-function catalogDescriptors(catalog: ToolSearchCatalog): ToolCatalog<Tool> | Iterable<ToolDescriptor<Tool>> {
-  if (catalog instanceof ToolCatalog) return catalog;
-  if (isIterable(catalog)) return catalog as Iterable<ToolDescriptor<Tool>>;
-  if (isRecord(catalog)) return toToolDescriptors(catalog as ToolSet);
-  throw new InvalidOptionError(
-    'catalog',
-    `The catalog must be a record of AI SDK tools, an iterable of tool descriptors or a ToolCatalog; got ${describeValue(catalog)}.`,
-  );
-}
+/** The AI SDK tools of a catalog option, for typing (descriptors and catalogs are untyped). */
+type ToolsOf<CATALOG> = CATALOG extends ToolSet ? CATALOG : ToolSet;
 
 function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRequest {
-  const threadId = runtimeContext?.threadId;
-  const resourceId = runtimeContext?.resourceId;
+  const { threadId, resourceId } = runtimeContext ?? {};
   return {
     threadId: typeof threadId === 'string' ? threadId : undefined,
     resourceId: typeof resourceId === 'string' ? resourceId : undefined,
@@ -163,7 +119,7 @@ function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRe
   };
 }
 
-function checkRequest(request: GenerationRequest | undefined): GenerationRequest {
+function checkRequest(request: unknown): GenerationRequest {
   if (request === undefined) return {};
   if (!isRecord(request)) {
     throw new InvalidOptionError(
@@ -173,26 +129,33 @@ function checkRequest(request: GenerationRequest | undefined): GenerationRequest
   }
   for (const field of ['threadId', 'resourceId'] as const) {
     if (request[field] !== undefined && typeof request[field] !== 'string') {
-      throw new InvalidOptionError(
-        'request',
-        `request() returned a ${field} that is ${describeValue(request[field])}, not a string.`,
-      );
+      const got = describeValue(request[field]);
+      throw new InvalidOptionError('request', `request() returned a ${field} that is ${got}, not a string.`);
     }
   }
   return request;
 }
 
-function parseInput(text: string): unknown {
-  try {
-    return text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    return {};
+function checkOptions(options: unknown): asserts options is CreateToolSearchOptions {
+  if (!isRecord(options)) {
+    const got = describeValue(options);
+    throw new InvalidOptionError('options', `createToolSearch takes one options object, { catalog, ... }; got ${got}.`);
+  }
+  for (const name of ['request', 'prepareStep', 'repairToolCall', 'onStep', 'refineToolInput']) {
+    const value = options[name];
+    const expected = name === 'refineToolInput' ? 'a record of functions by tool name' : 'a function';
+    if (value !== undefined && (name === 'refineToolInput' ? !isRecord(value) : typeof value !== 'function')) {
+      throw new InvalidOptionError(name, `${name} must be ${expected}; got ${describeValue(value)}.`);
+    }
   }
 }
 
-/** The context the discovery tool reads its per-step description from. */
-interface DiscoveryContext {
-  description: string;
+/** Direct tools: provider tools pass through untouched (always active); the rest go to the session. */
+function splitDirect(tools: unknown): { descriptors: ToolDescriptor<Tool>[]; provider: Map<string, Tool> } {
+  const entries = isToolSet(tools) ? Object.entries(tools) : [];
+  const provider = new Map(entries.filter(([, tool]) => isAISDKTool(tool) && isProviderTool(tool)));
+  const rest = isToolSet(tools) ? Object.fromEntries(entries.filter(([name]) => !provider.has(name))) : tools;
+  return { descriptors: rest === undefined ? [] : [...descriptorsOf(rest, 'tools')], provider };
 }
 
 /**
@@ -203,11 +166,12 @@ interface DiscoveryContext {
  * sets `activeTools` to what the session offers at each step (meta-tools first, then direct, pinned
  * and loaded tools, in a stable order). Every call runs through the step's `execute`: policy,
  * argument validation and the session's instructive errors apply, and a refused or failed call
- * reaches the model as a tool error, never as an exception out of the loop.
+ * reaches the model as a tool error (`ToolCallFailedError`), never as an exception out of the loop.
+ * Each bad option is an `InvalidOptionError` naming it.
  *
  * @example
  * ```ts
- * const search = createToolSearch({ getWeather, sendEmail, ...manyMore });
+ * const search = createToolSearch({ catalog: { getWeather, sendEmail, ...manyMore } });
  * const result = await generateText({
  *   model,
  *   prompt: 'What is the weather in Paris?',
@@ -217,62 +181,20 @@ interface DiscoveryContext {
  * });
  * ```
  */
-export function createToolSearch<CATALOG extends ToolSet, DIRECT extends ToolSet = Record<never, never>>(
-  catalog: CATALOG,
-  options?: CreateToolSearchOptions<DIRECT>,
-): AISDKToolSearch<CATALOG & DIRECT>;
-export function createToolSearch<DIRECT extends ToolSet = Record<never, never>>(
-  catalog: Iterable<ToolDescriptor<Tool>> | ToolCatalog<Tool>,
-  options?: CreateToolSearchOptions<DIRECT>,
-): AISDKToolSearch<ToolSet & DIRECT>;
-export function createToolSearch(catalog: ToolSearchCatalog, options: CreateToolSearchOptions = {}): AISDKToolSearch {
-  const {
-    tools: directOption,
-    request: requestOption,
-    prepareStep: ownPrepareStep,
-    repairToolCall: ownRepairToolCall,
-    refineToolInput: ownRefineToolInput,
-    onStep,
-    ...sessionOptions
-  } = options;
-  if (requestOption !== undefined && typeof requestOption !== 'function') {
-    throw new InvalidOptionError('request', `request must be a function; got ${describeValue(requestOption)}.`);
-  }
-  for (const [name, value] of [
-    ['prepareStep', ownPrepareStep],
-    ['repairToolCall', ownRepairToolCall],
-    ['onStep', onStep],
-  ] as const) {
-    if (value !== undefined && typeof value !== 'function') {
-      throw new InvalidOptionError(name, `${name} must be a function; got ${describeValue(value)}.`);
-    }
-  }
-
-  // Direct tools: provider tools pass through untouched (always active); the rest become descriptors.
-  const passthrough = new Map<string, Tool>();
-  let directDescriptors: ToolDescriptor<Tool>[] = [];
-  if (directOption !== undefined) {
-    if (isIterable(directOption)) {
-      directDescriptors = [...(directOption as Iterable<ToolDescriptor<Tool>>)];
-    } else if (isRecord(directOption)) {
-      for (const [name, tool] of Object.entries(directOption as ToolSet)) {
-        if (isAISDKTool(tool) && isProviderTool(tool)) passthrough.set(name, tool);
-        else directDescriptors.push(toToolDescriptor(name, tool));
-      }
-    } else {
-      throw new InvalidOptionError(
-        'tools',
-        `tools must be a record of AI SDK tools or an iterable of tool descriptors; got ${describeValue(directOption)}.`,
-      );
-    }
-  }
-  const directTools = new ToolCatalog(directDescriptors).list();
+export function createToolSearch<CATALOG extends ToolSearchCatalog, DIRECT extends ToolSet = Record<never, never>>(
+  options: CreateToolSearchOptions<CATALOG, DIRECT>,
+): AISDKToolSearch<ToolsOf<CATALOG> & DIRECT>;
+export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSearch {
+  checkOptions(options);
+  const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
+  const { repairToolCall: ownRepairToolCall, refineToolInput: ownRefineToolInput, ...sessionOptions } = rest;
+  const { descriptors, provider } = splitDirect(tools);
+  const directTools = new ToolCatalog(descriptors).list();
   const session = new ToolSearchSession<Tool>({
     ...sessionOptions,
-    catalog: catalogDescriptors(catalog),
-    tools: directDescriptors,
+    catalog: descriptorsOf(catalog, 'catalog'),
+    tools: descriptors,
   });
-  const resolveRequest = requestOption ?? defaultRequest;
   const markerKey = `__toolscout_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
 
   // ---- per-generation steps ----
@@ -285,99 +207,53 @@ export function createToolSearch(catalog: ToolSearchCatalog, options: CreateTool
     if (known) return known;
     // A call outside a prepared step (e.g. a tool approved in an earlier request, run before the
     // first step): a step derived from the messages alone, without a thread or context.
-    const step = session.prepareStep({ conversation: conversationFromMessages(messages) });
+    const step = session.prepareStep({ conversation: conversationFromMessages(messages) }, { quiet: true });
     if (messages) generations.set(messages, step);
     return step;
   };
 
-  const markedError = (input: unknown): ToolCallError | undefined => {
-    if (!isRecord(input)) return undefined;
-    const marked = input[markerKey];
-    return isRecord(marked) && typeof marked.message === 'string' ? (marked as unknown as ToolCallError) : undefined;
+  /** The session's error that `repairToolCall` put in a call's input, for the refinement to throw. */
+  const throwMarked = (input: unknown): void => {
+    const marked = isRecord(input) ? input[markerKey] : undefined;
+    if (isRecord(marked) && typeof marked.message === 'string') {
+      throw new ToolCallFailedError(marked as unknown as ToolCallError);
+    }
   };
 
-  /** Runs one call through the step of its generation; a refused or failed call throws for the model. */
-  const run = async (name: string, input: unknown, callOptions: ToolExecutionOptions<unknown>): Promise<unknown> => {
-    const marked = markedError(input);
-    if (marked) throw new ToolCallFailedError(marked);
+  const run: RunCall = async (name, input, callOptions) => {
+    throwMarked(input);
     const step = await stepFor(callOptions.messages);
-    const outcome = await step.execute(name, input, { abortSignal: bindCallOptions(callOptions) });
+    const outcome = await step.execute(name, input, { abortSignal: callOptions.abortSignal, host: callOptions });
     if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
     return outcome.output;
   };
 
-  // ---- the tools record ----
-  const metaTool = (meta: MetaToolDefinition): Tool =>
-    dynamicTool({
-      description:
-        meta.role === 'discover'
-          ? ({ context }) => (context as Partial<DiscoveryContext> | undefined)?.description ?? meta.description
-          : meta.description,
-      inputSchema: jsonSchema(meta.inputSchema as JSONSchema7),
-      execute: async (input, callOptions) => lastValue(await run(meta.name, input, callOptions)),
-    });
-
-  const catalogTool = (tool: CatalogTool<Tool>): Tool => {
-    const original = isAISDKTool(tool.tool) ? tool.tool : undefined;
-    const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
-    const execute = (input: unknown, callOptions: ToolExecutionOptions<unknown>) =>
-      run(tool.toolName, input, callOptions);
-    const streamingExecute = async function* (input: unknown, callOptions: ToolExecutionOptions<unknown>) {
-      const output = await run(tool.toolName, input, callOptions);
-      if (isAsyncIterable(output)) yield* output;
-      else yield output;
-    };
-    const executable = typeof tool.execute === 'function';
-    if (!original) {
-      return dynamicTool({
-        description: tool.description,
-        inputSchema,
-        ...(executable ? { execute } : {}),
-      } as Parameters<typeof dynamicTool>[0]);
-    }
-    const { execute: originalExecute, inputSchema: _schema, deferLoading: _defer, ...rest } = original;
-    const wrapper: Record<string, unknown> = { ...rest, inputSchema };
-    if (executable) wrapper.execute = isAsyncGeneratorFunction(originalExecute) ? streamingExecute : execute;
-    return wrapper as Tool;
-  };
-
-  let built: { version: number; tools: ToolSet; refine: ToolInputRefinement<ToolSet> } | undefined;
-  let catalogVersion = 0;
+  // ---- the tools record, rebuilt when the catalog changes ----
+  let built: { tools: ToolSet; refine: ToolInputRefinement<ToolSet> } | undefined;
   const unsubscribe = session.catalog.subscribe(() => {
-    catalogVersion++;
+    built = undefined;
   });
-  const ownNames = new Set<string>();
 
   const build = () => {
-    if (built?.version === catalogVersion) return built;
-    const tools: ToolSet = {};
-    ownNames.clear();
-    const add = (name: string, tool: Tool) => {
-      tools[name] = tool;
-      ownNames.add(name);
-    };
-    for (const meta of session.metaTools) add(meta.name, metaTool(meta));
-    for (const tool of directTools) add(tool.toolName, catalogTool(tool));
-    for (const tool of session.catalog) add(tool.toolName, catalogTool(tool));
-    for (const [name, tool] of passthrough) {
-      if (name in tools) {
-        throw new InvalidOptionError(
-          'tools',
-          `The provider tool "${name}" has the name of another tool; rename one of them.`,
-        );
-      }
-      tools[name] = tool;
-    }
+    if (built) return built;
+    const all: ToolSet = {};
+    for (const meta of session.metaTools) all[meta.name] = toAISDKTool(meta, run);
+    for (const tool of [...directTools, ...session.catalog]) all[tool.toolName] = toAISDKTool(tool, run);
     const refine: ToolInputRefinement<ToolSet> = { ...ownRefineToolInput };
-    for (const name of ownNames) {
+    for (const name of Object.keys(all)) {
       const own = ownRefineToolInput?.[name];
       refine[name] = (input: unknown) => {
-        const marked = markedError(input);
-        if (marked) throw new ToolCallFailedError(marked);
+        throwMarked(input);
         return own ? own(input) : input;
       };
     }
-    built = { version: catalogVersion, tools, refine };
+    for (const [name, tool] of provider) {
+      if (name in all) {
+        throw new InvalidOptionError('tools', `The provider tool "${name}" has the name of another tool; rename one.`);
+      }
+      all[name] = tool;
+    }
+    built = { tools: all, refine };
     return built;
   };
   build(); // a clash among tool names fails here, not at the first generation
@@ -387,26 +263,22 @@ export function createToolSearch(catalog: ToolSearchCatalog, options: CreateTool
     const own = await ownPrepareStep?.(stepOptions);
     const messages = own?.messages ?? stepOptions.messages;
     const runtimeContext = own?.runtimeContext ?? stepOptions.runtimeContext;
-    const request: StepRequest = {
-      ...checkRequest(resolveRequest({ runtimeContext, messages })),
+    const pending = session.prepareStep({
+      ...checkRequest(request({ runtimeContext, messages })),
       conversation: conversationFromMessages(messages),
-    };
-    const pending = session.prepareStep(request);
+    });
     generations.set(messages, pending);
-    if (messages !== stepOptions.messages) generations.set(stepOptions.messages, pending);
+    generations.set(stepOptions.messages, pending);
     const step = await pending;
     await onStep?.(step);
-    let active = [...step.toolNames, ...passthrough.keys()];
-    if (own?.activeTools) {
-      const allowed = new Set<string>(own.activeTools);
-      active = active.filter((name) => allowed.has(name));
-    }
+    const narrowed = own?.activeTools ? new Set<string>(own.activeTools) : undefined;
+    const active = [...step.toolNames, ...provider.keys()].filter((name) => narrowed?.has(name) ?? true);
     const result: NonNullable<PrepareStepResult<ToolSet>> = {
       ...own,
       activeTools: active,
       toolOrder: own?.toolOrder ?? active,
     };
-    const discovery = step.tools.find((tool) => tool.kind === 'meta' && tool.role === 'discover');
+    const discovery = step.tools.find((tool) => tool.role === 'discover');
     if (discovery) {
       const context: DiscoveryContext = { description: discovery.description };
       result.toolsContext = { ...(own?.toolsContext ?? stepOptions.toolsContext), [discovery.name]: context };
@@ -418,7 +290,8 @@ export function createToolSearch(catalog: ToolSearchCatalog, options: CreateTool
     if (!NoSuchToolError.isInstance(repair.error)) return ownRepairToolCall ? ownRepairToolCall(repair) : null;
     const { toolCall } = repair;
     const step = await stepFor(repair.messages);
-    const authorization = await step.authorize(toolCall.toolName, parseInput(toolCall.input));
+    const { value: input } = await parsePartialJson(toolCall.input);
+    const authorization = await step.authorize(toolCall.toolName, input ?? {});
     const error: ToolCallError = authorization.ok
       ? {
           code: 'unknown-tool',
@@ -430,26 +303,28 @@ export function createToolSearch(catalog: ToolSearchCatalog, options: CreateTool
     // refinement of the repaired call throws: the model then reads the session's message as the
     // result of the call it made. Without an active tool of ours to stand in, the repair fails, and
     // the model reads the same message after the AI SDK's "Error repairing tool call: ".
-    const standIn = Object.keys(repair.tools).find((name) => ownNames.has(name));
+    const standIn = Object.keys(repair.tools).find((name) => !provider.has(name) && name in build().tools);
     if (standIn === undefined) throw new ToolCallFailedError(error);
     const { cause: _cause, ...serializable } = error;
     return { ...toolCall, toolName: standIn, input: JSON.stringify({ [markerKey]: serializable }) };
   };
 
-  const search = {} as AISDKToolSearch;
-  Object.defineProperties(search, {
-    tools: { enumerable: true, get: () => build().tools },
-    prepareStep: { enumerable: true, value: prepareStep },
-    repairToolCall: { enumerable: true, value: repairToolCall },
-    experimental_refineToolInput: { enumerable: true, get: () => build().refine },
-    session: { enumerable: false, value: session },
-    dispose: {
-      enumerable: false,
-      value: () => {
-        unsubscribe();
-        session.dispose();
-      },
+  const search = {
+    get tools() {
+      return build().tools;
     },
-  });
-  return search;
+    prepareStep,
+    repairToolCall,
+    get experimental_refineToolInput() {
+      return build().refine;
+    },
+  };
+  const dispose = () => {
+    unsubscribe();
+    session.dispose();
+  };
+  return Object.defineProperties(search, {
+    session: { value: session },
+    dispose: { value: dispose },
+  }) as AISDKToolSearch;
 }

@@ -1,5 +1,6 @@
 // The public API of @toolscout/ai-sdk: an explicit list.
 
+export { ToolCallFailedError } from '@toolscout/core/errors';
 export { conversationFromMessages } from './conversation-from-messages.js';
 export { createEmbedder, type EmbedderOptions } from './create-embedder.js';
 export {
@@ -14,7 +15,10 @@ export {
   createToolSearch,
   type GenerationRequest,
   type GenerationRequestInfo,
-  type ToolSearchCatalog,
 } from './create-tool-search.js';
-export { type ToolDescriptorExtras, toToolDescriptor, toToolDescriptors } from './to-tool-descriptor.js';
-export { ToolCallFailedError } from './tool-call-failed-error.js';
+export {
+  fromAISDKTool,
+  fromAISDKTools,
+  type ToolDescriptorExtras,
+  type ToolSearchCatalog,
+} from './from-ai-sdk-tool.js';

@@ -1,9 +1,9 @@
-import type { ConformanceHarness, ScriptAction, Transcript } from '@toolscout/conformance';
+import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
 import type { ToolDescriptor } from '@toolscout/core';
+import { ScriptedModel } from '@toolscout/test-kit';
 import { generateText, type JSONSchema7, jsonSchema, type ModelMessage, stepCountIs, type Tool, tool } from 'ai';
-import { createToolSearch } from '../create-tool-search.js';
-import { toToolDescriptor } from '../to-tool-descriptor.js';
-import { type ModelTurn, scriptedModel } from './scripted-model.js';
+import { type CreateToolSearchOptions, createToolSearch } from '../create-tool-search.js';
+import { fromAISDKTool } from '../from-ai-sdk-tool.js';
 
 function isMessageList(history: unknown): history is ModelMessage[] {
   return (
@@ -14,7 +14,7 @@ function isMessageList(history: unknown): history is ModelMessage[] {
 
 /**
  * A conformance descriptor as the AI SDK user has it: an AI SDK tool made with `tool()` and
- * `jsonSchema()`, whose `execute` is the fixture's, converted back with `toToolDescriptor` (keeping
+ * `jsonSchema()`, whose `execute` is the fixture's, converted back with `fromAISDKTool` (keeping
  * the fixture's tags, source and pinning). Ids stay as given, duplicates included.
  */
 function asAISDKDescriptor(descriptor: ToolDescriptor): ToolDescriptor<Tool> {
@@ -24,39 +24,27 @@ function asAISDKDescriptor(descriptor: ToolDescriptor): ToolDescriptor<Tool> {
     inputSchema: jsonSchema(descriptor.inputSchema as JSONSchema7),
     execute: async (input: unknown) => execute?.(input, { toolId: descriptor.id }),
   });
-  return toToolDescriptor(descriptor.id, aiTool, {
+  return fromAISDKTool(descriptor.id, aiTool, {
     tags: descriptor.tags,
     source: descriptor.source,
     pinned: descriptor.pinned,
   });
 }
 
-function toModelTurn(action: ScriptAction): ModelTurn {
-  return action.type === 'answer' ? { text: action.text } : { calls: action.calls };
-}
-
-/** A tool output as the model received it: the value, parsed from JSON when it was JSON text. */
-function received(output: { type: string; value?: unknown }): unknown {
-  if (typeof output.value !== 'string') return output.value;
-  try {
-    return JSON.parse(output.value);
-  } catch {
-    return output.value;
-  }
-}
-
 /**
  * The conformance harness of the AI SDK: each turn is a real `generateText` loop (`stopWhen:
- * stepCountIs(n)`) with a `MockLanguageModelV4` that follows the script, with `createToolSearch`
- * spread into it and the thread id in the runtime context. What the model was offered is read from
- * the model's own calls (`doGenerateCalls[i].tools`), what it saw from the tool messages of the
- * response. The history is the `ModelMessage[]` of the conversation, passed back in as `messages`.
+ * stepCountIs(n)`) with the test kit's `ScriptedModel` (a `MockLanguageModelV4`) playing the script,
+ * `createToolSearch` spread into it with every option of the setup, and the thread id in the runtime
+ * context. What the model was offered and saw is read from the model's own calls. The history is the
+ * `ModelMessage[]` of the conversation, passed back in as `messages`.
  */
 export function createAISDKHarness(): ConformanceHarness {
   return {
     createAgent(setup) {
-      const search = createToolSearch(setup.tools.map(asAISDKDescriptor), {
-        ...setup.options,
+      const search = createToolSearch({
+        // The session options as they are: core's descriptors of the setup are AI SDK tools here.
+        ...(setup.options as Omit<CreateToolSearchOptions, 'catalog' | 'tools'>),
+        catalog: setup.tools.map(asAISDKDescriptor),
         tools: setup.directTools?.map(asAISDKDescriptor),
       });
       return {
@@ -67,38 +55,18 @@ export function createAISDKHarness(): ConformanceHarness {
             );
           }
           const messages: ModelMessage[] = [...(turn.history ?? []), { role: 'user', content: turn.prompt }];
-          const model = scriptedModel(turn.script.map(toModelTurn));
+          const model = new ScriptedModel(turn.script);
           const result = await generateText({
-            model,
+            model: model.mock,
             messages,
             stopWhen: stepCountIs(turn.script.length + 1),
             runtimeContext: { ...turn.context, ...(turn.threadId === undefined ? {} : { threadId: turn.threadId }) },
             ...search,
           });
-          const results: Transcript['results'] = [];
-          for (const message of result.responseMessages) {
-            if (message.role !== 'tool') continue;
-            for (const part of message.content) {
-              if (part.type !== 'tool-result') continue;
-              const output = part.output as { type: string; value?: unknown };
-              results.push({
-                toolName: part.toolName,
-                output: received(output),
-                isError: output.type.startsWith('error'),
-              });
-            }
-          }
+          const offered = model.offered();
           return {
-            steps: model.doGenerateCalls.map((call) => ({
-              offered: (call.tools ?? []).map((offered) => offered.name),
-              descriptions: Object.fromEntries(
-                (call.tools ?? []).map((offered) => [
-                  offered.name,
-                  offered.type === 'function' ? (offered.description ?? '') : '',
-                ]),
-              ),
-            })),
-            results,
+            steps: offered.map((names, call) => ({ offered: names, descriptions: model.descriptions(call) })),
+            results: model.results().map(({ toolName, output, isError }) => ({ toolName, output, isError })),
             history: [...messages, ...result.responseMessages],
           };
         },

@@ -3,13 +3,13 @@ import { InvalidToolError } from '@toolscout/core/errors';
 import { dynamicTool, jsonSchema, type Tool, tool, toolSearch, zodSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toToolDescriptor, toToolDescriptors } from './to-tool-descriptor.js';
+import { fromAISDKTool, fromAISDKTools } from './from-ai-sdk-tool.js';
 
 function catalogTool(name: string, aiTool: Tool) {
-  return new ToolCatalog([toToolDescriptor(name, aiTool)]).get(name)!;
+  return new ToolCatalog([fromAISDKTool(name, aiTool)]).get(name)!;
 }
 
-describe('toToolDescriptor', () => {
+describe('fromAISDKTool', () => {
   it('keeps a zod 4 schema: core shows its input JSON Schema and validates with zod (transforms apply)', async () => {
     const entry = catalogTool(
       'count',
@@ -73,7 +73,7 @@ describe('toToolDescriptor', () => {
   });
 
   it('runs the AI SDK tool from core, outside a generation too', async () => {
-    const descriptor = toToolDescriptor(
+    const descriptor = fromAISDKTool(
       'echo',
       dynamicTool({
         inputSchema: z.object({ v: z.string() }),
@@ -84,11 +84,11 @@ describe('toToolDescriptor', () => {
       input: { v: 'x' },
       toolCallId: 'toolscout-echo',
     });
-    expect(toToolDescriptor('client', tool({ inputSchema: z.object({}) })).execute).toBeUndefined();
+    expect(fromAISDKTool('client', tool({ inputSchema: z.object({}) })).execute).toBeUndefined();
   });
 
   it('takes extras, and resolves a description function with an empty context', () => {
-    const descriptor = toToolDescriptor(
+    const descriptor = fromAISDKTool(
       'hello',
       tool({
         description: ({ context }) => `Greets ${Object.keys(context ?? {}).length} people.`,
@@ -106,7 +106,7 @@ describe('toToolDescriptor', () => {
   });
 
   it('converts a record, keeping names as ids', () => {
-    const descriptors = toToolDescriptors({
+    const descriptors = fromAISDKTools({
       a: tool({ description: 'A', inputSchema: z.object({}) }),
       'ns.b': tool({ description: 'B', inputSchema: z.object({}) }),
     });
@@ -121,15 +121,15 @@ describe('toToolDescriptor', () => {
       inputSchema: z.object({}),
       isProviderExecuted: true,
     };
-    expect(() => toToolDescriptor('web', provider)).toThrow(/provider tool \(p\.search\)/);
-    expect(() => toToolDescriptor('find', toolSearch())).toThrow(/toolSearch\(\) tool/);
-    expect(() => toToolDescriptor('x', { description: 'no schema' } as never)).toThrow(InvalidToolError);
-    expect(() => toToolDescriptor('', tool({ inputSchema: z.object({}) }))).toThrow(/non-empty name/);
+    expect(() => fromAISDKTool('web', provider)).toThrow(/provider tool \(p\.search\)/);
+    expect(() => fromAISDKTool('find', toolSearch())).toThrow(/toolSearch\(\) tool/);
+    expect(() => fromAISDKTool('x', { description: 'no schema' } as never)).toThrow(InvalidToolError);
+    expect(() => fromAISDKTool('', tool({ inputSchema: z.object({}) }))).toThrow(/non-empty name/);
     expect(() =>
-      toToolDescriptor('later', tool({ inputSchema: jsonSchema(Promise.resolve({ type: 'object' as const })) })),
+      fromAISDKTool('later', tool({ inputSchema: jsonSchema(Promise.resolve({ type: 'object' as const })) })),
     ).toThrow(/resolves asynchronously/);
     expect(() =>
-      toToolDescriptor(
+      fromAISDKTool(
         'ctx',
         tool({
           description: ({ context }) => (context as { user: { name: string } }).user.name,
@@ -137,6 +137,6 @@ describe('toToolDescriptor', () => {
         }),
       ),
     ).toThrow(/description is a function that failed without a tool context/);
-    expect(() => toToolDescriptors(null as never)).toThrow(/record of AI SDK tools/);
+    expect(() => fromAISDKTools(null as never)).toThrow(/record of AI SDK tools/);
   });
 });

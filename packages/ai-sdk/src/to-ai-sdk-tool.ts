@@ -1,0 +1,68 @@
+import type { CatalogTool, MetaToolDefinition } from '@toolscout/core';
+import { dynamicTool, type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
+import { isAISDKTool } from './from-ai-sdk-tool.js';
+
+/** Runs one call through the session's step; a refused or failed call throws for the model. */
+export type RunCall = (name: string, input: unknown, options: ToolExecutionOptions<unknown>) => Promise<unknown>;
+
+/** What the discovery tool of `catalog` mode reads its per-step description from (`toolsContext`). */
+export interface DiscoveryContext {
+  description: string;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** The last value of a streaming output (what the AI SDK sends the model for a streaming tool). */
+async function lastValue(output: unknown): Promise<unknown> {
+  if (!isAsyncIterable(output)) return output;
+  let last: unknown;
+  for await (const value of output) last = value;
+  return last;
+}
+
+function toMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
+  return dynamicTool({
+    description:
+      meta.role === 'discover'
+        ? ({ context }) => (context as Partial<DiscoveryContext> | undefined)?.description ?? meta.description
+        : meta.description,
+    inputSchema: jsonSchema(meta.inputSchema as JSONSchema7),
+    // `call_tool` (proxy mode) may run a streaming tool: the model gets its last value.
+    execute: async (input, options) => lastValue(await run(meta.name, input, options)),
+  });
+}
+
+/**
+ * A catalog (or direct) tool as the AI SDK runs it: the original AI SDK tool with everything it
+ * declares (tool context, `toModelOutput`, approval, ...) but the schema the session shows and an
+ * `execute` through the session; a descriptor without an AI SDK tool becomes a `dynamicTool`. A
+ * streaming tool (an async generator `execute`) stays one.
+ */
+function toCatalogTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
+  const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
+  const execute = (input: unknown, options: ToolExecutionOptions<unknown>) => run(tool.toolName, input, options);
+  const executable = typeof tool.execute === 'function';
+  if (!isAISDKTool(tool.tool)) {
+    const definition = { description: tool.description, inputSchema, ...(executable ? { execute } : {}) };
+    return dynamicTool(definition as Parameters<typeof dynamicTool>[0]);
+  }
+  const { execute: original, inputSchema: _schema, deferLoading: _defer, ...rest } = tool.tool;
+  if (!executable) return { ...rest, inputSchema } as Tool;
+  const streaming = Object.prototype.toString.call(original) === '[object AsyncGeneratorFunction]';
+  const streamingExecute = async function* (input: unknown, options: ToolExecutionOptions<unknown>) {
+    const output = await execute(input, options);
+    if (isAsyncIterable(output)) yield* output;
+    else yield output;
+  };
+  return { ...rest, inputSchema, execute: streaming ? streamingExecute : execute } as Tool;
+}
+
+/**
+ * A tool of the session (a meta-tool, or a catalog or direct tool) as an AI SDK tool whose calls
+ * all go through `run`: the session's step answers them.
+ */
+export function toAISDKTool(tool: MetaToolDefinition | CatalogTool<Tool>, run: RunCall): Tool {
+  return 'role' in tool ? toMetaTool(tool, run) : toCatalogTool(tool, run);
+}
