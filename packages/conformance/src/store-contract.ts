@@ -72,8 +72,10 @@ export interface StoreContractOptions {
 
 /** The default of `maxToolsPerThread` in every store of toolscout. */
 const DEFAULT_LIMIT = 256;
-/** The idle timeout of the TTL checks; steps of half of it keep a thread alive, twice it expires one. */
-const TTL_MS = 600;
+/** The idle timeout of the TTL checks: a thread touched every `STEP_MS` stays, one idle `IDLE_MS` is gone. */
+const TTL_MS = 1_000;
+const STEP_MS = TTL_MS * 0.6;
+const IDLE_MS = TTL_MS * 2.5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -118,7 +120,8 @@ export function runStoreContract(options: StoreContractOptions): void {
   };
   const unless = (supported: boolean, why: string) => (supported ? undefined : why);
 
-  describe(`store contract: ${options.name}`, () => {
+  // Concurrent: every check makes its own stores, and the TTL checks mostly wait.
+  describe.concurrent(`store contract: ${options.name}`, () => {
     check('get of an unknown thread is []', undefined, async () => {
       const store = await create();
       expect(await store.get('never-used')).toEqual([]);
@@ -357,7 +360,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       const store = await create({ ttlMs: TTL_MS });
       await store.add('t', ['a']);
       await store.add('other', ['b']);
-      await sleep(TTL_MS * 2.5);
+      await sleep(IDLE_MS);
       expect(await store.get('t')).toEqual([]);
       expect(await store.add('other', ['c'])).toEqual({ loaded: ['c'], added: ['c'], alreadyLoaded: [] });
     });
@@ -365,14 +368,14 @@ export function runStoreContract(options: StoreContractOptions): void {
     check('get and add restart the idle timeout', ttl, async () => {
       const store = await create({ ttlMs: TTL_MS });
       await store.add('t', ['a']);
-      for (let i = 0; i < 3; i++) {
-        await sleep(TTL_MS / 2);
-        expect(await store.get('t'), `get ${i}`).toEqual(['a']);
-      }
-      await sleep(TTL_MS / 2);
-      expect((await store.add('t', ['a'])).loaded).toEqual(['a']);
-      await sleep(TTL_MS / 2);
+      await sleep(STEP_MS);
       expect(await store.get('t')).toEqual(['a']);
+      await sleep(STEP_MS);
+      expect(await store.get('t'), 'kept by the last get, though older than ttlMs').toEqual(['a']);
+      await sleep(STEP_MS);
+      await store.add('t', ['b']);
+      await sleep(STEP_MS);
+      expect(await store.get('t'), 'kept by the last add, though the last get is older than ttlMs').toEqual(['a', 'b']);
     });
 
     check(
