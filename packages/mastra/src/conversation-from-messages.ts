@@ -23,23 +23,17 @@ export interface MastraToolInvocation {
  * list when a message has no parts. Anything else in the messages is skipped.
  */
 export function toolInvocationsOf(messages: readonly unknown[] | undefined): MastraToolInvocation[] {
-  const invocations: MastraToolInvocation[] = [];
-  if (!Array.isArray(messages)) return invocations;
-  for (const message of messages) {
-    if (!isRecord(message) || !isRecord(message.content)) continue;
-    const { parts, toolInvocations } = message.content;
-    if (Array.isArray(parts)) {
-      for (const part of parts) {
-        if (isRecord(part) && part.type === 'tool-invocation' && isRecord(part.toolInvocation)) {
-          invocations.push(part.toolInvocation as MastraToolInvocation);
-        }
-      }
-    } else if (Array.isArray(toolInvocations)) {
-      for (const invocation of toolInvocations)
-        if (isRecord(invocation)) invocations.push(invocation as MastraToolInvocation);
-    }
-  }
-  return invocations;
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((message) => {
+    const content = isRecord(message) && isRecord(message.content) ? message.content : {};
+    const { parts, toolInvocations } = content;
+    const invocations = Array.isArray(parts)
+      ? parts.map((part) => (isRecord(part) && part.type === 'tool-invocation' ? part.toolInvocation : undefined))
+      : Array.isArray(toolInvocations)
+        ? toolInvocations
+        : [];
+    return invocations.filter(isRecord) as MastraToolInvocation[];
+  });
 }
 
 /**

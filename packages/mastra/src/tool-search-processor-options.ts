@@ -150,12 +150,6 @@ export function checkOptions(options: ToolSearchProcessorOptions): void {
       'filter must be a function ({ toolName, tool, requestContext, phase }) => boolean.',
     );
   }
-  if (
-    options.pinned !== undefined &&
-    (!Array.isArray(options.pinned) || options.pinned.some((id) => typeof id !== 'string'))
-  ) {
-    throw new InvalidOptionError('pinned', 'pinned must be an array of tool ids.');
-  }
 }
 
 function checkSearch({ search = {}, mode }: ToolSearchProcessorOptions): void {
@@ -208,27 +202,13 @@ function checkStorage({ storage, store, ttl }: ToolSearchProcessorOptions): void
  * options both share as they are.
  */
 export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessionOptions<MastraTool> {
-  // The rest are the options the session has too (see ToolSearchProcessorOptions).
-  const {
-    tools,
-    search,
-    storage,
-    ttl,
-    store,
-    filter,
-    pinned,
-    embedder,
-    mode,
-    includeResolvedTools,
-    injectCatalog,
-    ...shared
-  } = options;
+  const { tools, search, storage, ttl, store, filter, pinned, embedder, mode, ...rest } = options;
+  // What is left are the options the session has too, but for two of Mastra's it does not take.
+  const { includeResolvedTools, injectCatalog, ...shared } = rest;
   const session: ToolSearchSessionOptions<MastraTool> = { ...shared, catalog: pinnedMarked(tools, pinned) };
   session.mode = mode ?? (search?.autoLoad ? 'auto-load' : undefined);
   session.search = { limit: search?.topK, minScore: search?.minScore };
-  if (store !== undefined) session.state = store;
-  else if (storage === 'context') session.state = 'conversation';
-  else session.state = 'memory';
+  session.state = store ?? (storage === 'context' ? 'conversation' : 'memory');
   if (ttl !== undefined) session.memory = { ttlMs: ttl };
   if (embedder !== undefined) session.indexOptions = { embedder };
   if (filter !== undefined) {
@@ -248,6 +228,9 @@ export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearc
 
 /** The tools as descriptors, those named in `pinned` marked as pinned. */
 function pinnedMarked(tools: MastraToolInput, pinned: readonly string[] = []) {
+  if (!Array.isArray(pinned) || pinned.some((id) => typeof id !== 'string')) {
+    throw new InvalidOptionError('pinned', 'pinned must be an array of tool ids.');
+  }
   const descriptors = fromMastraTools(tools);
   const unknown = pinned.filter((id) => !descriptors.some((descriptor) => descriptor.id === id));
   if (unknown.length > 0) {
