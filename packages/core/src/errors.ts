@@ -1,4 +1,4 @@
-import type { ToolCallError, ToolCallErrorCode } from './session/tool-search-session.js';
+import type { ToolCallError, ToolCallErrorCode } from './session/step-types.js';
 
 /** The codes core's own error classes carry, one class each. */
 export type CoreErrorCode =

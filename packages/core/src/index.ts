@@ -27,6 +27,7 @@ export {
   type InMemoryEmbeddingCacheOptions,
 } from './index/embedding-cache.js';
 export type { FuseOptions } from './index/fuse-rankings.js';
+// The index: its ranking settings, its saved form, what it indexes
 export {
   DEFAULT_MIN_SCORE,
   DEFAULT_RANKING,
@@ -34,7 +35,6 @@ export {
   type RankingParams,
 } from './index/ranking-params.js';
 export type { SerializedToolIndex } from './index/serialize.js';
-// The index
 export { type IndexField, MAX_INDEXED_CHARS } from './index/tool-document.js';
 export { ToolIndex, type ToolIndexOptions } from './index/tool-index.js';
 export {
@@ -61,6 +61,19 @@ export {
 export { MODEL_INPUT_LIMITS } from './session/model-input-limits.js';
 // Policy
 export type { PolicyFilter, PolicyPhase, PolicyRequest } from './session/policy.js';
+// The tool-search session: options, steps, meta-tool calls, loaded state
+export type { LoadedStateStrategy, ToolSearchSessionOptions } from './session/session-options.js';
+export type {
+  CallAuthorization,
+  ExecuteOptions,
+  OfferedTool,
+  PrepareStepOptions,
+  StepRequest,
+  StepTokenReport,
+  ToolCallError,
+  ToolCallErrorCode,
+  ToolCallOutcome,
+} from './session/step-types.js';
 // Telemetry
 export type {
   BlockedEvent,
@@ -72,22 +85,9 @@ export type {
   ToolSearchEvent,
   ToolSearchEventListener,
 } from './session/telemetry.js';
-// The tool-search session: steps, meta-tool calls, loaded state
-export {
-  type CallAuthorization,
-  type ExecuteOptions,
-  type LoadedStateStrategy,
-  type OfferedTool,
-  type PrepareStepOptions,
-  type StepRequest,
-  type StepTokenReport,
-  type ToolCallError,
-  type ToolCallErrorCode,
-  type ToolCallOutcome,
-  ToolSearchSession,
-  type ToolSearchSessionOptions,
-  type ToolSearchStep,
-} from './session/tool-search-session.js';
+// The session and its steps
+export { ToolSearchSession } from './session/tool-search-session.js';
+export type { ToolSearchStep } from './session/tool-search-step.js';
 // Loaded-tool stores: where each thread's loaded tool ids live
 export {
   InMemoryLoadedToolStore,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import type { ToolDescriptor } from '../types.js';
 import { RecentByThread } from './recent-by-thread.js';
-import { ToolSearchSession, threadKey } from './tool-search-session.js';
+import { threadKey } from './thread-key.js';
+import { ToolSearchSession } from './tool-search-session.js';
 
 function catalog(): ToolDescriptor[] {
   return [

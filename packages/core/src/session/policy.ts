@@ -128,3 +128,46 @@ export class PolicyGate<TTool = unknown> {
     return { allowed: false, reason: 'filter-timeout', error };
   }
 }
+
+/** The policy as one operation asks it: is the tool allowed at each of these phases, in order? */
+export type PolicyCheck<TTool> = (
+  tool: CatalogTool<TTool>,
+  phases: readonly PolicyPhase[],
+  input?: unknown,
+) => Promise<boolean>;
+
+/** Who an operation's policy asks about (the request's part of each {@link PolicyRequest}). */
+export type PolicyAsker = Partial<Pick<PolicyRequest, 'context' | 'threadId' | 'resourceId'>>;
+
+/**
+ * The policy for one operation of a request: one {@link PolicyGate} (one deadline) for all its
+ * asks, the phases asked in order until one refuses; `always` tools are allowed without asking,
+ * and each refusal is handed to `blocked`.
+ */
+export function policyCheck<TTool>(
+  filter: PolicyFilter<TTool> | undefined,
+  timeoutMs: number | undefined,
+  request: PolicyAsker,
+  always: (tool: CatalogTool<TTool>) => boolean,
+  blocked: (tool: CatalogTool<TTool>, phase: PolicyPhase, answer: PolicyAnswer & { allowed: false }) => void,
+): PolicyCheck<TTool> {
+  const gate = new PolicyGate(filter, timeoutMs);
+  return async (tool, phases, input) => {
+    if (always(tool)) return true;
+    for (const phase of phases) {
+      const answer = await gate.ask({
+        toolId: tool.id,
+        tool,
+        phase,
+        context: request.context,
+        threadId: request.threadId,
+        resourceId: request.resourceId,
+        input: phase === 'call' ? input : undefined,
+      });
+      if (answer.allowed) continue;
+      blocked(tool, phase, answer);
+      return false;
+    }
+    return true;
+  };
+}

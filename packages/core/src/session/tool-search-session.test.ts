@@ -7,8 +7,10 @@ import { ToolIndex } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import type { SearchHit, SearchOptions, ToolDescriptor } from '../types.js';
 import type { PolicyFilter, PolicyPhase } from './policy.js';
+import type { ToolCallOutcome } from './step-types.js';
 import type { ToolSearchEvent } from './telemetry.js';
-import { type ToolCallOutcome, ToolSearchSession, type ToolSearchStep } from './tool-search-session.js';
+import { ToolSearchSession } from './tool-search-session.js';
+import type { ToolSearchStep } from './tool-search-step.js';
 
 function tools(): ToolDescriptor[] {
   return [

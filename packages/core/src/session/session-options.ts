@@ -1,0 +1,108 @@
+import type { ToolCatalog } from '../catalog/catalog.js';
+import { InvalidOptionError } from '../errors.js';
+import type { ToolIndex, ToolIndexOptions } from '../index/tool-index.js';
+import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '../stores/in-memory-store.js';
+import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
+import type { ToolDescriptor } from '../types.js';
+import { type MetaToolsConfig, TOOL_SEARCH_MODES, type ToolSearchMode } from './meta-tools.js';
+import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter } from './policy.js';
+import type { ToolSearchEventListener } from './telemetry.js';
+
+/** Where loaded tools are remembered between steps. */
+export type LoadedStateStrategy =
+  /** In this process, per thread, with a TTL and a cap on threads (the default). */
+  | 'memory'
+  /** Derived from the conversation at every step: stateless and restart-safe. */
+  | 'conversation'
+  /** A store of your own, e.g. a shared Redis store for several server instances. */
+  | LoadedToolStore;
+
+export interface ToolSearchSessionOptions<TTool = unknown> {
+  /** The searchable tools: a catalog (which the session follows as it changes), or descriptors. */
+  catalog: ToolCatalog<TTool> | Iterable<ToolDescriptor<TTool>>;
+  /** Tools offered at every step beside the meta-tools, never searched (the host's own tools). */
+  tools?: Iterable<ToolDescriptor<TTool>>;
+  /** An index over `catalog` to reuse (e.g. loaded from JSON); built from `indexOptions` when absent. */
+  index?: ToolIndex<TTool>;
+  /** Options for the index the session builds (an embedder for hybrid search, `minScore`, ...). */
+  indexOptions?: ToolIndexOptions;
+  /** How the model reaches the catalog; see {@link ToolSearchMode}. Default `search-load`. */
+  mode?: ToolSearchMode;
+  search?: {
+    /** How many hits `search_tools` returns. Default 5. */
+    limit?: number;
+    /** Hits scoring below this (0-1, see ToolIndex) are left out. Default: the index's. */
+    minScore?: number;
+  };
+  /**
+   * Where loaded tools live. Default `memory`. Whatever the strategy, a request without a thread id
+   * derives its loaded tools from its own conversation: nothing is shared between requests that
+   * cannot be told apart.
+   */
+  state?: LoadedStateStrategy;
+  /** Options of the default in-memory store (`ttlMs`, `maxThreads`, ...). */
+  memory?: InMemoryLoadedToolStoreOptions;
+  /**
+   * The policy: may this tool be searched, loaded, offered, called? Fails closed when it throws or
+   * does not answer in time. See {@link PolicyPhase} for the phases each mode asks.
+   */
+  filter?: PolicyFilter<TTool>;
+  /**
+   * How long one operation (a step's preparation, a search, one call) waits for an async `filter`,
+   * in ms, counted from its first async answer. Answers still pending then count as "not allowed"
+   * (a `blocked` event with reason `filter-timeout`), and the operation asks the filter no more.
+   * Between 1 and 2,147,483,647. Default 5,000.
+   */
+  filterTimeoutMs?: number;
+  /** Names and descriptions of the meta-tools. Defaults: `search_tools`, `load_tool`, ... */
+  metaTools?: MetaToolsConfig;
+  /** In `catalog` mode, what the discovery tool's description lists. Default `names-and-summaries`. */
+  catalogListing?: 'names' | 'names-and-summaries';
+  /** Characters of a tool description kept in search results (cut at a word boundary). Default 160. */
+  descriptionBudget?: number;
+  /** Receives every telemetry event (also: `session.subscribe`). */
+  onEvent?: ToolSearchEventListener;
+}
+
+/** How many hits `search_tools` returns by default. */
+export const DEFAULT_LIMIT = 5;
+/** Characters of a tool description kept in search results by default. */
+export const DEFAULT_DESCRIPTION_BUDGET = 160;
+
+/**
+ * Checks a session's options that have a range (an {@link InvalidOptionError} names the first bad
+ * one) and returns its mode.
+ */
+export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTool>): ToolSearchMode {
+  const mode = options.mode ?? 'search-load';
+  if (!TOOL_SEARCH_MODES.includes(mode)) {
+    throw new InvalidOptionError('mode', `Unknown mode "${String(mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`);
+  }
+  const limit = options.search?.limit;
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
+    throw new InvalidOptionError('search.limit', `search.limit must be a positive integer; got ${String(limit)}.`);
+  }
+  const timeout = options.filterTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 1 && timeout <= MAX_FILTER_TIMEOUT_MS)) {
+    throw new InvalidOptionError(
+      'filterTimeoutMs',
+      `filterTimeoutMs must be a number of milliseconds from 1 to ${MAX_FILTER_TIMEOUT_MS}; got ${String(timeout)}.`,
+    );
+  }
+  if (options.descriptionBudget !== undefined && !(options.descriptionBudget >= 0)) {
+    throw new InvalidOptionError('descriptionBudget', 'descriptionBudget must be a number >= 0.');
+  }
+  return mode;
+}
+
+/** The store of a session's `state` option: none for the `conversation` strategy. */
+export function storeOf<TTool>(options: ToolSearchSessionOptions<TTool>): LoadedToolStore | undefined {
+  const { state } = options;
+  if (state === undefined || state === 'memory') return new InMemoryLoadedToolStore(options.memory);
+  if (state === 'conversation') return undefined;
+  if (typeof state === 'object' && typeof state.get === 'function') return state;
+  throw new InvalidOptionError(
+    'state',
+    `state must be 'memory', 'conversation' or a LoadedToolStore; got ${JSON.stringify(state)}.`,
+  );
+}
