@@ -1,7 +1,8 @@
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { Command, isCommand, isGraphBubbleUp } from '@langchain/langgraph';
+import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
 import {
   type LoadedStateStrategy,
   type LoadedToolStore,
@@ -292,7 +293,17 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), config));
       const outputs = await Promise.all(
         calls.map((call) =>
-          this.runCall(step, call, (tool, input) => invokeTool(tool, call, input, config, state), config?.signal),
+          this.runCall(
+            step,
+            call,
+            (tool, input) =>
+              new SingleToolNode(tool).runFor(
+                { ...call, name: tool.name, args: input as Record<string, unknown> },
+                config,
+                state,
+              ),
+            config?.signal,
+          ),
         ),
       );
       if (!outputs.some((output) => isCommand(output))) return { messages: outputs as ToolMessage[] };
@@ -420,24 +431,18 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 }
 
-/** Runs a LangChain tool for a call in a custom graph, with the `ToolRuntime` LangGraph's ToolNode gives. */
-async function invokeTool(
-  tool: LangChainTool,
-  call: ToolCall,
-  input: unknown,
-  config: ToolSearchRunConfig | undefined,
-  state: ToolSearchNodeState,
-): Promise<unknown> {
-  const invoke = tool.invoke.bind(tool) as (input: unknown, config?: Record<string, unknown>) => Promise<unknown>;
-  const runConfig = (config ?? {}) as ToolSearchRunConfig & { store?: unknown; writer?: unknown };
-  const runtime = {
-    ...runConfig,
-    state,
-    toolCallId: call.id ?? '',
-    config: runConfig,
-    context: runConfig.context,
-    store: runConfig.store ?? null,
-    writer: runConfig.writer ?? runConfig.configurable?.writer ?? null,
-  };
-  return invoke({ ...call, name: tool.name, args: input, type: 'tool_call' }, runtime);
+/**
+ * LangGraph's `ToolNode` for one tool: the tool node runs a tool that core has checked through it, so
+ * the tool gets the `ToolRuntime` LangGraph gives (state, tool call id, context, store, writer).
+ * Errors are thrown, for core to report.
+ */
+class SingleToolNode extends ToolNode {
+  constructor(tool: LangChainTool) {
+    super([tool], { handleToolErrors: false });
+  }
+
+  /** Runs the tool for `call`, in a graph run with this `config` and `state`. */
+  runFor(call: ToolCall, config: ToolSearchRunConfig | undefined, state: unknown): Promise<ToolMessage | Command> {
+    return this.runTool(call, (config ?? {}) as LangGraphRunnableConfig, state);
+  }
 }
