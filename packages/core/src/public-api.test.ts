@@ -63,3 +63,22 @@ describe('public API tiers', () => {
     }
   });
 });
+
+describe('what a session keeps to itself', () => {
+  it('a session has no public members that only its steps use', () => {
+    const session = new main.ToolSearchSession({ catalog: [{ id: 'a', description: 'A tool.' }] });
+    const stepOnly = [
+      'policyFor',
+      'searchWith',
+      'remember',
+      'suggest',
+      'emit',
+      'isDirect',
+      'loadPhases',
+      'descriptionBudget',
+      'expectCalls',
+    ];
+    for (const name of stepOnly) expect(name in session, name).toBe(false);
+    session.dispose();
+  });
+});
