@@ -9,6 +9,5 @@ export {
   type McpRequestContext,
   McpToolSearchServer,
   type McpToolSearchServerOptions,
-  toCallToolResult,
-  toMcpTool,
 } from './mcp-tool-search-server.js';
+export { toCallToolResult, toMcpTool } from './to-mcp-tool.js';

@@ -3,7 +3,7 @@ import { ToolCatalog, ToolscoutError } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { McpConnectionLimitError, McpServerClosedError } from './errors.js';
-import { McpToolSearchServer, toMcpTool } from './mcp-tool-search-server.js';
+import { McpToolSearchServer } from './mcp-tool-search-server.js';
 import { closedAfterEach } from './test-utils/closed-after-each.js';
 import { call, connectInMemory, META, names, resultText } from './test-utils/mcp-harness.js';
 import { recordToolListChanges } from './test-utils/wait.js';
@@ -143,22 +143,5 @@ describe('McpToolSearchServer over a catalog of descriptors', () => {
     catalog.add({ id: 'b', description: 'second, pinned', pinned: true, execute: () => 'b' });
     expect(await changes.change(1)).toEqual([...META, 'b']);
     await server.close();
-  });
-
-  it('shows MCP output schemas only when they describe an object', () => {
-    const catalog = new ToolCatalog([
-      { id: 'ok', outputSchema: { type: 'object', properties: { n: { type: 'number' } } } },
-      { id: 'not_object', outputSchema: { type: 'string' } },
-    ]);
-    const [ok, notObject] = catalog.list();
-    const offer = (tool: typeof ok) => ({
-      kind: 'loaded' as const,
-      name: tool!.toolName,
-      description: '',
-      inputSchema: tool!.jsonSchema,
-      tool,
-    });
-    expect(toMcpTool(offer(ok)).outputSchema).toEqual({ type: 'object', properties: { n: { type: 'number' } } });
-    expect(toMcpTool(offer(notObject))).not.toHaveProperty('outputSchema');
   });
 });

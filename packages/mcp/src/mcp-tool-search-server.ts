@@ -2,21 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  CallToolResultSchema,
-  type Implementation,
-  ListToolsRequestSchema,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type Implementation, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CatalogChange,
   type LoadedStateStrategy,
-  type MetaToolRole,
   type OfferedTool,
   type StepRequest,
-  type ToolCallOutcome,
   ToolSearchSession,
   type ToolSearchSessionOptions,
 } from '@toolscout/core';
@@ -24,6 +15,7 @@ import { InvalidOptionError } from '@toolscout/core/errors';
 import { isRecord, threadKey } from '@toolscout/core/internal';
 import { McpConnectionLimitError, McpServerClosedError } from './errors.js';
 import { answerInvalidParams } from './invalid-params.js';
+import { toCallToolResult, toMcpTool } from './to-mcp-tool.js';
 
 /** Options for a {@link McpToolSearchServer}: the session's, plus what clients are told about the server. */
 export interface McpToolSearchServerOptions<TTool = unknown> extends Omit<ToolSearchSessionOptions<TTool>, 'state'> {
@@ -64,58 +56,6 @@ export interface McpRequestContext {
 }
 
 const LIST_CHANGED = 'notifications/tools/list_changed';
-
-/** Hints for the meta-tools: searching and describing read nothing but the catalog. */
-const META_ANNOTATIONS: Partial<Record<MetaToolRole, Tool['annotations']>> = {
-  search: { readOnlyHint: true, openWorldHint: false },
-  describe: { readOnlyHint: true, openWorldHint: false },
-  load: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  discover: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-};
-
-/** The MCP tool definition of an offered tool: name, title, description, schemas and annotations. */
-export function toMcpTool(offered: OfferedTool): Tool {
-  const tool = offered.tool;
-  const title = tool?.metadata?.title ?? tool?.annotations?.title;
-  const definition: Tool = {
-    name: offered.name,
-    description: offered.description,
-    inputSchema: offered.inputSchema as Tool['inputSchema'],
-  };
-  if (typeof title === 'string') definition.title = title;
-  // MCP output schemas describe an object; anything else would make clients reject the whole list.
-  if (tool?.outputSchema?.type === 'object') definition.outputSchema = tool.outputSchema as Tool['outputSchema'];
-  const annotations = tool ? tool.annotations : offered.role && META_ANNOTATIONS[offered.role];
-  if (annotations) definition.annotations = annotations;
-  return definition;
-}
-
-function isCallToolResult(value: unknown): value is CallToolResult {
-  return isRecord(value) && Array.isArray(value.content) && CallToolResultSchema.safeParse(value).success;
-}
-
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/**
- * The `tools/call` result for a session's outcome: a tool's own MCP result as it came (content,
- * `structuredContent`, `isError`), other outputs as JSON text (and `structuredContent` for objects),
- * and the model's mistakes as `isError: true` results carrying core's message.
- */
-export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
-  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.error.message }], isError: true };
-  const output = outcome.output;
-  if (outcome.toolId !== undefined && isCallToolResult(output)) return output;
-  if (typeof output === 'string') return { content: [{ type: 'text', text: output }] };
-  const result: CallToolResult = { content: [{ type: 'text', text: jsonText(output) }] };
-  if (isRecord(output)) result.structuredContent = output;
-  return result;
-}
 
 /** Whether a catalog change can change what some session is offered (pinned, loaded or listed tools). */
 function mayChangeOffers(change: CatalogChange<unknown>, mode: string): boolean {
