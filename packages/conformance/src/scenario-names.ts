@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'unknown tool call gets suggestions',
   'direct tools',
   'renamed meta-tools',
+  'renamed meta-tools (proxy mode)',
   'policy: search phase',
   'policy: load phase',
   'policy: active phase',

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { answer, call, load, resultNames, search, text } from '../harness.js';
-import { META, offered, resultOf, type ScenarioContext } from './context.js';
+import { EMAIL, META, offered, resultOf, type ScenarioContext } from './context.js';
 
 /** The options that rename the two meta-tools of `search-load`. */
 const RENAMED = { search: { name: 'find_tools' }, load: { name: 'enable_tool' } };
@@ -9,7 +9,7 @@ const RENAMED = { search: { name: 'find_tools' }, load: { name: 'enable_tool' } 
  * The tools a host brings besides the catalog: its own direct tools, and the meta-tools under names
  * of its choosing (`metaTools`).
  */
-export function hostToolScenarios({ scenario, agentWith }: ScenarioContext): void {
+export function hostToolScenarios({ scenario, agentWith, mode }: ScenarioContext): void {
   scenario('direct tools', true, async () => {
     const { agent, executions } = await agentWith({ direct: true });
     const transcript = await agent.run({
@@ -68,5 +68,31 @@ export function hostToolScenarios({ scenario, agentWith }: ScenarioContext): voi
     expect(resultOf(transcript, 4).isError).toBe(true);
     for (const step of transcript.steps) expect(step.offered).not.toContain('search_tools');
     expect(executions).toEqual([{ toolId: 'get_weather', input: { city: 'Paris' } }]);
+  });
+
+  scenario('renamed meta-tools (proxy mode)', mode('proxy'), async () => {
+    const metaTools = { search: { name: 'find_tools' }, describe: { name: 'show_tool' }, call: { name: 'run_tool' } };
+    const { agent, executions } = await agentWith({ options: { mode: 'proxy', metaTools } });
+    const transcript = await agent.run({
+      prompt: 'Email bob',
+      threadId: 'thread-renamed-proxy',
+      script: [
+        search('send an email', 'find_tools'),
+        call('show_tool', { toolName: 'send_email' }),
+        call('send_email', EMAIL),
+        call('run_tool', { toolName: 'send_email', arguments: EMAIL }),
+        answer(),
+      ],
+    });
+    for (const step of transcript.steps) expect(step.offered).toEqual(['find_tools', 'show_tool', 'run_tool']);
+    expect(transcript.steps[0]!.descriptions.find_tools).toContain('run_tool');
+    expect(resultNames(resultOf(transcript, 0).output)).toContain('send_email');
+    expect(resultOf(transcript, 1).output).toMatchObject({ name: 'send_email' });
+    // Called directly, the tool is "not loaded", and the hint names the renamed call tool.
+    expect(resultOf(transcript, 2).isError).toBe(true);
+    expect(text(resultOf(transcript, 2).output)).toContain('run_tool');
+    expect(text(resultOf(transcript, 2).output)).not.toContain('call_tool');
+    expect(resultOf(transcript, 3).isError).toBe(false);
+    expect(executions).toEqual([{ toolId: 'send_email', input: EMAIL }]);
   });
 }
