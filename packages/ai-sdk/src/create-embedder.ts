@@ -23,11 +23,6 @@ export interface EmbedderOptions {
   abortSignal?: AbortSignal;
 }
 
-function modelId(model: EmbeddingModel): string {
-  if (typeof model === 'string') return `ai-sdk:${model}`;
-  return `ai-sdk:${model.provider}:${model.modelId}`;
-}
-
 /**
  * A toolscout `Embedder` over the AI SDK's `embedMany`: any AI SDK embedding model (OpenAI, Google,
  * Cohere, Mistral, a gateway id...) turns tool texts and queries into vectors for hybrid search.
@@ -48,9 +43,9 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions =
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
     throw new InvalidOptionError('dimensions', `dimensions must be a positive integer; got ${String(dimensions)}.`);
   }
-  const embedderId = id ?? `${modelId(model)}${dimensions === undefined ? '' : `@${dimensions}`}`;
+  const name = typeof model === 'string' ? model : `${model.provider}:${model.modelId}`;
   return {
-    id: embedderId,
+    id: id ?? `ai-sdk:${name}${dimensions === undefined ? '' : `@${dimensions}`}`,
     async embed(texts: string[]): Promise<number[][]> {
       if (texts.length === 0) return [];
       const { embeddings } = await embedMany({

@@ -21,11 +21,8 @@ import {
   type ToolSet,
 } from 'ai';
 import { conversationFromMessages } from './conversation-from-messages.js';
-import { descriptorsOf, isAISDKTool, isProviderTool, isToolSet, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
+import { descriptorsOf, directToolsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
 import { type DiscoveryContext, type RunCall, toAISDKTool } from './to-ai-sdk-tool.js';
-
-/** The AI SDK's runtime context: a record of your own. */
-type RuntimeContext = Record<string, unknown>;
 
 /**
  * Who a generation is for, as the session needs to know it: its thread and resource (loaded tools
@@ -37,7 +34,7 @@ export type GenerationRequest = Pick<StepRequest, 'threadId' | 'resourceId' | 'c
 /** What {@link CreateToolSearchOptions.request} is given at each step. */
 export interface GenerationRequestInfo {
   /** The runtime context of the generation (`generateText({ runtimeContext })`, or set by `prepareCall`). */
-  runtimeContext: RuntimeContext;
+  runtimeContext: Record<string, unknown>;
   /** The messages the model is about to receive. */
   messages: ModelMessage[];
 }
@@ -122,10 +119,8 @@ function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRe
 function checkRequest(request: unknown): GenerationRequest {
   if (request === undefined) return {};
   if (!isRecord(request)) {
-    throw new InvalidOptionError(
-      'request',
-      `request() must return an object or undefined; got ${describeValue(request)}.`,
-    );
+    const message = `request() must return an object or undefined; got ${describeValue(request)}.`;
+    throw new InvalidOptionError('request', message);
   }
   for (const field of ['threadId', 'resourceId'] as const) {
     if (request[field] !== undefined && typeof request[field] !== 'string') {
@@ -148,14 +143,6 @@ function checkOptions(options: unknown): asserts options is CreateToolSearchOpti
       throw new InvalidOptionError(name, `${name} must be ${expected}; got ${describeValue(value)}.`);
     }
   }
-}
-
-/** Direct tools: provider tools pass through untouched (always active); the rest go to the session. */
-function splitDirect(tools: unknown): { descriptors: ToolDescriptor<Tool>[]; provider: Map<string, Tool> } {
-  const entries = isToolSet(tools) ? Object.entries(tools) : [];
-  const provider = new Map(entries.filter(([, tool]) => isAISDKTool(tool) && isProviderTool(tool)));
-  const rest = isToolSet(tools) ? Object.fromEntries(entries.filter(([name]) => !provider.has(name))) : tools;
-  return { descriptors: rest === undefined ? [] : [...descriptorsOf(rest, 'tools')], provider };
 }
 
 /**
@@ -188,7 +175,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   checkOptions(options);
   const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
   const { repairToolCall: ownRepairToolCall, refineToolInput: ownRefineToolInput, ...sessionOptions } = rest;
-  const { descriptors, provider } = splitDirect(tools);
+  const { descriptors, provider } = directToolsOf(tools);
   const directTools = new ToolCatalog(descriptors).list();
   const session = new ToolSearchSession<Tool>({
     ...sessionOptions,
@@ -309,22 +296,16 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     return { ...toolCall, toolName: standIn, input: JSON.stringify({ [markerKey]: serializable }) };
   };
 
-  const search = {
-    get tools() {
-      return build().tools;
-    },
-    prepareStep,
-    repairToolCall,
-    get experimental_refineToolInput() {
-      return build().refine;
-    },
-  };
-  const dispose = () => {
-    unsubscribe();
-    session.dispose();
-  };
-  return Object.defineProperties(search, {
+  // Spread into generateText: `tools` and the hooks; `session` and `dispose` stay out of the spread.
+  return Object.defineProperties({ prepareStep, repairToolCall } as unknown as AISDKToolSearch, {
+    tools: { enumerable: true, get: () => build().tools },
+    experimental_refineToolInput: { enumerable: true, get: () => build().refine },
     session: { value: session },
-    dispose: { value: dispose },
-  }) as AISDKToolSearch;
+    dispose: {
+      value: () => {
+        unsubscribe();
+        session.dispose();
+      },
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { type JsonSchema, type SchemaLike, ToolCatalog, type ToolDescriptor } from '@toolscout/core';
 import { InvalidOptionError, InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, isRecord, isStandardSchema } from '@toolscout/core/internal';
+import { describeValue, failureReason, isRecord, isStandardSchema } from '@toolscout/core/internal';
 import { asSchema, type FlexibleSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 
 /** Descriptor fields to set beside what an AI SDK tool declares (e.g. `pinned`, `tags`). */
@@ -11,15 +11,6 @@ export type ToolSearchCatalog = ToolSet | Iterable<ToolDescriptor<Tool>> | ToolC
 
 const TOOL_SEARCH_MARKER = Symbol.for('vercel.ai.toolSearch');
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A provider-defined tool (`type: 'provider'`): the provider declares it, and may run it. */
-export function isProviderTool(tool: Tool): boolean {
-  return tool.type === 'provider';
-}
-
 /** Whether a value looks like an AI SDK tool (what `tool()` and `dynamicTool()` return). */
 export function isAISDKTool(value: unknown): value is Tool {
   return (
@@ -27,8 +18,13 @@ export function isAISDKTool(value: unknown): value is Tool {
   );
 }
 
+/** A provider-defined tool (`type: 'provider'`): the provider declares it, and may run it. */
+function isProviderTool(value: unknown): value is Tool {
+  return isAISDKTool(value) && value.type === 'provider';
+}
+
 /** A record of tools by name (`ToolSet`), as opposed to an iterable of descriptors or a catalog. */
-export function isToolSet(value: unknown): value is ToolSet {
+function isToolSet(value: unknown): value is ToolSet {
   return isRecord(value) && !(Symbol.iterator in value);
 }
 
@@ -45,7 +41,7 @@ function hasJsonSchemaConverter(schema: unknown): boolean {
 function issuesOf(error: unknown): { message: string; path?: PropertyKey[] }[] {
   const cause = isRecord(error) ? error.cause : undefined;
   const source = [error, cause].find((value) => isRecord(value) && Array.isArray(value.issues));
-  if (!isRecord(source)) return [{ message: errorMessage(cause instanceof Error ? cause : error) }];
+  if (!isRecord(source)) return [{ message: failureReason(cause instanceof Error ? cause : error) }];
   return (source.issues as unknown[]).map((issue) => {
     const record = isRecord(issue) ? issue : {};
     return {
@@ -63,7 +59,7 @@ function readSchema(name: string, schema: FlexibleSchema<unknown>) {
     resolved = asSchema(schema);
     json = resolved.jsonSchema;
   } catch (error) {
-    const message = `Tool "${name}": its inputSchema cannot be read: ${errorMessage(error)}`;
+    const message = `Tool "${name}": its inputSchema cannot be read: ${failureReason(error)}`;
     throw new InvalidToolError(message, 'inputSchema', { cause: error });
   }
   if (isRecord(json) && typeof json.then === 'function') {
@@ -108,7 +104,7 @@ function descriptionOf(name: string, tool: Tool): string | undefined {
     return description({ context: {} });
   } catch (error) {
     throw new InvalidToolError(
-      `Tool "${name}": its description is a function that failed without a tool context (${errorMessage(error)}); toolscout indexes descriptions up front. Give a string, or a function that works with an empty context.`,
+      `Tool "${name}": its description is a function that failed without a tool context (${failureReason(error)}); toolscout indexes descriptions up front. Give a string, or a function that works with an empty context.`,
       'description',
       { cause: error },
     );
@@ -197,4 +193,17 @@ export function descriptorsOf(tools: unknown, option: string): ToolCatalog<Tool>
     option,
     `${option} must be a record of AI SDK tools, an iterable of tool descriptors or a ToolCatalog; got ${describeValue(tools)}.`,
   );
+}
+
+/**
+ * The direct tools of the `tools` option: provider tools by name, which pass through as they are
+ * (the provider defines and runs them), and the rest as the session takes them.
+ */
+export function directToolsOf(tools: unknown): { descriptors: ToolDescriptor<Tool>[]; provider: Map<string, Tool> } {
+  if (tools === undefined) return { descriptors: [], provider: new Map() };
+  if (!isToolSet(tools)) return { descriptors: [...descriptorsOf(tools, 'tools')], provider: new Map() };
+  const entries = Object.entries(tools);
+  const provider = new Map(entries.filter(([, tool]) => isProviderTool(tool)));
+  const rest = Object.fromEntries(entries.filter(([name]) => !provider.has(name)));
+  return { descriptors: fromAISDKTools(rest), provider };
 }
