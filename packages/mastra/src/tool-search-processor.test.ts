@@ -315,6 +315,8 @@ describe('approval of a loaded tool', () => {
       output: { type: 'json', value: { deleted: 'acme/old' } },
     });
     expect(events.filter((event) => event.type === 'call')).toMatchObject([{ toolId: 'delete_repository', ok: true }]);
+    // One step event per model call (two before the approval, one after): a resume is not a step.
+    expect(events.filter((event) => event.type === 'step')).toHaveLength(3);
   });
 });
 
