@@ -2,23 +2,25 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { McpConnectionLimitError } from './errors.js';
-import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './gateway/mcp-gateway.js';
+import { McpToolSearchServer, type McpToolSearchServerOptions } from './mcp-tool-search-server.js';
 import { closedAfterEach } from './test-utils/closed-after-each.js';
-import { createFixtureServer } from './test-utils/fixture-server.js';
 import { connectInMemory } from './test-utils/mcp-harness.js';
 import { waitFor } from './test-utils/wait.js';
 
 describe('McpToolSearchServer: the threads of live client sessions', () => {
   const open = closedAfterEach();
 
-  async function setup(options: WrapMcpServerOptions = {}): Promise<McpGateway> {
-    const gateway = await wrapMcpServer(createFixtureServer('T'), { name: 'fixture', ...options });
-    open.push(gateway);
-    return gateway;
+  function setup(options: Omit<McpToolSearchServerOptions, 'catalog'> = {}): McpToolSearchServer {
+    const server = new McpToolSearchServer({
+      catalog: [{ id: 'echo', description: 'Echo a text back', execute: (input: unknown) => input }],
+      ...options,
+    });
+    open.push(server);
+    return server;
   }
 
-  async function client(gateway: McpGateway, threadId?: string): Promise<Client> {
-    const connected = await connectInMemory(gateway, threadId === undefined ? {} : { threadId });
+  async function client(server: McpToolSearchServer, threadId?: string): Promise<Client> {
+    const connected = await connectInMemory(server, threadId === undefined ? {} : { threadId });
     open.push(connected);
     return connected;
   }
@@ -28,32 +30,32 @@ describe('McpToolSearchServer: the threads of live client sessions', () => {
   }
 
   it('keeps a shared thread’s loaded tools until its last connection closes', async () => {
-    const gateway = await setup();
-    const a = await client(gateway, 'shared');
-    const b = await client(gateway, 'shared');
+    const server = setup();
+    const a = await client(server, 'shared');
+    const b = await client(server, 'shared');
     const loaded = (await a.callTool({ name: 'load_tool', arguments: { toolName: 'echo' } })) as CallToolResult;
     expect(loaded.isError).toBeFalsy();
     await b.close();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await listed(a)).toEqual(['search_tools', 'load_tool', 'echo']);
-    const store = gateway.searchServer.session.memoryStore!;
+    const store = server.session.memoryStore!;
     await a.close();
     await waitFor(() => store.stats().threads === 0, 2_000, 'the thread to be dropped with its last connection');
   });
 
   it('refuses a connection with a new thread when live ones hold every thread the store keeps', async () => {
-    const gateway = await setup({ memory: { maxThreads: 2 } });
-    const first = await client(gateway, 'a');
-    await client(gateway, 'b');
-    const error = await client(gateway, 'c').catch((thrown: unknown) => thrown);
+    const server = setup({ memory: { maxThreads: 2 } });
+    const first = await client(server, 'a');
+    await client(server, 'b');
+    const error = await client(server, 'c').catch((thrown: unknown) => thrown);
     expect(McpConnectionLimitError.isInstance(error)).toBe(true);
     expect((error as McpConnectionLimitError).limit).toBe(2);
     expect((error as Error).message).toContain('raise memory.maxThreads');
     // Another connection to a live thread takes no new thread.
-    expect(await listed(await client(gateway, 'b'))).toEqual(['search_tools', 'load_tool']);
+    expect(await listed(await client(server, 'b'))).toEqual(['search_tools', 'load_tool']);
     // A thread whose last connection closed is free again.
     await first.close();
-    await waitFor(() => gateway.searchServer.connectionCount === 2, 2_000, 'the connection to close');
-    expect(await listed(await client(gateway, 'c'))).toEqual(['search_tools', 'load_tool']);
+    await waitFor(() => server.connectionCount === 2, 2_000, 'the connection to close');
+    expect(await listed(await client(server, 'c'))).toEqual(['search_tools', 'load_tool']);
   });
 });

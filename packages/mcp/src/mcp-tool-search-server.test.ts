@@ -1,4 +1,5 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog, ToolscoutError } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
@@ -105,6 +106,21 @@ describe('McpToolSearchServer over a catalog of descriptors', () => {
     await call(c, 'search_tools', { query: 'email a recipient' });
     expect(await changes.change(2)).toEqual(['search_tools', 'get_weather', 'send_email']);
     expect(changes.lists).toHaveLength(2);
+  });
+
+  it('answers a request whose params do not fit its method with -32602, naming them, and keeps serving', async () => {
+    const server = new McpToolSearchServer({ catalog: weatherCatalog() });
+    open.push(server);
+    const c = await connectInMemory(server);
+    open.push(c);
+    const malformed = c.request({ method: 'tools/call', params: { name: 42 } } as never, EmptyResultSchema);
+    await expect(malformed).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof McpError &&
+        error.code === ErrorCode.InvalidParams &&
+        error.message.includes('Invalid params for tools/call: params.name'),
+    );
+    expect(await names(c)).toEqual(META);
   });
 
   it('keeps one thread per resource: the same thread id of two resources is two threads', async () => {
