@@ -133,7 +133,13 @@ function processorOptions(
   options: Omit<ToolSearchSessionOptions, 'catalog' | 'tools'>,
   catalogTool: (id: string) => CatalogTool | undefined,
 ): ToolSearchProcessorOptions {
-  if (options.index !== undefined) throw new Error('The Mastra harness does not take a prebuilt index.');
+  // Session options the processor has no counterpart for fail the scenario instead of being dropped.
+  const unmapped = [
+    ...(options.index === undefined ? [] : ['index']),
+    ...Object.keys(options.memory ?? {}).flatMap((key) => (key === 'ttlMs' ? [] : [`memory.${key}`])),
+    ...Object.keys(options.indexOptions ?? {}).flatMap((key) => (key === 'embedder' ? [] : [`indexOptions.${key}`])),
+  ];
+  if (unmapped.length > 0) throw new Error(`The Mastra processor has no option for ${unmapped.join(', ')}.`);
   const result: ToolSearchProcessorOptions = { tools };
   if (pinned.length > 0) result.pinned = pinned;
   if (options.mode !== undefined) result.mode = options.mode;
