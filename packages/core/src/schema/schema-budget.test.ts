@@ -11,7 +11,8 @@ import {
 import { within } from '../test-utils/within.js';
 import type { JsonSchema } from '../types.js';
 import { validateInput } from './schema.js';
-import { schemaPlan, VALIDATION_BUDGET, validationCost } from './schema-graph.js';
+import { schemaPlan, VALIDATION_BUDGET } from './schema-graph.js';
+import { validationCost } from './validation-cost.js';
 
 function callable(id: string, schema: JsonSchema) {
   return new ToolCatalog([{ id, inputSchema: schema }]).get(id)!;

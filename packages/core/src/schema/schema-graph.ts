@@ -16,23 +16,16 @@
 //   exponentially), and every `pattern` and `patternProperties` key set up to be matched by RE2 in
 //   linear time (see schema-pattern.ts). `$ref`s resolve within the schema; other documents are not
 //   fetched.
+// The copy is made in runnable-copy.ts, and the count for given arguments in validation-cost.ts.
 //
 // Why count first instead of memoising the validator's results per (subschema, value): a result
 // carries more than valid/invalid (the properties it evaluated, for `unevaluatedProperties`; where
 // each error is), so sharing one between paths would change what the library reports. Counting
 // with a memo takes at most about the budget's steps and leaves the library's results as they are.
 
-import { isRecord, setOwn } from '../values.js';
-import {
-  compilePattern,
-  firstUncompiled,
-  isLinear,
-  type LinearPattern,
-  PATTERN_FORMAT,
-  type PatternChecks,
-  type PatternMap,
-  type PatternUnsupported,
-} from './schema-pattern.js';
+import { isRecord } from '../values.js';
+import { firstUnsupported, PatternCollector, runnableCopy } from './runnable-copy.js';
+import { firstUncompiled, type PatternChecks, type PatternUnsupported } from './schema-pattern.js';
 
 /**
  * How many steps one validation may take: one per subschema applied to a value (an evaluation in the
@@ -133,7 +126,7 @@ function isSchema(value: unknown): value is object | boolean {
   return isRecord(value) || typeof value === 'boolean';
 }
 
-function own(record: object, key: string): unknown {
+export function own(record: object, key: string): unknown {
   return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
 }
 
@@ -155,7 +148,7 @@ interface Edge {
 }
 
 /** Where `node` holds each of its in-place subschemas (read only to cut a loop). */
-function inPlaceEdges(node: object, lookup: Record<string, unknown>): Edge[] {
+export function inPlaceEdges(node: object, lookup: Record<string, unknown>): Edge[] {
   const edges: Edge[] = [];
   const ref = referenceOf(node);
   if (ref !== undefined && isSchema(lookup[ref])) edges.push({ target: lookup[ref], key: '$ref' });
@@ -368,7 +361,7 @@ function collect(root: unknown) {
 }
 
 /** An in-place edge that closes a loop: from `node` to `target`, a subschema still on the walk's path. */
-interface Cut {
+export interface Cut {
   node: object;
   target: object;
 }
@@ -418,122 +411,6 @@ function walkInPlace(nodes: Map<object, Node>, cap: number): Cut[] {
     }
   }
   return cuts;
-}
-
-/** A mutable copy of JSON-like data that keeps shared objects shared (and loops looped). */
-function copyShared(value: unknown, copies: Map<object, unknown>): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const known = copies.get(value);
-  if (known !== undefined) return known;
-  if (Array.isArray(value)) {
-    const array: unknown[] = [];
-    copies.set(value, array);
-    for (let i = 0; i < value.length; i++) array.push(copyShared(value[i], copies));
-    return array;
-  }
-  const object: Record<string, unknown> = {};
-  copies.set(value, object);
-  for (const key of Object.keys(value)) {
-    setOwn(object, key, copyShared((value as Record<string, unknown>)[key], copies));
-  }
-  return object;
-}
-
-/**
- * The scheme check that stands in for the validator's `url` format: its own pattern backtracks
- * exponentially (`http://` and 40 letters then `_` take hours), `uri` does not.
- */
-const URL_SCHEME = { pattern: '^(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\\/\\/' };
-
-/** The patterns a subschema holds: its `pattern` and its `patternProperties` keys. */
-function patternsOf(node: object): string[] {
-  const pattern = own(node, 'pattern');
-  const map = own(node, 'patternProperties');
-  return [...(typeof pattern === 'string' ? [pattern] : []), ...(isRecord(map) ? Object.keys(map) : [])];
-}
-
-/** The first pattern among the rewritten subschemas that RE2 cannot match. */
-function firstUnsupported(rewrites: ReadonlySet<object>): PatternUnsupported | undefined {
-  for (const node of rewrites) {
-    for (const pattern of patternsOf(node)) {
-      const compiled = compilePattern(pattern);
-      if (compiled !== undefined && !isLinear(compiled)) return compiled;
-    }
-  }
-  return undefined;
-}
-
-/** Collects the patterns of the runnable copy as they are rewritten (see {@link rewritePatterns}). */
-class PatternCollector implements PatternChecks {
-  readonly formats = new Map<string, LinearPattern>();
-  readonly maps: PatternMap[] = [];
-}
-
-/**
- * Sets up a subschema's patterns to be matched in linear time: a `pattern` becomes a format of its
- * own (in an `allOf` when the subschema has a format already), and a `patternProperties` is listed
- * so that the names it matches can be declared for each call. A pattern RE2 cannot match, or
- * `RegExp` rejects, stays.
- */
-function rewritePatterns(target: Record<string, unknown>, collector: PatternCollector): void {
-  const pattern = typeof target.pattern === 'string' ? compilePattern(target.pattern) : undefined;
-  if (isLinear(pattern)) {
-    const name = `${PATTERN_FORMAT}${collector.formats.size}`;
-    collector.formats.set(name, pattern);
-    delete target.pattern;
-    if (Object.hasOwn(target, 'format'))
-      target.allOf = [...(Array.isArray(target.allOf) ? target.allOf : []), { format: name }];
-    else target.format = name;
-  }
-  const map = target.patternProperties;
-  if (!isRecord(map)) return;
-  const entries = Object.keys(map).map((source) => ({ source, compiled: compilePattern(source), schema: map[source] }));
-  if (entries.some((entry) => isLinear(entry.compiled))) {
-    collector.maps.push({ node: target, properties: target.properties, patternProperties: map, entries });
-  }
-}
-
-/**
- * Rewrites a subschema of the runnable copy: `$recursiveRef` becomes `$ref` (the validator's own
- * handling of it loops without a `$recursiveAnchor`), `format: "url"` becomes `format: "uri"`
- * with an http, https or ftp scheme (the same check, in linear time), and its patterns are set up
- * for RE2 ({@link rewritePatterns}).
- */
-function rewrite(target: Record<string, unknown>, collector: PatternCollector): void {
-  if (Object.hasOwn(target, '$recursiveRef')) {
-    if (!Object.hasOwn(target, '$ref') && typeof target.$recursiveRef === 'string') target.$ref = target.$recursiveRef;
-    delete target.$recursiveRef;
-  }
-  if (target.format === 'url') {
-    target.format = 'uri';
-    target.allOf = [...(Array.isArray(target.allOf) ? target.allOf : []), { ...URL_SCHEME }];
-  }
-  rewritePatterns(target, collector);
-}
-
-/** The copy the validator can run: loops cut (a `$ref` dropped, or a subschema slot set to `true`), and rewritten. */
-function runnableCopy(
-  schema: unknown,
-  cuts: readonly Cut[],
-  rewrites: ReadonlySet<object>,
-  lookup: Record<string, unknown>,
-  collector: PatternCollector,
-) {
-  const copies = new Map<object, unknown>();
-  const copy = copyShared(schema, copies);
-  for (const { node, target } of cuts) {
-    const copied = copies.get(node) as Record<string, unknown>;
-    for (const edge of inPlaceEdges(node, lookup)) {
-      if (edge.target !== target) continue;
-      if (edge.key === '$ref') {
-        delete copied.$ref;
-        delete copied.$recursiveRef;
-      } else if (edge.at === undefined) copied[edge.key] = true;
-      else (copied[edge.key] as Record<string | number, unknown>)[edge.at] = true;
-    }
-  }
-  for (const node of rewrites) rewrite(copies.get(node) as Record<string, unknown>, collector);
-  return copy;
 }
 
 const NO_PATTERNS: PatternChecks = { formats: new Map(), maps: [] };
@@ -605,92 +482,4 @@ export function costProblemOf(schema: unknown): string | undefined {
   const key = typeof schema === 'object' && schema !== null ? schema : undefined;
   const cached = key && plans.get(key);
   return schemaCostProblem(cached || analyse(schema).plan);
-}
-
-/** Thrown inside {@link validationCost} once the count passes the budget. */
-const OVER_BUDGET = Symbol('over budget');
-
-/**
- * How many steps validating `value` against the plan's schema takes (an upper bound: every branch
- * counted, every key tried against every pattern), or `budget + 1` as soon as it is more than
- * `budget`. Counting costs at most about `budget` steps: a subschema and a value met again by
- * another path are counted from a memo.
- */
-export function validationCost(plan: SchemaPlan, value: unknown, budget = VALIDATION_BUDGET): number {
-  const memo = new Map<object, Map<object, number>>();
-  let steps = 0;
-  const costOf = (schema: unknown, value: unknown): number => {
-    if (!isRecord(schema)) return 1;
-    const node = plan.nodes.get(schema);
-    if (typeof value !== 'object' || value === null) return node?.cost ?? 1;
-    let known = memo.get(value);
-    const cached = known?.get(schema);
-    if (cached !== undefined) return cached;
-    if (++steps > budget) throw OVER_BUDGET;
-    let total = 0;
-    const add = (cost: number) => {
-      total += cost;
-      if (total > budget) throw OVER_BUDGET;
-    };
-    add(node?.steps ?? 1);
-    const inPlace = node?.inPlace ?? [];
-    for (let i = 0; i < inPlace.length; i++) add(costOf(inPlace[i], value));
-    if (Array.isArray(value)) addItemCosts(schema, value, costOf, add);
-    else addMemberCosts(schema, value as Record<string, unknown>, costOf, add);
-    if (!known) {
-      known = new Map();
-      memo.set(value, known);
-    }
-    known.set(schema, total);
-    return total;
-  };
-  try {
-    return costOf(plan.schema, value);
-  } catch (error) {
-    if (error === OVER_BUDGET) return budget + 1;
-    throw error;
-  }
-}
-
-type CostOf = (schema: unknown, value: unknown) => number;
-
-function listLength(value: unknown): number {
-  return Array.isArray(value) ? value.length : 0;
-}
-
-function addMemberCosts(schema: object, value: Record<string, unknown>, costOf: CostOf, add: (cost: number) => void) {
-  const keys = Object.keys(value);
-  add(listLength(own(schema, 'required')));
-  const dependentRequired = own(schema, 'dependentRequired');
-  if (isRecord(dependentRequired)) for (const key of keys) add(listLength(dependentRequired[key]));
-  const properties = own(schema, 'properties');
-  if (isRecord(properties)) {
-    for (const key of Object.keys(properties)) if (Object.hasOwn(value, key)) add(costOf(properties[key], value[key]));
-  }
-  const patterns = own(schema, 'patternProperties');
-  if (isRecord(patterns)) {
-    for (const pattern of Object.keys(patterns)) for (const key of keys) add(costOf(patterns[pattern], value[key]));
-  }
-  for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
-    const member = own(schema, keyword);
-    if (member !== undefined) for (const key of keys) add(costOf(member, value[key]));
-  }
-  const names = own(schema, 'propertyNames');
-  if (names !== undefined) for (const key of keys) add(costOf(names, key));
-}
-
-function addItemCosts(schema: object, value: readonly unknown[], costOf: CostOf, add: (cost: number) => void) {
-  if (own(schema, 'uniqueItems') === true) add((value.length * (value.length - 1)) / 2);
-  for (const keyword of ['prefixItems', 'items'] as const) {
-    const items = own(schema, keyword);
-    if (Array.isArray(items)) {
-      for (let i = 0; i < Math.min(items.length, value.length); i++) add(costOf(items[i], value[i]));
-    } else if (items !== undefined) {
-      for (const item of value) add(costOf(items, item));
-    }
-  }
-  for (const keyword of ['additionalItems', 'contains', 'unevaluatedItems'] as const) {
-    const items = own(schema, keyword);
-    if (items !== undefined) for (const item of value) add(costOf(items, item));
-  }
 }

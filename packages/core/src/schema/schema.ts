@@ -3,8 +3,9 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { InvalidToolError } from '../errors.js';
 import type { JsonSchema, SchemaLike } from '../types.js';
 import { describeValue, isRecord } from '../values.js';
-import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET, validationCost } from './schema-graph.js';
+import { schemaCostProblem, schemaPlan, VALIDATION_BUDGET } from './schema-graph.js';
 import { isPatternFormatError, loadPatternEngine, PatternNamesOverBudget, withPatterns } from './schema-pattern.js';
+import { validationCost } from './validation-cost.js';
 
 /** The JSON Schema a tool without an input schema gets: an object with no declared properties. */
 export function emptyObjectSchema(): JsonSchema {
