@@ -300,6 +300,32 @@ describe('createToolSearch with streamText', () => {
     expect(parts).toContain('tool-error');
     expect(await result.text).toBe('10 EUR is 10.80 USD.');
   });
+
+  it('streams the preliminary outputs of a streaming tool, and the model reads its last one', async () => {
+    const search = createToolSearch({
+      catalog: {
+        count_down: tool({
+          description: 'Count down from a number, one step at a time.',
+          inputSchema: z.object({ from: z.number() }),
+          async *execute({ from }) {
+            for (let n = from; n >= 0; n--) yield { remaining: n };
+          },
+        }),
+      },
+    });
+    const model = new ScriptedModel([
+      callTool('load_tool', { toolName: 'count_down' }),
+      callTool('count_down', { from: 2 }),
+      answer('Lift-off.'),
+    ]);
+    const result = streamText({ model: model.mock, prompt: 'Count down', stopWhen: stepCountIs(5), ...search });
+    const outputs: unknown[] = [];
+    for await (const part of result.fullStream) {
+      if (part.type === 'tool-result' && part.toolName === 'count_down') outputs.push(part.output);
+    }
+    expect(outputs).toEqual([{ remaining: 2 }, { remaining: 1 }, { remaining: 0 }, { remaining: 0 }]);
+    expect(model.lastToolResults(2)).toMatchObject([{ toolName: 'count_down', output: { remaining: 0 } }]);
+  });
 });
 
 describe('createToolSearch across turns', () => {
