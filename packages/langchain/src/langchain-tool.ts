@@ -76,9 +76,9 @@ export interface ToLangChainToolOptions {
   description?: string;
 }
 
-/** Whether a value can be iterated (`for...of`, spread). */
+/** Whether a value is an iterable object (an array, a Set, a generator; not a string). */
 export function isIterable(value: unknown): value is Iterable<unknown> {
-  return typeof (value as Partial<Iterable<unknown>> | null | undefined)?.[Symbol.iterator] === 'function';
+  return typeof value === 'object' && value !== null && Symbol.iterator in value;
 }
 
 /** The thread id of a LangChain run config (`configurable.thread_id`: a non-empty string or a number), if any. */

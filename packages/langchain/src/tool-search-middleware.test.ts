@@ -1,6 +1,8 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import type { LoadedToolStore, ToolSearchEvent } from '@toolscout/core';
+import { InvalidOptionError } from '@toolscout/core/errors';
+import { parseJsonOrText } from '@toolscout/test-kit';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { LangChainToolSearch } from './langchain-tool-search.js';
@@ -17,7 +19,7 @@ function toolMessages(messages: readonly BaseMessage[]): ToolMessage[] {
 
 function parsed(message: ToolMessage | undefined): unknown {
   expect(message).toBeDefined();
-  return JSON.parse(message!.text);
+  return parseJsonOrText(message!.text);
 }
 
 /** The ToolMessages the model saw at a call: those in the messages it was sent. */
@@ -424,4 +426,70 @@ describe('toolSearchMiddleware with createAgent', () => {
     const search = new LangChainToolSearch({ catalog: [], state: 'agent-state' });
     expect(() => search.toolNode()).toThrow(/agent-state/);
   });
+
+  it('throws InvalidOptionError naming each bad option, its own and core’s alike', async () => {
+    const bad: [string, Record<string, unknown> | undefined][] = [
+      ['options', undefined],
+      ['catalog', {}],
+      ['catalog', { catalog: 42 }],
+      ['tools', { catalog: [], tools: 'calculator' }],
+      ['state', { catalog: [], state: 'disk' }],
+      ['state', { catalog: [], state: null }],
+      ['resourceId', { catalog: [], resourceId: 'alice' }],
+      ['name', { catalog: [], name: '' }],
+      ['name', { catalog: [], name: 7 }],
+      ['mode', { catalog: [], mode: 'everything' }],
+      ['filterTimeoutMs', { catalog: [], filterTimeoutMs: -1 }],
+    ];
+    for (const [option, options] of bad) {
+      const error = thrown(() => toolSearchMiddleware(options as never));
+      expect(InvalidOptionError.isInstance(error), `${option}: ${String(error)}`).toBe(true);
+      expect((error as InvalidOptionError).option).toBe(option);
+    }
+    expect(() => toolSearchMiddleware({ catalog: [], state: 'disk' } as never)).toThrow(
+      /state must be 'memory', 'conversation', 'agent-state' or a LoadedToolStore; got a string/,
+    );
+    const agentState = new LangChainToolSearch({ catalog: [], state: 'agent-state' });
+    const error = await agentState.prepareStep([]).catch((reason: unknown) => reason);
+    expect(InvalidOptionError.isInstance(error) && error.option).toBe('state');
+  });
+
+  it('names the middleware after the name option', () => {
+    expect(toolSearchMiddleware({ catalog: createFixtureTools().catalog }).name).toBe('toolscout');
+    expect(toolSearchMiddleware({ catalog: createFixtureTools().catalog, name: 'tools-b' }).name).toBe('tools-b');
+  });
+
+  it.each([
+    ['auto-load', [{ name: 'search_tools', args: { query: 'weather in a city' }, id: 'find' }]],
+    ['catalog', [{ name: 'discover_tools', args: { toolNames: ['get_weather'] }, id: 'find' }]],
+  ] as const)('agent-state, %s mode: the tools a meta-tool loaded go to the agent state', async (mode, calls) => {
+    const model = new RecordingFakeModel()
+      .respondWithTools([...calls])
+      .respond(new AIMessage({ id: 'answer', content: 'Ready.' }));
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [
+        toolSearchMiddleware({
+          catalog: createFixtureTools().catalog,
+          state: 'agent-state',
+          mode,
+          search: { limit: 1 },
+        }),
+      ],
+    });
+    const result = await agent.invoke({ messages: [new HumanMessage('Weather')] });
+    expect(loadedToolsOf(result)).toEqual(['get_weather']);
+    expect(model.offeredNames[1]).toContain('get_weather');
+  });
 });
+
+/** What a function threw (fails the test when it returns). */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}

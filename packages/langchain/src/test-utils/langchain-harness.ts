@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ConformanceHarness, HarnessAgent, Transcript } from '@toolscout/conformance';
+import { parseJsonOrText } from '@toolscout/test-kit';
 import { createAgent } from 'langchain';
 import { LangChainToolSearch } from '../langchain-tool-search.js';
 import { RecordingFakeModel } from './recording-fake-model.js';
@@ -9,20 +10,6 @@ function isMessageList(history: unknown): history is BaseMessage[] {
     Array.isArray(history) &&
     history.every((message) => AIMessage.isInstance(message) || typeof (message as BaseMessage)?.getType === 'function')
   );
-}
-
-/** What the model received in a ToolMessage: JSON text parsed, other text as it is. */
-function parseContent(message: ToolMessage): unknown {
-  const text = typeof message.content === 'string' ? message.content : message.text;
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return JSON.parse(trimmed);
-    } catch {
-      return text;
-    }
-  }
-  return text;
 }
 
 let agentCount = 0;
@@ -87,7 +74,7 @@ export function createLangChainHarness(): ConformanceHarness {
             .filter((message): message is ToolMessage => ToolMessage.isInstance(message))
             .map((message) => ({
               toolName: message.name ?? '',
-              output: parseContent(message),
+              output: parseJsonOrText(message.text),
               isError: message.status === 'error',
             }));
           const steps = model.offered.slice(offeredBefore).map((tools) => ({
