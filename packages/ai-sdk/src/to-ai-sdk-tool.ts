@@ -37,25 +37,23 @@ function toMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
 /**
  * A catalog (or direct) tool as the AI SDK runs it: the original AI SDK tool with everything it
  * declares (tool context, `toModelOutput`, approval, ...) but the schema the session shows and an
- * `execute` through the session; a descriptor without an AI SDK tool becomes a `dynamicTool`. A
- * streaming tool (an async generator `execute`) stays one.
+ * `execute` through the session; a descriptor without an AI SDK tool becomes a dynamic tool (what
+ * `dynamicTool()` makes). A streaming tool (an async generator `execute`) stays one.
  */
 function toCatalogTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
+  const original: Tool = isAISDKTool(tool.tool)
+    ? tool.tool
+    : dynamicTool({ description: tool.description } as Parameters<typeof dynamicTool>[0]);
+  const { execute: originalExecute, inputSchema: _schema, deferLoading: _defer, ...rest } = original;
   const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
+  if (typeof tool.execute !== 'function') return { ...rest, inputSchema } as Tool;
   const execute = (input: unknown, options: ToolExecutionOptions<unknown>) => run(tool.toolName, input, options);
-  const executable = typeof tool.execute === 'function';
-  if (!isAISDKTool(tool.tool)) {
-    const definition = { description: tool.description, inputSchema, ...(executable ? { execute } : {}) };
-    return dynamicTool(definition as Parameters<typeof dynamicTool>[0]);
-  }
-  const { execute: original, inputSchema: _schema, deferLoading: _defer, ...rest } = tool.tool;
-  if (!executable) return { ...rest, inputSchema } as Tool;
-  const streaming = Object.prototype.toString.call(original) === '[object AsyncGeneratorFunction]';
   const streamingExecute = async function* (input: unknown, options: ToolExecutionOptions<unknown>) {
     const output = await execute(input, options);
     if (isAsyncIterable(output)) yield* output;
     else yield output;
   };
+  const streaming = Object.prototype.toString.call(originalExecute) === '[object AsyncGeneratorFunction]';
   return { ...rest, inputSchema, execute: streaming ? streamingExecute : execute } as Tool;
 }
 
