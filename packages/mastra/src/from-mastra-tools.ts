@@ -100,7 +100,8 @@ function sourceOf(tool: Record<string, unknown>): string | undefined {
 /**
  * Converts one Mastra (or AI SDK) tool into a toolscout descriptor (`tool` keeps the original, and
  * `execute` runs it with the context Mastra gives the call). Its id is the tool's own, else `key`
- * (the tool's key in a record of tools); its MCP server, when it has one, is its `source`.
+ * (the tool's key in a record of tools); its MCP server, when it has one, is its `source`. `label`
+ * is how error messages name the tool.
  *
  * @throws InvalidToolError for a value that is not a tool, a tool without an id (and no `key`), a
  * description computed per call, or a schema that cannot be read.

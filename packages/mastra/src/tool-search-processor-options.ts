@@ -33,7 +33,7 @@ export interface ToolSearchFilterArgs {
 }
 
 /**
- * Options of {@link ToolSearchProcessor}. The options of Mastra's own `ToolSearchProcessor` keep their
+ * Options of `ToolSearchProcessor`. The options of Mastra's own `ToolSearchProcessor` keep their
  * names and meaning (`tools`, `search.topK`, `search.minScore`, `search.autoLoad`, `storage`, `ttl`,
  * `filter`); the rest are toolscout's, and those the session has too (`filterTimeoutMs`, `onEvent`,
  * `metaTools`, `descriptionBudget`, `catalogListing`) are passed to it as they are.
