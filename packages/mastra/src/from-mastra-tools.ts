@@ -91,10 +91,8 @@ function annotationsOf(tool: Record<string, unknown>): ToolAnnotations | undefin
 }
 
 function sourceOf(tool: Record<string, unknown>): string | undefined {
-  const metadata = tool.mcpMetadata;
-  return isRecord(metadata) && typeof metadata.serverName === 'string' && metadata.serverName !== ''
-    ? metadata.serverName
-    : undefined;
+  const serverName = isRecord(tool.mcpMetadata) ? tool.mcpMetadata.serverName : undefined;
+  return typeof serverName === 'string' && serverName !== '' ? serverName : undefined;
 }
 
 /**

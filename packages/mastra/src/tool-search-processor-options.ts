@@ -30,6 +30,11 @@ export interface ToolSearchFilterArgs {
   resourceId?: string;
   /** For `call`: the arguments of the call. */
   input?: unknown;
+  /**
+   * Aborted when the operation stops waiting for the filter (`filterTimeoutMs`): hand it to the
+   * requests an async filter makes.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -221,6 +226,7 @@ export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearc
         threadId: request.threadId,
         resourceId: request.resourceId,
         input: request.input,
+        signal: request.signal,
       });
   }
   return session;

@@ -112,6 +112,29 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
     expect(callPhase?.tool).toBe(tools.getForecast);
   });
 
+  it('hands an async filter the signal that aborts when it stops waiting (filterTimeoutMs)', async () => {
+    const { tools } = createMastraTools();
+    const signals: (AbortSignal | undefined)[] = [];
+    const processor = new ToolSearchProcessor({
+      tools,
+      filterTimeoutMs: 50,
+      filter: ({ signal }) => {
+        signals.push(signal);
+        return new Promise<boolean>(() => {}); // never answers
+      },
+    });
+    const scripted = scriptedModel();
+    await runTurn(newAgent(processor, scripted), scripted, {
+      method,
+      prompt: 'Weather?',
+      requestContext: requestContextOf({ mastra__threadId: `thread-signal-${method}` }),
+      script: [search('weather'), answer()],
+    });
+    expect(resultNames(scripted.results()[0]!.output)).toEqual([]); // fails closed
+    expect(signals.length).toBeGreaterThan(0);
+    expect(signals.every((signal) => signal?.aborted)).toBe(true);
+  });
+
   it('auto-loads what search_tools finds (search.autoLoad)', async () => {
     const { tools, runs } = createMastraTools();
     const processor = new ToolSearchProcessor({ tools, search: { autoLoad: true, topK: 2 } });
