@@ -88,7 +88,7 @@ class ContentHash {
  * each document's fingerprint from `tools` (in document order, so that the order of the `tools`
  * object's keys does not matter), the phrase section, and the vector section if any (its embedder,
  * dimensions, entries and pending texts, field by field). Call it only on content whose keyword and
- * phrase sections have been checked (`KeywordIndex.fromJSON`, `PhraseIndex.fromJSON`).
+ * phrase sections have been checked (`keywordIndexFromJSON`, `PhraseIndex.fromJSON`).
  *
  * It protects against accidental damage and naive tampering (a number or an id changed by hand or
  * by a faulty store); not against someone who recomputes it, which anyone can: the structural

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildKeywordIndex } from './keyword-build.js';
 import { KeywordIndex, type KeywordIndexBuilder } from './keyword-index.js';
+import { keywordIndexFromJSON } from './keyword-index-reader.js';
 
 /** Two fields: 0 looked up by prefix and typo, 1 only matched exactly (like word pairs). */
 function indexOf(documents: [string, string[], string[]][]): KeywordIndex {
@@ -68,7 +70,7 @@ describe('KeywordIndex', () => {
     index.remove('b');
     index.add('d', [['stockholm', 'city'], []]);
     const json = JSON.parse(JSON.stringify(index.toJSON()));
-    const loaded = KeywordIndex.fromJSON(json, 2, [0]);
+    const loaded = keywordIndexFromJSON(json, 2, [0]);
     expect(loaded.toJSON()).toEqual(index.toJSON());
     expect(terms(loaded.atPrefix('stock'))).toEqual(terms(index.atPrefix('stock')));
     expect(loaded.averageLength(0)).toBe(index.averageLength(0));
@@ -94,7 +96,7 @@ describe('KeywordIndex', () => {
     const oneByOne = new KeywordIndex(3, [0, 1]);
     for (const { id, fields } of documents) oneByOne.add(id, fields);
     const numbers = new Map<string, number>();
-    const built = KeywordIndex.build(3, [0, 1], (builder) => {
+    const built = buildKeywordIndex(3, [0, 1], (builder) => {
       for (const { id, fields } of documents) {
         const termNumbers = fields.map((terms) =>
           terms.map((term) => {
@@ -120,21 +122,21 @@ describe('KeywordIndex', () => {
   });
 
   it('refuses bad input to a build with a specific error', () => {
-    expect(() => KeywordIndex.build(2, undefined, (builder) => builder.add('a', [[0], []]))).toThrow(
+    expect(() => buildKeywordIndex(2, undefined, (builder) => builder.add('a', [[0], []]))).toThrow(
       /unknown term number 0/,
     );
     expect(() =>
-      KeywordIndex.build(2, undefined, (builder) => {
+      buildKeywordIndex(2, undefined, (builder) => {
         const term = builder.term('x');
         builder.add('a', [[term], []]);
         builder.add('a', [[term], []]);
       }),
     ).toThrow(/"a" added twice/);
-    expect(() => KeywordIndex.build(2, undefined, (builder) => builder.add('a', [[]]))).toThrow(
+    expect(() => buildKeywordIndex(2, undefined, (builder) => builder.add('a', [[]]))).toThrow(
       /expected 2 fields, got 1/,
     );
     let escaped: KeywordIndexBuilder | undefined;
-    KeywordIndex.build(1, undefined, (builder) => {
+    buildKeywordIndex(1, undefined, (builder) => {
       escaped = builder;
     });
     expect(() => escaped!.add('b', [[]])).toThrow(/after the build/);
@@ -142,7 +144,7 @@ describe('KeywordIndex', () => {
 
   it('rejects a malformed serialisation with a specific error', () => {
     const json = indexOf(DOCS).toJSON();
-    const attempt = (value: unknown) => () => KeywordIndex.fromJSON(value, 2, [0]);
+    const attempt = (value: unknown) => () => keywordIndexFromJSON(value, 2, [0]);
     expect(attempt(null)).toThrow(/not an object/);
     expect(attempt({ ...json, fields: 3 })).toThrow(/"fields" is 3, expected 2/);
     expect(attempt({ ...json, averages: [1] })).toThrow(/averages/);

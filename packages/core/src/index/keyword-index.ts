@@ -1,6 +1,4 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { describeNumber, isCount, isMeanOf } from '../values.js';
-import { IntList } from './int-list.js';
 
 /** The documents holding a term in one field: document numbers, ascending, and term frequencies. */
 export interface Postings {
@@ -54,7 +52,7 @@ export function findDoc(docs: readonly number[], doc: number): number {
   return -1;
 }
 
-/** What {@link KeywordIndex.build} hands to the code that fills a new index. */
+/** What `buildKeywordIndex` hands to the code that fills a new index. */
 export interface KeywordIndexBuilder {
   /** The number of a term in this build (numbered in order of first use). */
   term(text: string): number;
@@ -70,6 +68,22 @@ export interface KeywordIndexBuilder {
   open(id: string): void;
   push(field: number, term: number): void;
   close(): void;
+}
+
+/** The documents and terms of an index whose documents are numbered 0 to n-1 ({@link KeywordIndex.restore}). */
+export interface KeywordIndexContent {
+  /** Each document's id, by number. */
+  ids: string[];
+  /** Each id's document number. */
+  docOf: Map<string, number>;
+  /** Each document's field lengths (distinct terms per field), by number. */
+  lengths: number[][];
+  /** Each field's average length. */
+  averages: number[];
+  /** Every term entry, ids 0 up in vocabulary order, with its postings (reference counts still 0). */
+  entries: readonly TermEntry[];
+  /** Each document's distinct terms, field after field; when absent, made on the first removal. */
+  docTerms?: TermEntry[][];
 }
 
 /**
@@ -98,14 +112,14 @@ export class KeywordIndex {
    * terms in vocabulary order), then kept in step.
    */
   #tree: SearchableMap<TermEntry> | undefined;
-  readonly #docOf = new Map<string, number>();
-  readonly #ids: (string | undefined)[] = [];
-  readonly #lengths: (number[] | undefined)[] = [];
+  #docOf = new Map<string, number>();
+  #ids: (string | undefined)[] = [];
+  #lengths: (number[] | undefined)[] = [];
   /**
    * Each document's distinct terms, field after field (the field lengths tell where each ends), for
-   * removals. A built index makes them on its first removal (see {@link KeywordIndex.build}).
+   * removals. A built index makes them on its first removal (see `buildKeywordIndex`).
    */
-  readonly #docTerms: (TermEntry[] | undefined)[] = [];
+  #docTerms: (TermEntry[] | undefined)[] = [];
   #docTermsPending = false;
   #averages: number[];
   #count = 0;
@@ -300,7 +314,7 @@ export class KeywordIndex {
   }
 
   /**
-   * The index as plain JSON; {@link KeywordIndex.fromJSON} rebuilds it to score identically. The
+   * The index as plain JSON; `keywordIndexFromJSON` rebuilds it to score identically. The
    * documents are numbered anew, 0 up in the same order (a loaded index numbers them so).
    */
   toJSON(): SerializedKeywordIndex {
@@ -334,292 +348,31 @@ export class KeywordIndex {
   }
 
   /**
-   * Builds an index of many documents at once, the same as adding them one by one with
-   * {@link KeywordIndex.add} (same document numbers, statistics, postings and vocabulary order), in
-   * a fraction of the time: `fill` adds the documents with their terms as numbers, each posting is
-   * first logged in flat arrays, and every term's postings are made at the end, each array in one go.
-   * Each entry's `id` is its term number in the build.
+   * An index of the documents numbered 0 to n-1 as given (already checked), for the one-pass build
+   * (`buildKeywordIndex`) and `keywordIndexFromJSON`: each entry's reference counts are taken
+   * from its postings, and entries without postings are left out of the vocabulary.
    */
-  static build(
-    fieldCount: number,
-    lookupFields: readonly number[] | undefined,
-    fill: (builder: KeywordIndexBuilder) => void,
-    expectedDocuments = 0,
-  ): KeywordIndex {
+  static restore(fieldCount: number, lookupFields: readonly number[] | undefined, content: KeywordIndexContent) {
     const index = new KeywordIndex(fieldCount, lookupFields);
-    const terms: string[] = [];
-    const numbers = new Map<string, number>();
-    // Per (term, field) slot (`term × fieldCount + field`): the last document that had it (+1), its
-    // frequency there, and how many documents have it.
-    // Sized for the documents expected (growing an array in the middle of a build costs more than
-    // its copy: code optimised for the old array is thrown away).
-    const expectedTerms = Math.max(1024, expectedDocuments * 2);
-    let lastDoc = new Int32Array(expectedTerms * fieldCount);
-    let frequency = new Int32Array(expectedTerms * fieldCount);
-    let postingCount = new Int32Array(expectedTerms * fieldCount);
-    // The log: each document's distinct slots, field after field, then the frequencies.
-    const slots = new IntList(Math.max(1024, expectedDocuments * 32));
-    const frequencies = new IntList(Math.max(1024, expectedDocuments * 32));
-    const docStarts = new IntList(Math.max(256, expectedDocuments + 1));
-    const averages = index.#averages;
-    let building = true;
-    const builder: KeywordIndexBuilder = {
-      term(text) {
-        let number = numbers.get(text);
-        if (number === undefined) {
-          number = terms.length;
-          terms.push(text);
-          numbers.set(text, number);
-          const needed = terms.length * fieldCount;
-          if (needed > lastDoc.length) {
-            const grow = (array: Int32Array) => {
-              const bigger = new Int32Array(Math.max(needed, array.length * 2));
-              bigger.set(array);
-              return bigger;
-            };
-            lastDoc = grow(lastDoc);
-            frequency = grow(frequency);
-            postingCount = grow(postingCount);
-          }
-        }
-        return number;
-      },
-      open(id) {
-        if (!building) throw new Error('KeywordIndex.build: a document added after the build');
-        if (open) throw new Error('KeywordIndex.build: a document opened before the last was closed');
-        if (index.#docOf.has(id)) throw new Error(`KeywordIndex.build: document "${id}" added twice`);
-        open = true;
-        doc = index.#nextDoc++;
-        mark = doc + 1;
-        index.#count += 1;
-        index.#docOf.set(id, doc);
-        index.#ids[doc] = id;
-        field = 0;
-        fieldStart = slots.length;
-        docStarts.push(fieldStart);
-        lengths = [];
-      },
-      push(f, term) {
-        if (f !== field) {
-          if (!open || !(f > field && f < fieldCount)) {
-            throw new Error(`KeywordIndex.build: field ${f} out of order or without an open document`);
-          }
-          while (field < f) endField();
-        }
-        if (!(term >= 0 && term < terms.length)) throw new Error(`KeywordIndex.build: unknown term number ${term}`);
-        const slot = term * fieldCount + f;
-        if (lastDoc[slot] === mark) {
-          frequency[slot]! += 1;
-        } else {
-          lastDoc[slot] = mark;
-          frequency[slot] = 1;
-          postingCount[slot]! += 1;
-          slots.push(slot);
-        }
-      },
-      close() {
-        if (!open) throw new Error('KeywordIndex.build: no open document to close');
-        while (field < fieldCount) endField();
-        for (let i = docStarts.values[docStarts.length - 1]!; i < slots.length; i++) {
-          frequencies.push(frequency[slots.values[i]!]!);
-        }
-        index.#lengths[doc] = lengths;
-        open = false;
-      },
-      add(id, fields) {
-        if (fields.length !== fieldCount) {
-          throw new Error(`KeywordIndex: expected ${fieldCount} fields, got ${fields.length}`);
-        }
-        builder.open(id);
-        for (let f = 0; f < fieldCount; f++) {
-          const numbers = fields[f]!;
-          for (let i = 0; i < numbers.length; i++) builder.push(f, numbers[i]!);
-        }
-        builder.close();
-      },
-    };
-    // The open document: its number (and mark, +1), the field being filled and where it started.
-    let open = false;
-    let doc = -1;
-    let mark = 0;
-    let field = 0;
-    let fieldStart = 0;
-    let lengths: number[] = [];
-    const endField = () => {
-      const length = slots.length - fieldStart;
-      lengths.push(length);
-      // MiniSearch's running average (kept alike so that scores match to the last bit).
-      const previous = index.#count - 1;
-      averages[field] = (averages[field]! * previous + length) / (previous + 1);
-      field += 1;
-      fieldStart = slots.length;
-    };
-    fill(builder);
-    if (open) throw new Error('KeywordIndex.build: the last document was not closed');
-    building = false;
-
-    // Every (term, field)'s postings, each array made at its final size (a pushed array would keep
-    // spare room) and filled in document order.
-    const slotCount = terms.length * fieldCount;
-    const postings: (Postings | undefined)[] = new Array(slotCount);
-    for (let slot = 0; slot < slotCount; slot++) {
-      const count = postingCount[slot]!;
-      if (count > 0) postings[slot] = { docs: new Array<number>(count), freqs: new Array<number>(count) };
-    }
-    const filled = new Int32Array(slotCount);
-    const entries: TermEntry[] = terms.map((term, id) => ({
-      id,
-      term,
-      fields: new Array(fieldCount).fill(undefined),
-      refs: 0,
-      lookupRefs: 0,
-    }));
-    docStarts.push(slots.length);
-    for (let doc = 0; doc < docStarts.length - 1; doc++) {
-      const end = docStarts.values[doc + 1]!;
-      for (let i = docStarts.values[doc]!; i < end; i++) {
-        const slot = slots.values[i]!;
-        const target = postings[slot]!;
-        const at = filled[slot]!++;
-        target.docs[at] = doc;
-        target.freqs[at] = frequencies.values[i]!;
-      }
-    }
-    // Each document's terms, for removals only, are made on the first one.
-    index.#docTermsPending = true;
-    for (let term = 0; term < terms.length; term++) {
-      const entry = entries[term]!;
+    const lookedUp = index.#lookedUp;
+    for (const entry of content.entries) {
       for (let f = 0; f < fieldCount; f++) {
-        const fieldPostings = postings[term * fieldCount + f];
-        if (fieldPostings === undefined) continue;
-        entry.fields[f] = fieldPostings;
-        entry.refs += fieldPostings.docs.length;
-        if (index.#lookedUp[f]) entry.lookupRefs += fieldPostings.docs.length;
+        const postings = entry.fields[f];
+        if (postings === undefined) continue;
+        entry.refs += postings.docs.length;
+        if (lookedUp[f]) entry.lookupRefs += postings.docs.length;
       }
       if (entry.refs > 0) index.#vocabulary.set(entry.term, entry);
     }
-    index.#nextTermId = terms.length;
+    index.#nextTermId = content.entries.length;
+    index.#docOf = content.docOf;
+    index.#ids = content.ids;
+    index.#lengths = content.lengths;
+    index.#averages = content.averages;
+    index.#count = content.ids.length;
+    index.#nextDoc = content.ids.length;
+    if (content.docTerms === undefined) index.#docTermsPending = true;
+    else index.#docTerms = content.docTerms;
     return index;
   }
-
-  /**
-   * Rebuilds an index from {@link KeywordIndex.toJSON}, checking every number and id: documents
-   * numbered 0, 1, 2... with unique ids, postings of known documents in ascending order with
-   * positive integer frequencies, field lengths that are the postings' counts, averages that are
-   * their means. Throws an `Error` naming what is malformed.
-   */
-  static fromJSON(value: unknown, fieldCount: number, lookupFields?: readonly number[]): KeywordIndex {
-    const fail = (what: string): never => {
-      throw new Error(`malformed keyword section: ${what}`);
-    };
-    if (typeof value !== 'object' || value === null) return fail('not an object');
-    const json = value as Partial<SerializedKeywordIndex>;
-    if (json.fields !== fieldCount) fail(`"fields" is ${describeNumber(json.fields)}, expected ${fieldCount}`);
-    const { documents, terms, averages } = json;
-    if (!Array.isArray(documents) || !Array.isArray(terms)) return fail('documents or terms missing');
-    if (json.nextDoc !== documents.length) {
-      fail(`"nextDoc" is ${describeNumber(json.nextDoc)}, not the number of documents (${documents.length})`);
-    }
-    if (!Array.isArray(averages) || averages.length !== fieldCount) {
-      return fail(`averages: expected an array of ${fieldCount} numbers`);
-    }
-    const index = new KeywordIndex(fieldCount, lookupFields);
-    const count = documents.length;
-    const totals = new Array<number>(fieldCount).fill(0);
-    const docTerms: TermEntry[][][] = new Array(count);
-    for (let doc = 0; doc < count; doc++) {
-      const item: unknown = documents[doc];
-      if (!Array.isArray(item) || item.length !== 3)
-        return fail(`document entry ${doc}: expected [number, id, lengths]`);
-      const [number, id, lengths] = item as unknown[];
-      if (number !== doc) return fail(`document entry ${doc} has number ${describeNumber(number)}, expected ${doc}`);
-      if (typeof id !== 'string') return fail(`document ${doc}: its id is not a string`);
-      if (index.#docOf.has(id)) return fail(`document id "${id}" twice`);
-      if (!Array.isArray(lengths) || lengths.length !== fieldCount || !lengths.every(isCount)) {
-        return fail(`field lengths of "${id}": expected ${fieldCount} non-negative integers`);
-      }
-      for (let f = 0; f < fieldCount; f++) totals[f]! += lengths[f]!;
-      index.#docOf.set(id, doc);
-      index.#ids[doc] = id;
-      index.#lengths[doc] = [...lengths];
-      docTerms[doc] = Array.from({ length: fieldCount }, () => []);
-    }
-    for (let f = 0; f < fieldCount; f++) {
-      if (!isMeanOf(averages[f], totals[f]!, count)) {
-        fail(`average length of field ${f} is ${describeNumber(averages[f])}, not the mean of the documents' lengths`);
-      }
-    }
-    for (let t = 0; t < terms.length; t++) {
-      const item: unknown = terms[t];
-      if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !Array.isArray(item[1])) {
-        return fail(`term entry ${t}: expected [term, postings]`);
-      }
-      const [term, fields] = item as [string, unknown[]];
-      if (index.#vocabulary.has(term)) return fail(`term "${term}" twice`);
-      const entry: TermEntry = {
-        id: index.#nextTermId++,
-        term,
-        fields: new Array(fieldCount).fill(undefined),
-        refs: 0,
-        lookupRefs: 0,
-      };
-      for (const field of fields) {
-        const postings = readPostings(field, fieldCount, count, (problem) => fail(`postings of "${term}": ${problem}`));
-        const f = postings.field;
-        if (entry.fields[f] !== undefined) return fail(`postings of "${term}": field ${f} twice`);
-        for (let i = 0; i < postings.docs.length; i++) docTerms[postings.docs[i]!]![f]!.push(entry);
-        entry.fields[f] = { docs: postings.docs, freqs: postings.freqs };
-        entry.refs += postings.docs.length;
-        if (index.#lookedUp[f]) entry.lookupRefs += postings.docs.length;
-      }
-      if (entry.refs === 0) return fail(`term "${term}" without postings`);
-      index.#vocabulary.set(term, entry);
-    }
-    for (let doc = 0; doc < count; doc++) {
-      const own = docTerms[doc]!;
-      for (let f = 0; f < fieldCount; f++) {
-        if (own[f]!.length !== index.#lengths[doc]![f]) {
-          fail(
-            `field lengths of "${index.#ids[doc]}": field ${f} has ${own[f]!.length} terms, not ${index.#lengths[doc]![f]}`,
-          );
-        }
-      }
-      index.#docTerms[doc] = own.flat();
-    }
-    index.#averages = [...(averages as number[])];
-    index.#count = count;
-    index.#nextDoc = count;
-    return index;
-  }
-}
-
-/**
- * One saved `[field, document numbers, frequencies]` of a term, checked: a field below
- * `fieldCount`, documents below `documentCount` in ascending order, positive integer frequencies.
- */
-function readPostings(
-  value: unknown,
-  fieldCount: number,
-  documentCount: number,
-  fail: (problem: string) => never,
-): Postings & { field: number } {
-  if (!Array.isArray(value) || value.length !== 3) return fail('expected [field, documents, frequencies]');
-  const [field, docs, freqs] = value as unknown[];
-  if (!isCount(field) || field >= fieldCount) return fail(`field ${describeNumber(field)} is not a field number`);
-  if (!Array.isArray(docs) || !Array.isArray(freqs) || docs.length !== freqs.length || docs.length === 0) {
-    return fail(`field ${field}: expected as many frequencies as documents, at least one`);
-  }
-  let previous = -1;
-  for (let i = 0; i < docs.length; i++) {
-    const doc: unknown = docs[i];
-    if (!isCount(doc) || doc <= previous || doc >= documentCount) {
-      return fail(`field ${field}: document ${describeNumber(doc)} is not a document number above the one before`);
-    }
-    previous = doc;
-    const freq: unknown = freqs[i];
-    if (!isCount(freq) || freq === 0) {
-      return fail(`field ${field}: frequency ${describeNumber(freq)} in document ${doc} is not a positive integer`);
-    }
-  }
-  return { field, docs: [...(docs as number[])], freqs: [...(freqs as number[])] };
 }

@@ -2,7 +2,8 @@ import type { ToolCatalog } from '../catalog/catalog.js';
 import { IndexMismatchError, InvalidIndexError } from '../errors.js';
 import { describeNumber, isRecord } from '../values.js';
 import { type IndexContent, indexIntegrity } from './index-integrity.js';
-import { KeywordIndex, type SerializedKeywordIndex } from './keyword-index.js';
+import type { KeywordIndex, SerializedKeywordIndex } from './keyword-index.js';
+import { keywordIndexFromJSON } from './keyword-index-reader.js';
 import { PhraseIndex, type SerializedPhraseIndex } from './phrase-index.js';
 import { LOOKUP_FIELDS } from './scorer.js';
 import { INDEX_FIELDS, toolFingerprint } from './tool-document.js';
@@ -90,7 +91,7 @@ export function loadSavedIndexes<T>(
   let keyword: KeywordIndex;
   let phrases: PhraseIndex;
   try {
-    keyword = KeywordIndex.fromJSON(document.keyword, INDEX_FIELDS.length, LOOKUP_FIELDS);
+    keyword = keywordIndexFromJSON(document.keyword, INDEX_FIELDS.length, LOOKUP_FIELDS);
     const terms = document.keyword.terms;
     phrases = PhraseIndex.fromJSON(
       document.phrases,

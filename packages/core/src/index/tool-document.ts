@@ -352,7 +352,7 @@ export function toolPhraseLines(terms: ToolTerms, entryOf: (term: string) => Ter
 }
 
 /**
- * Feeds tools to a keyword index build ({@link KeywordIndex.build}), term by term as
+ * Feeds tools to a keyword index build (`buildKeywordIndex`), term by term as
  * {@link visitTool} reads them, mapping process-wide term numbers to the build's own through an
  * array; and keeps each tool's phrase lines (in the build's numbers, which are the built entries'
  * ids, -1 between lines) for the phrase index once the build is done.

@@ -3,7 +3,8 @@ import { IndexDisposedError, InvalidOptionError } from '../errors.js';
 import type { CatalogTool, Embedder, SearchHit, SearchOptions } from '../types.js';
 import type { EmbeddingCache } from './embedding-cache.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
-import { KeywordIndex } from './keyword-index.js';
+import { buildKeywordIndex } from './keyword-build.js';
+import type { KeywordIndex } from './keyword-index.js';
 import { PhraseIndex } from './phrase-index.js';
 import {
   checkMinScore,
@@ -313,7 +314,7 @@ export class ToolIndex<TTool = unknown> {
 function buildIndexes(tools: readonly CatalogTool<unknown>[]): Omit<SavedIndexes, 'vector'> {
   trimTermNumbers();
   let feeder: ToolIndexFeeder | undefined;
-  const keyword = KeywordIndex.build(
+  const keyword = buildKeywordIndex(
     INDEX_FIELDS.length,
     LOOKUP_FIELDS,
     (builder) => {

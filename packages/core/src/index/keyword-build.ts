@@ -1,0 +1,165 @@
+// Building a keyword index in one pass (see {@link buildKeywordIndex}): the fast path of a cold build.
+import { IntList } from './int-list.js';
+import { KeywordIndex, type KeywordIndexBuilder, type Postings, type TermEntry } from './keyword-index.js';
+
+/**
+ * Builds an index of many documents at once, the same as adding them one by one with
+ * `KeywordIndex.add` (same document numbers, statistics, postings and vocabulary order), in
+ * a fraction of the time: `fill` adds the documents with their terms as numbers, each posting is
+ * first logged in flat arrays, and every term's postings are made at the end, each array in one go.
+ * Each entry's `id` is its term number in the build.
+ */
+export function buildKeywordIndex(
+  fieldCount: number,
+  lookupFields: readonly number[] | undefined,
+  fill: (builder: KeywordIndexBuilder) => void,
+  expectedDocuments = 0,
+): KeywordIndex {
+  // The documents: their ids, numbers and field lengths, and each field's average length.
+  const ids: string[] = [];
+  const docOf = new Map<string, number>();
+  const docLengths: number[][] = [];
+  const averages = new Array<number>(fieldCount).fill(0);
+  const terms: string[] = [];
+  const numbers = new Map<string, number>();
+  // Per (term, field) slot (`term × fieldCount + field`): the last document that had it (+1), its
+  // frequency there, and how many documents have it.
+  // Sized for the documents expected (growing an array in the middle of a build costs more than
+  // its copy: code optimised for the old array is thrown away).
+  const expectedTerms = Math.max(1024, expectedDocuments * 2);
+  let lastDoc = new Int32Array(expectedTerms * fieldCount);
+  let frequency = new Int32Array(expectedTerms * fieldCount);
+  let postingCount = new Int32Array(expectedTerms * fieldCount);
+  // The log: each document's distinct slots, field after field, then the frequencies.
+  const slots = new IntList(Math.max(1024, expectedDocuments * 32));
+  const frequencies = new IntList(Math.max(1024, expectedDocuments * 32));
+  const docStarts = new IntList(Math.max(256, expectedDocuments + 1));
+  let building = true;
+  const builder: KeywordIndexBuilder = {
+    term(text) {
+      let number = numbers.get(text);
+      if (number === undefined) {
+        number = terms.length;
+        terms.push(text);
+        numbers.set(text, number);
+        const needed = terms.length * fieldCount;
+        if (needed > lastDoc.length) {
+          const grow = (array: Int32Array) => {
+            const bigger = new Int32Array(Math.max(needed, array.length * 2));
+            bigger.set(array);
+            return bigger;
+          };
+          lastDoc = grow(lastDoc);
+          frequency = grow(frequency);
+          postingCount = grow(postingCount);
+        }
+      }
+      return number;
+    },
+    open(id) {
+      if (!building) throw new Error('buildKeywordIndex: a document added after the build');
+      if (open) throw new Error('buildKeywordIndex: a document opened before the last was closed');
+      if (docOf.has(id)) throw new Error(`buildKeywordIndex: document "${id}" added twice`);
+      open = true;
+      doc = ids.length;
+      mark = doc + 1;
+      docOf.set(id, doc);
+      ids.push(id);
+      field = 0;
+      fieldStart = slots.length;
+      docStarts.push(fieldStart);
+      lengths = [];
+    },
+    push(f, term) {
+      if (f !== field) {
+        if (!open || !(f > field && f < fieldCount)) {
+          throw new Error(`buildKeywordIndex: field ${f} out of order or without an open document`);
+        }
+        while (field < f) endField();
+      }
+      if (!(term >= 0 && term < terms.length)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
+      const slot = term * fieldCount + f;
+      if (lastDoc[slot] === mark) {
+        frequency[slot]! += 1;
+      } else {
+        lastDoc[slot] = mark;
+        frequency[slot] = 1;
+        postingCount[slot]! += 1;
+        slots.push(slot);
+      }
+    },
+    close() {
+      if (!open) throw new Error('buildKeywordIndex: no open document to close');
+      while (field < fieldCount) endField();
+      for (let i = docStarts.values[docStarts.length - 1]!; i < slots.length; i++) {
+        frequencies.push(frequency[slots.values[i]!]!);
+      }
+      docLengths[doc] = lengths;
+      open = false;
+    },
+    add(id, fields) {
+      if (fields.length !== fieldCount) {
+        throw new Error(`KeywordIndex: expected ${fieldCount} fields, got ${fields.length}`);
+      }
+      builder.open(id);
+      for (let f = 0; f < fieldCount; f++) {
+        const numbers = fields[f]!;
+        for (let i = 0; i < numbers.length; i++) builder.push(f, numbers[i]!);
+      }
+      builder.close();
+    },
+  };
+  // The open document: its number (and mark, +1), the field being filled and where it started.
+  let open = false;
+  let doc = -1;
+  let mark = 0;
+  let field = 0;
+  let fieldStart = 0;
+  let lengths: number[] = [];
+  const endField = () => {
+    const length = slots.length - fieldStart;
+    lengths.push(length);
+    // MiniSearch's running average (kept alike so that scores match to the last bit).
+    const previous = ids.length - 1;
+    averages[field] = (averages[field]! * previous + length) / (previous + 1);
+    field += 1;
+    fieldStart = slots.length;
+  };
+  fill(builder);
+  if (open) throw new Error('buildKeywordIndex: the last document was not closed');
+  building = false;
+
+  // Every (term, field)'s postings, each array made at its final size (a pushed array would keep
+  // spare room) and filled in document order.
+  const slotCount = terms.length * fieldCount;
+  const postings: (Postings | undefined)[] = new Array(slotCount);
+  for (let slot = 0; slot < slotCount; slot++) {
+    const count = postingCount[slot]!;
+    if (count > 0) postings[slot] = { docs: new Array<number>(count), freqs: new Array<number>(count) };
+  }
+  const filled = new Int32Array(slotCount);
+  const entries: TermEntry[] = terms.map((term, id) => ({
+    id,
+    term,
+    fields: new Array(fieldCount).fill(undefined),
+    refs: 0,
+    lookupRefs: 0,
+  }));
+  docStarts.push(slots.length);
+  for (let doc = 0; doc < docStarts.length - 1; doc++) {
+    const end = docStarts.values[doc + 1]!;
+    for (let i = docStarts.values[doc]!; i < end; i++) {
+      const slot = slots.values[i]!;
+      const target = postings[slot]!;
+      const at = filled[slot]!++;
+      target.docs[at] = doc;
+      target.freqs[at] = frequencies.values[i]!;
+    }
+  }
+  for (let term = 0; term < terms.length; term++) {
+    const entry = entries[term]!;
+    for (let f = 0; f < fieldCount; f++) entry.fields[f] = postings[term * fieldCount + f];
+  }
+  // (each document's terms, for removals only, are made on the first one)
+  return KeywordIndex.restore(fieldCount, lookupFields, { ids, docOf, lengths: docLengths, averages, entries });
+}
