@@ -86,6 +86,25 @@ describe('fromLangChainTool', () => {
     expect(() => fromLangChainTool(null as never)).toThrow(InvalidToolError);
   });
 
+  it('refuses a schema that is neither zod nor JSON Schema, naming the tool', () => {
+    // A Standard Schema that cannot produce JSON Schema (was taken for a JSON Schema), and an array.
+    const opaque = { '~standard': { version: 1, vendor: 'opaque', validate: (value: unknown) => ({ value }) } };
+    for (const schema of [opaque, []]) {
+      const lcTool = new DynamicStructuredTool({ name: 'odd', description: 'Odd', schema: {}, func: async () => 'x' });
+      Object.assign(lcTool, { schema });
+      const error = (() => {
+        try {
+          fromLangChainTool(lcTool);
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(InvalidToolError.isInstance(error)).toBe(true);
+      expect((error as InvalidToolError).field).toBe('inputSchema');
+      expect(String((error as Error).message)).toMatch(/^LangChain tool "odd": its schema cannot be converted/);
+    }
+  });
+
   it('fromLangChainTools mixes LangChain tools and descriptors', () => {
     const descriptors = fromLangChainTools([weather, { id: 'plain', description: 'A plain descriptor' }], {
       source: 'mixed',
@@ -93,6 +112,7 @@ describe('fromLangChainTool', () => {
     expect(descriptors.map((descriptor) => descriptor.id)).toEqual(['get_weather', 'plain']);
     expect(descriptors[0]!.source).toBe('mixed');
     expect(() => fromLangChainTools(42 as never)).toThrow(/iterable/);
+    expect(() => fromLangChainTools('get_weather' as never)).toThrow(InvalidToolError);
   });
 });
 

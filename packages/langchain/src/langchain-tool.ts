@@ -113,9 +113,8 @@ function inputSchemaOf(tool: LangChainTool): JsonSchema | undefined {
   const schema = (tool as { schema?: unknown }).schema;
   if (schema === undefined || schema === null) return undefined;
   try {
-    if (isInteropZodSchema(schema) && !hasStandardJsonSchema(schema))
-      return toLangChainJsonSchema(schema) as JsonSchema;
-    return toJsonSchema(schema as SchemaLike);
+    const viaLangChain = isInteropZodSchema(schema) && !hasStandardJsonSchema(schema);
+    return viaLangChain ? (toLangChainJsonSchema(schema) as JsonSchema) : toJsonSchema(schema as SchemaLike);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new InvalidToolError(
