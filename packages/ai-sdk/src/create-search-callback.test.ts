@@ -4,6 +4,7 @@ import { generateText, stepCountIs, type ToolSet, toolSearch } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createSearchCallback } from './create-search-callback.js';
 import { fixtureTools } from './test-utils/fixture-tools.js';
+import { invalidOptionOf } from './test-utils/invalid-option.js';
 
 /** The fixture tools, all deferred until `toolSearch` finds them. */
 function deferredTools(): { tools: ToolSet; executions: ReturnType<typeof fixtureTools>['executions'] } {
@@ -97,16 +98,9 @@ describe('createSearchCallback with toolSearch({ search }) and deferLoading', ()
     expect(await search({ query: 'weather', tools: [] })).toEqual([]);
     await expect(search({ query: 42 } as never)).rejects.toThrow(TypeError);
     expect(() => createSearchCallback({ limit: 0 })).toThrow(InvalidOptionError);
-    const optionOf = (create: () => unknown) => {
-      try {
-        create();
-      } catch (error) {
-        return InvalidOptionError.isInstance(error) ? error.option : String(error);
-      }
-    };
-    expect(optionOf(() => createSearchCallback(null as never))).toBe('options');
-    expect(optionOf(() => createSearchCallback({ catalog: 42 as never }))).toBe('catalog');
-    expect(optionOf(() => createSearchCallback({ limit: 2.5 }))).toBe('limit');
+    expect(invalidOptionOf(() => createSearchCallback(null as never))).toBe('options');
+    expect(invalidOptionOf(() => createSearchCallback({ catalog: 42 as never }))).toBe('catalog');
+    expect(invalidOptionOf(() => createSearchCallback({ limit: 2.5 }))).toBe('limit');
   });
 
   it('indexes the tools it is handed as they come, and again when a description changes', async () => {

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { createToolSearch } from './create-tool-search.js';
 import { fromAISDKTool, fromAISDKTools } from './from-ai-sdk-tool.js';
 import { fixtureTools } from './test-utils/fixture-tools.js';
+import { invalidOptionOf } from './test-utils/invalid-option.js';
 
 const META = ['search_tools', 'load_tool'];
 
@@ -642,29 +643,21 @@ describe('createToolSearch: tools and options', () => {
 
   it('takes one options object, and names each bad option in its InvalidOptionError', () => {
     const { tools } = fixtureTools();
-    const optionOf = (create: () => unknown): string | undefined => {
-      try {
-        create();
-      } catch (error) {
-        return InvalidOptionError.isInstance(error) ? error.option : `not an InvalidOptionError: ${String(error)}`;
-      }
-      return undefined;
-    };
-    expect(optionOf(() => createToolSearch(null as never))).toBe('options');
+    expect(invalidOptionOf(() => createToolSearch(null as never))).toBe('options');
     // The call of earlier versions, createToolSearch(tools): the searchable tools are `catalog` now.
-    expect(optionOf(() => createToolSearch(tools as never))).toBe('catalog');
+    expect(invalidOptionOf(() => createToolSearch(tools as never))).toBe('catalog');
     expect(() => createToolSearch(tools as never)).toThrow(/catalog must be a record of AI SDK tools.*got undefined/);
-    expect(optionOf(() => createToolSearch({ catalog: 'tools' as never }))).toBe('catalog');
-    expect(optionOf(() => createToolSearch({ catalog: tools, tools: 42 as never }))).toBe('tools');
+    expect(invalidOptionOf(() => createToolSearch({ catalog: 'tools' as never }))).toBe('catalog');
+    expect(invalidOptionOf(() => createToolSearch({ catalog: tools, tools: 42 as never }))).toBe('tools');
     for (const name of ['request', 'prepareStep', 'repairToolCall', 'onStep', 'refineToolInput']) {
-      expect(optionOf(() => createToolSearch({ catalog: tools, [name]: 7 }))).toBe(name);
+      expect(invalidOptionOf(() => createToolSearch({ catalog: tools, [name]: 7 }))).toBe(name);
     }
     expect(() => createToolSearch({ catalog: tools, refineToolInput: 7 as never })).toThrow(
       /refineToolInput must be a record of functions by tool name; got a number/,
     );
-    expect(optionOf(() => createToolSearch({ catalog: tools, mode: 'magic' as never }))).toBe('mode');
-    expect(optionOf(() => createToolSearch({ catalog: tools, search: { limit: 0 } }))).toBe('search.limit');
-    expect(optionOf(() => createToolSearch({ catalog: tools, state: 'nope' as never }))).toBe('state');
+    expect(invalidOptionOf(() => createToolSearch({ catalog: tools, mode: 'magic' as never }))).toBe('mode');
+    expect(invalidOptionOf(() => createToolSearch({ catalog: tools, search: { limit: 0 } }))).toBe('search.limit');
+    expect(invalidOptionOf(() => createToolSearch({ catalog: tools, state: 'nope' as never }))).toBe('state');
   });
 
   it('fails the generation with a clear error when request() returns a bad thread id', async () => {
