@@ -49,17 +49,11 @@ export function toolInvocationsOf(messages: readonly unknown[] | undefined): Mas
  * ```
  */
 export function conversationFromMessages(messages: readonly unknown[] | undefined): ConversationEntry[] {
-  const conversation: ConversationEntry[] = [];
-  for (const invocation of toolInvocationsOf(messages)) {
-    const { toolCallId, toolName } = invocation;
-    if (typeof toolName !== 'string') continue;
+  return toolInvocationsOf(messages).flatMap(({ toolCallId, toolName, state, args, result, errorText }) => {
+    if (typeof toolName !== 'string') return [];
     const id = typeof toolCallId === 'string' ? toolCallId : undefined;
-    conversation.push({ type: 'tool-call', toolCallId: id, toolName, input: invocation.args });
-    if (invocation.state === 'result') {
-      conversation.push({ type: 'tool-result', toolCallId: id, toolName, output: invocation.result });
-    } else if (invocation.state === 'output-error') {
-      conversation.push({ type: 'tool-result', toolCallId: id, toolName, output: invocation.errorText });
-    }
-  }
-  return conversation;
+    const call: ConversationEntry = { type: 'tool-call', toolCallId: id, toolName, input: args };
+    if (state !== 'result' && state !== 'output-error') return [call];
+    return [call, { type: 'tool-result', toolCallId: id, toolName, output: state === 'result' ? result : errorText }];
+  });
 }

@@ -109,7 +109,10 @@ describe('ToolSearchProcessor options', () => {
       'ttl',
       /expiry on your store/,
     );
-    invalidOption(() => new ToolSearchProcessor({ ...base, ttl: -1 }), 'ttlMs', /milliseconds >= 0/);
+    // Named as the user wrote it (the session's in-memory store calls it ttlMs).
+    invalidOption(() => new ToolSearchProcessor({ ...base, ttl: -1 }), 'ttl', /milliseconds >= 0/);
+    invalidOption(() => new ToolSearchProcessor({ ...base, ttl: Number.NaN }), 'ttl', /milliseconds >= 0/);
+    invalidOption(() => new ToolSearchProcessor({ ...base, ttl: 2 ** 40 }), 'ttl', /at most 2147483647/);
     invalidOption(
       () => new ToolSearchProcessor({ ...base, includeResolvedTools: true }),
       'includeResolvedTools',

@@ -1,7 +1,7 @@
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Embedder, LoadedToolStore, PolicyPhase, ToolSearchMode, ToolSearchSessionOptions } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { isRecord } from '@toolscout/core/internal';
+import { isRecord, MAX_TIMER_MS } from '@toolscout/core/internal';
 import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
 
 /**
@@ -187,6 +187,12 @@ function checkStorage({ storage, store, ttl }: ToolSearchProcessorOptions): void
     throw new InvalidOptionError(
       'storage',
       `storage must be 'in-memory' or 'context', got ${JSON.stringify(storage)}.`,
+    );
+  }
+  if (ttl !== undefined && !(typeof ttl === 'number' && ttl >= 0 && ttl <= MAX_TIMER_MS)) {
+    throw new InvalidOptionError(
+      'ttl',
+      `ttl must be milliseconds >= 0 (0: never forget), at most ${MAX_TIMER_MS}; got ${ttl}.`,
     );
   }
   if (store === undefined) return;
