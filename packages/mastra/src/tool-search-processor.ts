@@ -104,8 +104,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 
   /**
-   * Forgets the loaded tools of one thread (of one resource, when threads are per resource). A no-op
-   * for `storage: 'context'`, where the conversation is the state.
+   * Forgets the loaded tools of one thread (of one resource, when threads are per resource). With
+   * `storage: 'context'` the conversation is the state: it forgets only the loads kept for an
+   * approval resumed without its messages.
    */
   async clearState(threadId?: string, resourceId?: string): Promise<void> {
     if (threadId !== undefined) await this.session.clearState(threadId, resourceId);
