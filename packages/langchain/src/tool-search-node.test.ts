@@ -1,5 +1,11 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { type LangGraphRunnableConfig, MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import {
+  Command,
+  type LangGraphRunnableConfig,
+  MemorySaver,
+  MessagesAnnotation,
+  StateGraph,
+} from '@langchain/langgraph';
 import { toolsCondition } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { type LangChainStateStrategy, LangChainToolSearch } from './langchain-tool-search.js';
@@ -87,6 +93,42 @@ describe('custom graph: toolsFor + toolNode', () => {
       ]);
     },
   );
+
+  it('lets a catalog tool interrupt for a human and resume, and reports a failing tool, in a custom graph', async () => {
+    const fixture = createFixtureTools();
+    const search = new LangChainToolSearch({ catalog: fixture.catalog });
+    const model = new RecordingFakeModel()
+      .respondWithTools([
+        { name: 'load_tool', args: { toolNames: ['delete_repository', 'export_report'] }, id: 'load' },
+      ])
+      .respondWithTools([
+        { name: 'export_report', args: { quarter: 'Q3' }, id: 'export' },
+        { name: 'delete_repository', args: { repo: 'acme/old' }, id: 'delete' },
+      ])
+      .respond(new AIMessage({ id: 'answer', content: 'Deleted acme/old; the export failed.' }));
+    const graph = buildGraph(search, model);
+    const thread = { configurable: { thread_id: 'graph-hitl' } };
+
+    const paused = await graph.invoke({ messages: [new HumanMessage('Delete acme/old, export Q3')] }, thread);
+    expect((paused as { __interrupt__?: { value: unknown }[] }).__interrupt__?.[0]?.value).toEqual({
+      action: 'delete_repository',
+      repo: 'acme/old',
+    });
+    expect(fixture.runs).toEqual([expect.objectContaining({ tool: 'export_report' })]);
+
+    const resumed = await graph.invoke(new Command({ resume: 'approve' }), thread);
+    const byId = new Map(toolMessages(resumed.messages).map((message) => [message.tool_call_id, message]));
+    expect(byId.get('delete')).toMatchObject({ name: 'delete_repository', status: 'success' });
+    expect(byId.get('delete')!.text).toBe('Deleted acme/old.');
+    expect(byId.get('export')).toMatchObject({ name: 'export_report', status: 'error' });
+    expect(byId.get('export')!.text).toBe('Tool "export_report" failed: the report service is down');
+    expect(fixture.runs.at(-1)).toEqual({
+      tool: 'delete_repository',
+      input: { repo: 'acme/old', decision: 'approve' },
+      toolCallId: 'delete',
+      context: undefined,
+    });
+  });
 
   it('runs all calls of one AIMessage against one step, and only calls not yet answered', async () => {
     const fixture = createFixtureTools();
