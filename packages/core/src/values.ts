@@ -54,3 +54,9 @@ export function isMeanOf(average: unknown, total: number, count: number): boolea
   const mean = total / count;
   return Math.abs(average - mean) <= 1e-6 * Math.max(1, mean);
 }
+
+/** Whether every number of a vector is finite (no NaN, no infinity). */
+export function allFinite(vector: ArrayLike<number>): boolean {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) return false;
+  return true;
+}

@@ -6,9 +6,10 @@ import {
   UnknownToolError,
 } from '../errors.js';
 import { isStandardSchema, toJsonSchema } from '../schema/schema.js';
-import { costProblemOf, VALIDATION_BUDGET } from '../schema/schema-graph.js';
+import { costProblemOf } from '../schema/schema-graph.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from '../types.js';
-import { describeNonText, describeValue, isRecord, isText, setOwn } from '../values.js';
+import { describeNonText, describeValue, isRecord, isText } from '../values.js';
+import { freezeJson, invalidTool } from './freeze-json.js';
 import { toToolName } from './tool-name.js';
 
 /** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
@@ -26,201 +27,17 @@ export interface ToolCatalogOptions<TTool = unknown> {
   onListenerError?: (error: unknown, change: CatalogChange<TTool>) => void;
 }
 
-function invalid(toolLabel: string, field: string, problem: string): InvalidToolError {
-  return new InvalidToolError(`Tool ${toolLabel}: ${field} ${problem}`, field);
-}
-
-/** Raised inside {@link copyJson} when the value is not plain JSON data (or nests too deep). */
-const NOT_JSON = Symbol('not JSON');
-/**
- * How deep a tool's JSON data (its schemas, with their defaults and examples) may nest. Deeper data
- * is rejected: no real schema comes near it, and a validator walks a schema by recursion.
- */
-const MAX_JSON_DEPTH = 128;
-/**
- * How many values (objects, arrays, strings, numbers...) a tool's JSON data may hold when written out,
- * as it is for a model provider or a token count: a sub-object used in several places counts at each
- * use. Reuse at every level doubles the size per level (24 levels: 16 million values).
- */
-const MAX_JSON_VALUES = 1_000_000;
-/**
- * Deeper than this, or past this many values, {@link freezeJson} takes the slow path, which tells a
- * cycle from legitimately deep or large data (a cycle would otherwise be followed round and round)
- * and keeps shared objects shared (copying a shared object at each of its uses can take exponential
- * time).
- */
-const FAST_COPY_DEPTH = 64;
-const FAST_COPY_VALUES = 250_000;
-let fastCopyBudget = 0;
-/**
- * Whether the fast path met a `$ref` or `$recursiveRef` key (references make validation costlier),
- * or a `pattern` or `patternProperties` key (a pattern RE2 cannot match is rejected).
- */
-let fastCopySawCheckedKey = false;
-const CHECKED_KEYS = new Set(['$ref', '$recursiveRef', 'pattern', 'patternProperties']);
-
-/** The fast path of {@link freezeJson}: throws {@link NOT_JSON} for anything it does not copy. */
-function copyJson(value: unknown, depth: number): unknown {
-  if (--fastCopyBudget < 0) throw NOT_JSON;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value;
-    throw NOT_JSON;
-  }
-  if (typeof value !== 'object' || depth > FAST_COPY_DEPTH) throw NOT_JSON;
-  if (Array.isArray(value)) {
-    const copy: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) copy[i] = copyJson(value[i], depth + 1);
-    return Object.freeze(copy);
-  }
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) throw NOT_JSON;
-  const copy: Record<string, unknown> = {};
-  const source = value as Record<string, unknown>;
-  for (const key of Object.keys(source)) {
-    const item = source[key];
-    if (item === undefined) continue;
-    if (key === '__proto__') throw NOT_JSON;
-    if (CHECKED_KEYS.has(key)) fastCopySawCheckedKey = true;
-    copy[key] = copyJson(item, depth + 1);
-  }
-  return Object.freeze(copy);
-}
-
-/** The extent of a string, number, boolean or null: one value, no levels below. */
-const LEAF = { values: 1, levels: 0 };
-
-/** A frozen copy of JSON data, and whether validating against it as a schema needs a cost check. */
-interface FrozenJson {
-  value: unknown;
-  /** It holds `$ref`s, shared objects or very many values (see `schemaCostProblem`). */
-  needsCostCheck: boolean;
-}
-
-/** `root.a[0].b`, with the middle of a very long path left out. */
-function formatPath(root: string, steps: readonly (string | number)[]): string {
-  const render = (list: readonly (string | number)[]) =>
-    list.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
-  if (steps.length <= 12) return root + render(steps);
-  return `${root}${render(steps.slice(0, 6))}…(${steps.length - 10} more levels)…${render(steps.slice(-4))}`;
-}
-
-/**
- * Deep-copies JSON data (plain objects, arrays, strings, finite numbers, booleans, null) and freezes
- * the copy. Anything else (functions, class instances, cycles, NaN, nesting deeper than
- * {@link MAX_JSON_DEPTH}) is an error naming its path (`root`, then `.key` and `[index]` steps).
- * Plain JSON takes a fast path; anything else (or very deep or large data) is walked again with the
- * bookkeeping that makes the error precise, copying an object used in several places once (so a
- * schema that reuses one sub-object at every level copies in time linear in its objects, and stays
- * shared). Written out as JSON (for a provider, a token count) a reused object counts at each use:
- * data that would hold more than {@link MAX_JSON_VALUES} values or nest deeper than
- * {@link MAX_JSON_DEPTH} levels that way is an error too.
- */
-function freezeJson(value: unknown, root: string, toolLabel: string, field: string): FrozenJson {
-  try {
-    fastCopyBudget = FAST_COPY_VALUES;
-    fastCopySawCheckedKey = false;
-    const copy = copyJson(value, 0);
-    const needsCostCheck = fastCopySawCheckedKey || FAST_COPY_VALUES - fastCopyBudget > VALIDATION_BUDGET;
-    return { value: copy, needsCostCheck };
-  } catch (error) {
-    if (error !== NOT_JSON) throw error;
-  }
-  const copies = new Map<object, unknown>();
-  /** Of each object copied: its values and levels written out as JSON (shared objects in full). */
-  const extents = new Map<object, { values: number; levels: number }>();
-  const open = new Set<object>();
-  const steps: (string | number)[] = [];
-  const fail = (problem: string): never => {
-    throw invalid(toolLabel, field, `is not JSON data: ${formatPath(root, steps)} ${problem}`);
-  };
-  /** Fails at the current path: deeper than the limit on it, or through reused sub-objects below it. */
-  const tooDeep = (reusedLevels?: number): never => {
-    const how =
-      reusedLevels === undefined
-        ? `is deeper than ${MAX_JSON_DEPTH} levels (the limit)`
-        : `reaches ${reusedLevels} levels through sub-objects it reuses (the limit is ${MAX_JSON_DEPTH})`;
-    throw invalid(
-      toolLabel,
-      field,
-      `nests too deeply: ${formatPath(root, steps)} ${how}. Flatten it, or name repeated parts once in $defs.`,
-    );
-  };
-  const extentOf = (item: unknown) => (typeof item === 'object' && item !== null && extents.get(item)) || LEAF;
-  const visit = (value: unknown): unknown => {
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-    if (typeof value === 'number') return Number.isFinite(value) ? value : fail(`is ${value}`);
-    if (typeof value !== 'object') return fail(`is ${describeValue(value)}`);
-    const done = copies.get(value);
-    if (done !== undefined) return done;
-    if (open.has(value)) return fail('refers back to itself (a cycle)');
-    if (steps.length >= MAX_JSON_DEPTH) tooDeep();
-    open.add(value);
-    let copy: unknown[] | Record<string, unknown>;
-    let memberValues = 0;
-    let memberLevels = 0;
-    const member = (item: unknown): unknown => {
-      const result = visit(item);
-      const extent = extentOf(item);
-      memberValues = Math.min(memberValues + extent.values, MAX_JSON_VALUES + 1);
-      memberLevels = Math.max(memberLevels, extent.levels);
-      return result;
-    };
-    if (Array.isArray(value)) {
-      const array: unknown[] = new Array(value.length);
-      for (let index = 0; index < value.length; index++) {
-        steps.push(index);
-        array[index] = member(value[index]);
-        steps.pop();
-      }
-      copy = array;
-    } else {
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) {
-        fail(`is a ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance'}`);
-      }
-      const object: Record<string, unknown> = {};
-      const source = value as Record<string, unknown>;
-      for (const key of Object.keys(source)) {
-        const item = source[key];
-        if (item === undefined) continue;
-        steps.push(key);
-        const result = member(item);
-        steps.pop();
-        if (key === '__proto__') setOwn(object, key, result);
-        else object[key] = result;
-      }
-      copy = object;
-    }
-    open.delete(value);
-    const extent = { values: memberValues + 1, levels: memberLevels + 1 };
-    if (steps.length + extent.levels > MAX_JSON_DEPTH) tooDeep(steps.length + extent.levels);
-    if (extent.values > MAX_JSON_VALUES) {
-      throw invalid(
-        toolLabel,
-        field,
-        `is too large: written out as JSON, ${formatPath(root, steps)} would hold more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values (the limit), through sub-objects it reuses or its sheer size. Name a repeated part once in $defs and refer to it with $ref.`,
-      );
-    }
-    extents.set(value, extent);
-    Object.freeze(copy);
-    copies.set(value, copy);
-    return copy;
-  };
-  return { value: visit(value), needsCostCheck: true };
-}
-
 function optionalRecord(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {
   const value = descriptor[field];
   if (value !== undefined && !isRecord(value)) {
-    throw invalid(toolLabel, field, `must be an object, got ${describeValue(value)}`);
+    throw invalidTool(toolLabel, field, `must be an object, got ${describeValue(value)}`);
   }
 }
 
 function optionalString(descriptor: Record<string, unknown>, field: string, toolLabel: string): void {
   const value = descriptor[field];
   if (value !== undefined && typeof value !== 'string') {
-    throw invalid(toolLabel, field, `must be a string, got ${describeValue(value)}`);
+    throw invalidTool(toolLabel, field, `must be a string, got ${describeValue(value)}`);
   }
 }
 
@@ -233,17 +50,21 @@ function allStrings(items: readonly unknown[]): boolean {
 function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
   const type = schema.type;
   if (type !== undefined && type !== 'object') {
-    throw invalid(
+    throw invalidTool(
       toolLabel,
       'inputSchema',
       `must describe an object (type "object"): tool arguments are always an object, got type ${JSON.stringify(type)}`,
     );
   }
   if (schema.properties !== undefined && !isRecord(schema.properties)) {
-    throw invalid(toolLabel, 'inputSchema', `properties must be an object, got ${describeValue(schema.properties)}`);
+    throw invalidTool(
+      toolLabel,
+      'inputSchema',
+      `properties must be an object, got ${describeValue(schema.properties)}`,
+    );
   }
   if (schema.required !== undefined && !(Array.isArray(schema.required) && allStrings(schema.required))) {
-    throw invalid(toolLabel, 'inputSchema', 'required must be an array of property names (strings)');
+    throw invalidTool(toolLabel, 'inputSchema', 'required must be an array of property names (strings)');
   }
   if (type !== undefined) return schema;
   const { type: _missing, ...rest } = schema;
@@ -258,7 +79,7 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
  */
 function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {
   const problem = costProblemOf(schema);
-  if (problem !== undefined) throw invalid(toolLabel, 'inputSchema', problem);
+  if (problem !== undefined) throw invalidTool(toolLabel, 'inputSchema', problem);
 }
 
 /** Validates a descriptor and builds the frozen catalog entry (without checking for duplicates). */
@@ -275,30 +96,34 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   }
   const label = `"${id}"`;
   optionalString(descriptor, 'name', label);
-  if (descriptor.name === '') throw invalid(label, 'name', 'must not be empty (omit it to use the id)');
+  if (descriptor.name === '') throw invalidTool(label, 'name', 'must not be empty (omit it to use the id)');
   optionalString(descriptor, 'description', label);
   optionalString(descriptor, 'source', label);
   if (descriptor.tags !== undefined) {
     if (!Array.isArray(descriptor.tags)) {
-      throw invalid(label, 'tags', `must be an array of strings, got ${describeValue(descriptor.tags)}`);
+      throw invalidTool(label, 'tags', `must be an array of strings, got ${describeValue(descriptor.tags)}`);
     }
     const tags: unknown[] = descriptor.tags;
     for (let bad = 0; bad < tags.length; bad++) {
       if (typeof tags[bad] !== 'string') {
-        throw invalid(label, `tags[${bad}]`, `must be a string, got ${describeValue(tags[bad])}`);
+        throw invalidTool(label, `tags[${bad}]`, `must be a string, got ${describeValue(tags[bad])}`);
       }
     }
   }
   if (descriptor.pinned !== undefined && typeof descriptor.pinned !== 'boolean') {
-    throw invalid(label, 'pinned', `must be a boolean, got ${describeValue(descriptor.pinned)}`);
+    throw invalidTool(label, 'pinned', `must be a boolean, got ${describeValue(descriptor.pinned)}`);
   }
   if (descriptor.execute !== undefined && typeof descriptor.execute !== 'function') {
-    throw invalid(label, 'execute', `must be a function, got ${describeValue(descriptor.execute)}`);
+    throw invalidTool(label, 'execute', `must be a function, got ${describeValue(descriptor.execute)}`);
   }
   optionalRecord(descriptor, 'annotations', label);
   optionalRecord(descriptor, 'metadata', label);
   if (descriptor.outputSchema !== undefined && !isRecord(descriptor.outputSchema)) {
-    throw invalid(label, 'outputSchema', `must be a JSON Schema object, got ${describeValue(descriptor.outputSchema)}`);
+    throw invalidTool(
+      label,
+      'outputSchema',
+      `must be a JSON Schema object, got ${describeValue(descriptor.outputSchema)}`,
+    );
   }
 
   let resolved: JsonSchema;
