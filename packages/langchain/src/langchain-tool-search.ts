@@ -77,7 +77,10 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    * part of the state key, and handed to the policy. Default: none.
    */
   resourceId?: (config: ToolSearchRunConfig) => string | undefined;
-  /** The name of the middleware ({@link LangChainToolSearch.middleware}); unique among an agent's middleware. Default `toolscout`. */
+  /**
+   * The name of the middleware ({@link LangChainToolSearch.middleware}); unique among an agent's
+   * middleware. Default `toolscout`.
+   */
   name?: string;
 }
 
@@ -292,19 +295,11 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       if (calls.length === 0) return { messages: [] };
       const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), config));
       const outputs = await Promise.all(
-        calls.map((call) =>
-          this.runCall(
-            step,
-            call,
-            (tool, input) =>
-              new SingleToolNode(tool).runFor(
-                { ...call, name: tool.name, args: input as Record<string, unknown> },
-                config,
-                state,
-              ),
-            config?.signal,
-          ),
-        ),
+        calls.map((call) => {
+          const runInGraph: RunLangChainTool = (tool, input) =>
+            new SingleToolNode(tool).runFor(call, input, config, state);
+          return this.runCall(step, call, runInGraph, config?.signal);
+        }),
       );
       if (!outputs.some((output) => isCommand(output))) return { messages: outputs as ToolMessage[] };
       return outputs.map((output) => (isCommand(output) ? output : { messages: [output] }));
@@ -437,12 +432,16 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
  * Errors are thrown, for core to report.
  */
 class SingleToolNode extends ToolNode {
-  constructor(tool: LangChainTool) {
+  constructor(private readonly tool: LangChainTool) {
     super([tool], { handleToolErrors: false });
   }
 
-  /** Runs the tool for `call`, in a graph run with this `config` and `state`. */
-  runFor(call: ToolCall, config: ToolSearchRunConfig | undefined, state: unknown): Promise<ToolMessage | Command> {
-    return this.runTool(call, (config ?? {}) as LangGraphRunnableConfig, state);
+  /**
+   * Runs the tool with `input` for `call` (which may name another tool, e.g. `call_tool`), in a graph
+   * run with this `config` and `state`.
+   */
+  runFor(call: ToolCall, input: unknown, config: ToolSearchRunConfig | undefined, state: unknown) {
+    const toolCall = { ...call, name: this.tool.name, args: input as Record<string, unknown> };
+    return this.runTool(toolCall, (config ?? {}) as LangGraphRunnableConfig, state);
   }
 }
