@@ -120,6 +120,24 @@ describe('createSearchCallback with toolSearch({ search }) and deferLoading', ()
     expect(await search({ query: 'radar', tools: renamed })).toEqual([]);
   });
 
+  it('keeps at most 10,000 learned tools: past that, only those of the current generation stay indexed', async () => {
+    const asked = new Set<string>();
+    const search = createSearchCallback({
+      minScore: 0,
+      filter: ({ toolId }) => {
+        asked.add(toolId);
+        return true;
+      },
+    });
+    const set = (prefix: string) =>
+      Array.from({ length: 6000 }, (_, i) => ({ name: `${prefix}_${i}`, description: `Weather report ${i}.` }));
+    await search({ query: 'weather', tools: set('a') });
+    await search({ query: 'weather', tools: set('b') }); // 12,000 tools: the a_* tools are dropped
+    asked.clear();
+    expect(await search({ query: 'weather report', tools: set('b') })).toHaveLength(10);
+    expect([...asked].filter((id) => id.startsWith('a_'))).toEqual([]);
+  });
+
   it('stops at limit', async () => {
     const candidates = Array.from({ length: 8 }, (_, i) => ({
       name: `weather_tool_${i}`,

@@ -42,6 +42,9 @@ const INTERNAL_META = {
   load: { name: '__toolscout_load' },
 };
 
+/** Tools a callback without a catalog keeps indexed; past it, only the current generation's stay. */
+const MAX_LEARNED_TOOLS = 10_000;
+
 function checkInput(input: unknown): SearchCallbackInput {
   if (!isRecord(input) || typeof input.query !== 'string' || !Array.isArray(input.tools)) {
     throw new TypeError(
@@ -91,24 +94,27 @@ export function createSearchCallback(options: SearchCallbackOptions = {}): Searc
     state: 'conversation', // searching loads nothing: no store
   });
 
+  /** Indexes the tools handed in that are new or changed, within a bound of tools kept. */
+  const learn = (tools: SearchCallbackInput['tools'], candidates: ReadonlySet<string>) => {
+    for (const { name, description = '' } of tools) {
+      const known = session.catalog.get(name);
+      if (known === undefined || (known.description ?? '') !== description) {
+        session.catalog.upsert({ id: name, description });
+      }
+    }
+    if (session.catalog.size <= MAX_LEARNED_TOOLS) return;
+    for (const { id } of session.catalog.list()) if (!candidates.has(id)) session.catalog.remove(id);
+  };
+
   return async (input) => {
     const { query, tools } = checkInput(input);
     if (tools.length === 0 || query.trim() === '') return [];
-    if (learns) {
-      for (const { name, description } of tools) {
-        const known = session.catalog.get(name);
-        if (!known || (known.description ?? '') !== (description ?? ''))
-          session.catalog.upsert({ id: name, description });
-      }
-    }
     const candidates = new Set(tools.map((tool) => tool.name));
-    // The index may rank tools this generation does not defer above its own: look as much deeper.
-    const size = session.catalog.size;
-    const hits = await session.search(
-      query,
-      {},
-      Math.max(1, Math.min(size, limit + Math.max(0, size - candidates.size))),
-    );
+    if (learns) learn(tools, candidates);
+    // The index may rank tools this generation does not defer above its own: look that much deeper.
+    const { size } = session.catalog;
+    const depth = Math.max(1, Math.min(size, limit + Math.max(0, size - candidates.size)));
+    const hits = await session.search(query, {}, depth);
     const names: string[] = [];
     for (const { tool } of hits) {
       const name = candidates.has(tool.id) ? tool.id : candidates.has(tool.toolName) ? tool.toolName : undefined;
