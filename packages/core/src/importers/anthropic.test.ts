@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
-import { ImportError } from '../errors.js';
+import { importError } from '../test-utils/thrown.js';
 import { fromAnthropicTools } from './anthropic.js';
 
 const input_schema = {
@@ -8,16 +8,6 @@ const input_schema = {
   properties: { location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' } },
   required: ['location'],
 };
-
-function importError(fn: () => unknown): ImportError {
-  try {
-    fn();
-  } catch (error) {
-    if (ImportError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ImportError');
-}
 
 describe('fromAnthropicTools', () => {
   it('reads tool definitions, keeping cache_control in metadata', () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../errors.js';
+import { importError } from '../test-utils/thrown.js';
 import { detectCatalogFormat, importCatalog } from './import-catalog.js';
-
-function importError(fn: () => unknown): ImportError {
-  try {
-    fn();
-  } catch (error) {
-    if (ImportError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ImportError');
-}
 
 const schema = { type: 'object', properties: { q: { type: 'string' } } };
 const jsonl = [

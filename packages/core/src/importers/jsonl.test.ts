@@ -2,18 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
-import { ImportError } from '../errors.js';
+import { importError } from '../test-utils/thrown.js';
 import { parseQueriesJsonl, parseToolsJsonl } from './jsonl.js';
-
-function importError(fn: () => unknown): ImportError {
-  try {
-    fn();
-  } catch (error) {
-    if (ImportError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ImportError');
-}
 
 const toolsText = [
   '{"id": "TheClique__Songkick concert", "name": "Songkick concert", "description": "Concert info", "parameters": {"type": "object", "properties": {"id_conc": {"type": "string"}}, "required": ["id_conc"]}, "tags": ["Data", "TheClique"], "source": "TheClique"}',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
-import { ImportError } from '../errors.js';
+import { importError } from '../test-utils/thrown.js';
 import { fromMcpTools } from './mcp.js';
 
 const listResult = {
@@ -27,16 +27,6 @@ const listResult = {
   ],
   nextCursor: 'abc',
 };
-
-function importError(fn: () => unknown): ImportError {
-  try {
-    fn();
-  } catch (error) {
-    if (ImportError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ImportError');
-}
 
 describe('fromMcpTools', () => {
   it('maps a tools/list result, keeping title, annotations, outputSchema and _meta', () => {

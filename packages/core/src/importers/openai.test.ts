@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
-import { ImportError } from '../errors.js';
+import { importError } from '../test-utils/thrown.js';
 import { fromOpenAITools } from './openai.js';
 
 const parameters = {
@@ -9,16 +9,6 @@ const parameters = {
   required: ['location', 'unit'],
   additionalProperties: false,
 };
-
-function importError(fn: () => unknown): ImportError {
-  try {
-    fn();
-  } catch (error) {
-    if (ImportError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ImportError');
-}
 
 describe('fromOpenAITools', () => {
   it('reads Chat Completions function tools', () => {

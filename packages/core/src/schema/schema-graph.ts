@@ -440,8 +440,7 @@ const plans = new WeakMap<object, SchemaPlan>();
  * (128 levels at most) never is.
  */
 export function schemaPlan(schema: unknown): SchemaPlan {
-  const key = typeof schema === 'object' && schema !== null ? schema : undefined;
-  const cached = key && plans.get(key);
+  const cached = cachedPlan(schema);
   if (cached) return cached;
   const first = analyse(schema);
   const runnable = first.cuts.length === 0 && first.rewrites.size === 0;
@@ -451,8 +450,13 @@ export function schemaPlan(schema: unknown): SchemaPlan {
     : analyse(runnableCopy(schema, first.cuts, first.rewrites, first.plan.lookup, collector), collector).plan;
   const unsupportedPattern = built.unsupportedPattern ?? firstUncompiled(collector);
   const plan = unsupportedPattern === built.unsupportedPattern ? built : { ...built, unsupportedPattern };
-  if (key) plans.set(key, plan);
+  if (typeof schema === 'object' && schema !== null) plans.set(schema, plan);
   return plan;
+}
+
+/** The plan made for a schema object, if any. */
+function cachedPlan(schema: unknown): SchemaPlan | undefined {
+  return typeof schema === 'object' && schema !== null ? plans.get(schema) : undefined;
 }
 
 /**
@@ -479,7 +483,5 @@ export function schemaCostProblem(plan: SchemaPlan): string | undefined {
  * every schema that could be costly, and most tools are never called.
  */
 export function costProblemOf(schema: unknown): string | undefined {
-  const key = typeof schema === 'object' && schema !== null ? schema : undefined;
-  const cached = key && plans.get(key);
-  return schemaCostProblem(cached || analyse(schema).plan);
+  return schemaCostProblem(cachedPlan(schema) ?? analyse(schema).plan);
 }

@@ -3,6 +3,7 @@
 import { ToolLimitError } from '../errors.js';
 import { compactText } from '../text/compact-text.js';
 import type { CatalogTool } from '../types.js';
+import { isRecord } from '../values.js';
 import {
   type CallFailure,
   loadLimitReached,
@@ -48,10 +49,9 @@ export async function executeMetaTool<TTool>(
   name: string,
   input: unknown,
 ): Promise<ToolCallOutcome> {
-  const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    if (input !== undefined) return validationFailure(name, `Arguments for "${name}" must be an object.`);
-  }
+  if (input !== undefined && !isRecord(input))
+    return validationFailure(name, `Arguments for "${name}" must be an object.`);
+  const args = isRecord(input) ? input : {};
   switch (role) {
     case 'search':
       return searchTools(call, name, args);

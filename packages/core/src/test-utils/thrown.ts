@@ -1,3 +1,5 @@
+import { ImportError } from '../errors.js';
+
 /** What `fn` throws; throws itself when `fn` returns, so a test cannot pass on a missing throw. */
 export function thrown(fn: () => unknown): unknown {
   try {
@@ -16,4 +18,11 @@ export async function rejection(fn: () => Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected a rejection');
+}
+
+/** The `ImportError` that `fn` throws; anything else it throws is thrown on, and a return fails. */
+export function importError(fn: () => unknown): ImportError {
+  const error = thrown(fn);
+  if (ImportError.isInstance(error)) return error;
+  throw error;
 }
