@@ -86,7 +86,7 @@ async function searchTools<TTool>(
   const hits = await session.search(query, call.request, call.allowed);
   const results = hits.map((hit) => ({
     name: hit.tool.toolName,
-    description: compactText(hit.tool.description, session.descriptionBudget),
+    description: compactText(hit.tool.description, session.descriptionBudget()),
     score: Math.round(hit.score * 100) / 100,
   }));
   if (results.length === 0) return { ok: true, output: { results: [], message: noToolsFound(query) } };

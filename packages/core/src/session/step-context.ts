@@ -41,7 +41,7 @@ export interface StepContext<TTool> {
    */
   suggest(name: string, allowed: PolicyCheck<TTool>): Promise<string[]>;
   /** Characters of a tool description kept in search results. */
-  readonly descriptionBudget: number;
+  descriptionBudget(): number;
   /**
    * Keeps newly loaded tools: in the store, or, where loads are read back from the conversation,
    * nowhere, but refused past the same cap as a store's (the conversation would drop them unread).

@@ -346,7 +346,7 @@ export class ToolSearchSession<TTool = unknown> {
   #stepContext(): StepContext<TTool> {
     return {
       mode: this.mode,
-      descriptionBudget: this.options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
+      descriptionBudget: () => this.options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
       metaToolName: (role) => this.metaToolName(role),
       resolve: (name) => this.resolve(name),
       isDirect: (tool) => this.#isDirect(tool),
