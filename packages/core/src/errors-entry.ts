@@ -12,6 +12,7 @@ export {
   type ImportLocation,
   IndexDisposedError,
   IndexMismatchError,
+  InvalidArgumentError,
   InvalidIndexError,
   InvalidOptionError,
   InvalidToolError,

@@ -29,6 +29,11 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
   ['import', new errors.ImportError('bad', { file: 'f.json', line: 2 }), { location: { file: 'f.json', line: 2 } }],
   ['missing-dependency', new errors.MissingDependencyError(['x'], 'Feature'), { packageNames: ['x'] }],
   ['invalid-option', new errors.InvalidOptionError('limit', 'limit must be >= 0'), { option: 'limit' }],
+  [
+    'invalid-argument',
+    new errors.InvalidArgumentError('messages', 'messages must be an array, got a string'),
+    { argument: 'messages' },
+  ],
   ['store-data', new errors.StoreDataError('k', 'not JSON'), { key: 'k' }],
   [
     'tool-limit',

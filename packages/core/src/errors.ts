@@ -9,6 +9,7 @@ export type CoreErrorCode =
   | 'import'
   | 'missing-dependency'
   | 'invalid-option'
+  | 'invalid-argument'
   | 'store-data'
   | 'tool-limit'
   | 'store-unavailable'
@@ -26,6 +27,7 @@ export type AdapterErrorCode =
   | 'mcp-message-too-large'
   | 'mcp-connection-limit'
   | 'mcp-cli-usage'
+  | 'mcp-server-closed'
   | 'cli-usage'
   | 'cli-input-file';
 
@@ -214,6 +216,24 @@ export class InvalidOptionError extends ToolscoutError {
     message: string,
   ) {
     super('invalid-option', message);
+  }
+}
+
+/**
+ * A bad argument of a function that is not an option: a `messages` value that is not an array, a
+ * state without the field a hook needs. `argument` names the parameter or the field of it (e.g.
+ * `messages`, `state.messages`); the message says what was expected and what was given.
+ */
+export class InvalidArgumentError extends ToolscoutError {
+  static override readonly marker = markerOf('InvalidArgumentError');
+  static override readonly isInstance = checkFor<InvalidArgumentError>(InvalidArgumentError.marker);
+
+  constructor(
+    readonly argument: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('invalid-argument', message, options);
   }
 }
 
