@@ -149,9 +149,18 @@ describe('errors at their throw sites', () => {
     expect((error as Error).message).toMatch(/both a direct tool/);
   });
 
-  it('session options with a bad mode, descriptionBudget or state throw InvalidOptionError naming the option', () => {
+  it('session options with a bad mode, descriptionBudget, state or kind throw InvalidOptionError naming the option', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ mode: 'nope' }, 'mode'],
+      [{ filter: 'x' }, 'filter'],
+      [{ onEvent: 5 }, 'onEvent'],
+      [{ metaTools: 'x' }, 'metaTools'],
+      [{ metaTools: [] }, 'metaTools'],
+      [{ indexOptions: 5 }, 'indexOptions'],
+      [{ memory: 'x' }, 'memory'],
+      [{ memory: null }, 'memory'],
+      [{ catalogListing: 'bogus' }, 'catalogListing'],
+      [{ catalogListing: 3 }, 'catalogListing'],
       [{ descriptionBudget: -1 }, 'descriptionBudget'],
       [{ state: 'redis' }, 'state'],
       [{ tools: [{ id: 'search_tools', description: 'x' }] }, 'metaTools'],
@@ -160,6 +169,7 @@ describe('errors at their throw sites', () => {
       const error = thrown(() => new ToolSearchSession({ catalog: [weather], ...options } as never));
       expect(errors.InvalidOptionError.isInstance(error), option).toBe(true);
       expect((error as errors.InvalidOptionError).option).toBe(option);
+      expect((error as Error).message, option).toContain(option);
     }
   });
 

@@ -4,6 +4,7 @@ import type { ToolIndex, ToolIndexOptions } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '../stores/in-memory-store.js';
 import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
 import type { ToolDescriptor } from '../types.js';
+import { describeValue, isRecord } from '../values.js';
 import { type MetaToolsConfig, TOOL_SEARCH_MODES, type ToolSearchMode } from './meta-tools.js';
 import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter } from './policy.js';
 import type { ToolSearchEventListener } from './telemetry.js';
@@ -69,11 +70,18 @@ export const DEFAULT_LIMIT = 5;
 /** Characters of a tool description kept in search results by default. */
 export const DEFAULT_DESCRIPTION_BUDGET = 160;
 
+/** What `catalogListing` may be. */
+const CATALOG_LISTINGS: readonly unknown[] = ['names', 'names-and-summaries'];
+/** The options that, when given, must be functions, and those that must be objects. */
+const FUNCTION_OPTIONS = ['filter', 'onEvent'] as const;
+const OBJECT_OPTIONS = ['metaTools', 'indexOptions', 'memory'] as const;
+
 /**
- * Checks a session's options that have a range (an {@link InvalidOptionError} names the first bad
- * one) and returns its mode.
+ * Checks a session's options that have a kind or a range (an {@link InvalidOptionError} names the
+ * first bad one) and returns its mode.
  */
 export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTool>): ToolSearchMode {
+  checkKinds(options);
   const mode = options.mode ?? 'search-load';
   if (!TOOL_SEARCH_MODES.includes(mode)) {
     throw new InvalidOptionError('mode', `Unknown mode "${String(mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`);
@@ -92,7 +100,29 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
   if (options.descriptionBudget !== undefined && !(options.descriptionBudget >= 0)) {
     throw new InvalidOptionError('descriptionBudget', 'descriptionBudget must be a number >= 0.');
   }
+  if (options.catalogListing !== undefined && !CATALOG_LISTINGS.includes(options.catalogListing)) {
+    throw new InvalidOptionError(
+      'catalogListing',
+      `catalogListing must be 'names' or 'names-and-summaries'; got ${JSON.stringify(options.catalogListing) ?? describeValue(options.catalogListing)}.`,
+    );
+  }
   return mode;
+}
+
+/** Checks that each function option is a function and each object option a plain object, when given. */
+function checkKinds<TTool>(options: ToolSearchSessionOptions<TTool>): void {
+  for (const name of FUNCTION_OPTIONS) {
+    const value: unknown = options[name];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new InvalidOptionError(name, `${name} must be a function; got ${describeValue(value)}.`);
+    }
+  }
+  for (const name of OBJECT_OPTIONS) {
+    const value: unknown = options[name];
+    if (value !== undefined && !isRecord(value)) {
+      throw new InvalidOptionError(name, `${name} must be an object; got ${describeValue(value)}.`);
+    }
+  }
 }
 
 /** The store of a session's `state` option: none for the `conversation` strategy. */
