@@ -51,6 +51,20 @@ describe('the state a host hands to core', () => {
     expect(next.toolNames).toEqual(['search_tools', 'load_tool', 'send_email']);
   });
 
+  it('a host reads the direct tools as the session checked and named them', () => {
+    const session = new ToolSearchSession({
+      catalog: catalog(),
+      tools: [{ id: 'my.notes', description: 'Read my notes.', inputSchema: { type: 'object' } }],
+    });
+    expect(session.directTools.map((tool) => [tool.id, tool.toolName])).toEqual([
+      ['my.notes', expect.stringMatching(/^my_notes/)],
+    ]);
+    expect(session.directTools[0]?.jsonSchema).toMatchObject({ type: 'object' });
+    expect(Object.isFrozen(session.directTools)).toBe(true);
+    expect(Object.isFrozen(session.directTools[0])).toBe(true);
+    expect(new ToolSearchSession({ catalog: catalog() }).directTools).toEqual([]);
+  });
+
   it('parallel calls of one model step are each judged against that step, not a later one', async () => {
     const session = new ToolSearchSession({ catalog: catalog(), state: 'conversation' });
     const request = { threadId: 't', conversation: [] };

@@ -52,7 +52,8 @@ export class ToolSearchSession<TTool = unknown> {
   readonly mode: ToolSearchMode;
   /** The meta-tools of this mode (the discovery tool is left out of steps once all is discovered). */
   readonly metaTools: readonly MetaToolDefinition[];
-  readonly #directTools: CatalogTool<TTool>[];
+  /** The tools offered at every step beside the meta-tools (the `tools` option), never searched. */
+  readonly directTools: readonly CatalogTool<TTool>[];
   readonly #store: LoadedToolStore | undefined;
   readonly #ownsIndex: boolean;
   readonly #telemetry = new TelemetryEmitter();
@@ -76,8 +77,8 @@ export class ToolSearchSession<TTool = unknown> {
     this.catalog = options.catalog instanceof ToolCatalog ? options.catalog : new ToolCatalog(options.catalog);
     const metaNames = new Set(this.metaTools.map((tool) => tool.name));
     this.#metaNames = metaNames;
-    this.#directTools = new ToolCatalog(options.tools ?? []).list();
-    for (const tool of [...this.#directTools, ...this.catalog.list()]) {
+    this.directTools = Object.freeze(new ToolCatalog(options.tools ?? []).list());
+    for (const tool of [...this.directTools, ...this.catalog.list()]) {
       if (metaNames.has(tool.toolName)) {
         throw new InvalidOptionError(
           'metaTools',
@@ -85,7 +86,7 @@ export class ToolSearchSession<TTool = unknown> {
         );
       }
     }
-    for (const tool of this.#directTools) {
+    for (const tool of this.directTools) {
       if (this.catalog.has(tool.id)) {
         throw new DuplicateToolError(
           tool.id,
@@ -214,7 +215,7 @@ export class ToolSearchSession<TTool = unknown> {
         tool,
       });
     };
-    for (const tool of this.#directTools) {
+    for (const tool of this.directTools) {
       offeredIds.add(tool.id);
       catalogOffers.push({
         kind: 'direct',
@@ -309,7 +310,7 @@ export class ToolSearchSession<TTool = unknown> {
   async measureStep(step: ToolSearchStep<TTool>): Promise<StepTokenReport> {
     const offered = await countToolDefinitionTokens(step.tools);
     if (this.#catalogTokens?.version !== this.#catalogVersion) {
-      const all = [...this.#directTools, ...this.catalog.list()].map((tool) => ({
+      const all = [...this.directTools, ...this.catalog.list()].map((tool) => ({
         name: tool.toolName,
         description: tool.description ?? '',
         inputSchema: tool.jsonSchema,
@@ -319,7 +320,7 @@ export class ToolSearchSession<TTool = unknown> {
     const catalog = await this.#catalogTokens.value;
     return {
       offered: { tools: step.tools.length, ...offered },
-      catalog: { tools: this.#directTools.length + this.catalog.size, ...catalog },
+      catalog: { tools: this.directTools.length + this.catalog.size, ...catalog },
       savedTokens: catalog.tokens - offered.tokens,
       ratio: catalog.tokens === 0 ? 0 : offered.tokens / catalog.tokens,
     };
@@ -331,7 +332,7 @@ export class ToolSearchSession<TTool = unknown> {
    */
   resolve(name: string): CatalogTool<TTool> | undefined {
     const tool =
-      this.#directTools.find((candidate) => candidate.toolName === name || candidate.id === name) ??
+      this.directTools.find((candidate) => candidate.toolName === name || candidate.id === name) ??
       this.catalog.getByToolName(name) ??
       this.catalog.get(name);
     return tool && !this.#metaNames.has(tool.toolName) ? tool : undefined;
@@ -361,7 +362,7 @@ export class ToolSearchSession<TTool = unknown> {
   }
 
   #isDirect(tool: CatalogTool<TTool>): boolean {
-    return this.#directTools.includes(tool);
+    return this.directTools.includes(tool);
   }
 
   /** See {@link StepContext.policyFor}. */
