@@ -11,7 +11,7 @@ export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';
 export { toolText } from './index/tool-document.js';
-export { emptyObjectSchema, formatIssuePath, isStandardSchema } from './schema/schema.js';
+export { emptyObjectSchema, formatIssuePath, isStandardSchema, producesJsonSchema } from './schema/schema.js';
 export { loadedNamesFromConversation, unwrapToolOutput } from './session/conversation.js';
 export { MODE_ROLES, resolveMetaTools } from './session/meta-tools.js';
 export { clipName } from './session/model-input-limits.js';

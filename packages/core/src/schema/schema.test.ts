@@ -5,7 +5,7 @@ import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidToolError } from '../errors.js';
 import { thrown } from '../test-utils/thrown.js';
 import type { JsonSchema } from '../types.js';
-import { formatIssuePath, isStandardSchema, toJsonSchema, validateInput } from './schema.js';
+import { formatIssuePath, isStandardSchema, producesJsonSchema, toJsonSchema, validateInput } from './schema.js';
 
 const weatherJson: JsonSchema = {
   type: 'object',
@@ -36,6 +36,40 @@ describe('isStandardSchema', () => {
     expect(isStandardSchema(null)).toBe(false);
     expect(isStandardSchema('~standard')).toBe(false);
     expect(isStandardSchema({ '~standard': { validate: 'no' } })).toBe(false);
+  });
+});
+
+describe('producesJsonSchema', () => {
+  const validate = (value: unknown) => ({ value });
+
+  it('is true exactly for the Standard Schemas toJsonSchema converts', () => {
+    const legacy = { '~standard': { version: 1, vendor: 'zod', validate }, toJSONSchema: () => ({ type: 'object' }) };
+    for (const schema of [weatherZod, legacy]) {
+      expect(producesJsonSchema(schema)).toBe(true);
+      expect(toJsonSchema(schema as StandardSchemaV1)).toMatchObject({ type: 'object' });
+    }
+    const opaque = { '~standard': { version: 1, vendor: 'acme', validate } };
+    expect(producesJsonSchema(opaque)).toBe(false);
+    expect(InvalidToolError.isInstance(thrown(() => toJsonSchema(opaque as StandardSchemaV1)))).toBe(true);
+  });
+
+  it('is false for JSON Schema, junk and a schema whose converter cannot be read', () => {
+    const hostile = {
+      '~standard': {
+        version: 1,
+        vendor: 'hostile',
+        validate,
+        get jsonSchema(): never {
+          throw new Error('no');
+        },
+      },
+    };
+    for (const value of [weatherJson, null, 'x', [], { '~standard': { jsonSchema: { input: () => ({}) } } }, hostile]) {
+      expect(producesJsonSchema(value)).toBe(false);
+    }
+    expect(() => toJsonSchema(hostile as StandardSchemaV1)).toThrow(
+      'inputSchema (hostile) cannot be converted to JSON Schema: no',
+    );
   });
 });
 

@@ -19,6 +19,50 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return isRecord(standard) && typeof standard.validate === 'function';
 }
 
+/** How a schema produces its JSON Schema, and the call that does it. */
+interface JsonSchemaProducer {
+  /** `~standard.jsonSchema.input()` or `toJSONSchema()`, for error messages. */
+  readonly how: string;
+  readonly produce: () => unknown;
+}
+
+/**
+ * How a schema with a `~standard` property produces JSON Schema: Standard JSON Schema
+ * (`~standard.jsonSchema.input`), else its own `toJSONSchema()` method (older zod 4); undefined
+ * when it has neither. Reads the schema's properties, which may be getters that throw.
+ */
+function jsonSchemaProducer(
+  schema: Record<string, unknown>,
+  standard: Record<string, unknown>,
+): JsonSchemaProducer | undefined {
+  const converter = standard.jsonSchema;
+  if (isRecord(converter) && typeof converter.input === 'function') {
+    const input = converter as { input: (options: object) => unknown };
+    return { how: '~standard.jsonSchema.input()', produce: () => input.input({ target: 'draft-2020-12' }) };
+  }
+  if (typeof schema.toJSONSchema === 'function') {
+    const own = schema as { toJSONSchema: (options: object) => unknown };
+    return { how: 'toJSONSchema()', produce: () => own.toJSONSchema({ target: 'draft-2020-12', io: 'input' }) };
+  }
+  return undefined;
+}
+
+/**
+ * Whether `schema` is a Standard Schema that can produce JSON Schema (`~standard.jsonSchema.input`
+ * or a `toJSONSchema()` method): such a schema can be a tool's `inputSchema` as it is, and
+ * {@link toJsonSchema} converts it. The rule {@link toJsonSchema} applies, for adapters that must
+ * decide whether to wrap a framework's schema first.
+ */
+export function producesJsonSchema(schema: unknown): boolean {
+  if (!isStandardSchema(schema)) return false;
+  const record = schema as object as Record<string, unknown>;
+  try {
+    return jsonSchemaProducer(record, record['~standard'] as Record<string, unknown>) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -67,33 +111,27 @@ export function toJsonSchema(schema: SchemaLike | undefined): JsonSchema {
     );
   }
   const vendor = typeof standard.vendor === 'string' ? standard.vendor : 'unknown vendor';
-  const converter = standard.jsonSchema;
+  let producer: JsonSchemaProducer | undefined;
   let produced: unknown;
-  let how: string;
   try {
-    if (isRecord(converter) && typeof converter.input === 'function') {
-      how = '~standard.jsonSchema.input()';
-      produced = converter.input({ target: 'draft-2020-12' });
-    } else if (typeof record.toJSONSchema === 'function') {
-      how = 'toJSONSchema()';
-      produced = record.toJSONSchema({ target: 'draft-2020-12', io: 'input' });
-    } else {
-      throw new InvalidToolError(
-        `inputSchema is a Standard Schema (${vendor}) that cannot produce JSON Schema: it implements neither Standard JSON Schema (~standard.jsonSchema) nor toJSONSchema(). Use a library version that does (e.g. zod >= 4.2) or pass a JSON Schema.`,
-        'inputSchema',
-      );
-    }
+    producer = jsonSchemaProducer(record, standard);
+    produced = producer?.produce();
   } catch (error) {
-    if (InvalidToolError.isInstance(error)) throw error;
     throw new InvalidToolError(
       `inputSchema (${vendor}) cannot be converted to JSON Schema: ${errorMessage(error)}`,
       'inputSchema',
       { cause: error },
     );
   }
+  if (producer === undefined) {
+    throw new InvalidToolError(
+      `inputSchema is a Standard Schema (${vendor}) that cannot produce JSON Schema: it implements neither Standard JSON Schema (~standard.jsonSchema) nor toJSONSchema(). Use a library version that does (e.g. zod >= 4.2) or pass a JSON Schema.`,
+      'inputSchema',
+    );
+  }
   if (!isRecord(produced)) {
     throw new InvalidToolError(
-      `inputSchema (${vendor}) ${how} returned ${describeValue(produced)}, not a JSON Schema object`,
+      `inputSchema (${vendor}) ${producer.how} returned ${describeValue(produced)}, not a JSON Schema object`,
       'inputSchema',
     );
   }
