@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import type { ToolDescriptor } from '../types.js';
 import { RecentByThread } from './recent-by-thread.js';
+import type { ToolSearchEvent } from './telemetry.js';
 import { threadKey } from './thread-key.js';
 import { ToolSearchSession } from './tool-search-session.js';
 
@@ -63,6 +64,45 @@ describe('the state a host hands to core', () => {
     expect(Object.isFrozen(session.directTools)).toBe(true);
     expect(Object.isFrozen(session.directTools[0])).toBe(true);
     expect(new ToolSearchSession({ catalog: catalog() }).directTools).toEqual([]);
+  });
+
+  it('a call the host could not route is refused as authorize would, or sent back to the tools given', async () => {
+    const events: ToolSearchEvent[] = [];
+    const session = new ToolSearchSession({
+      catalog: catalog(),
+      filter: ({ tool }) => tool.id !== 'create_issue',
+      onEvent: (event) => events.push(event),
+    });
+    const step = await session.prepareStep({ threadId: 't' });
+    expect(await step.refuseUnrouted('get_weather')).toMatchObject({
+      code: 'not-loaded',
+      toolName: 'get_weather',
+      suggestions: ['get_weather'],
+    });
+    expect(await step.refuseUnrouted('get_weathr')).toMatchObject({
+      code: 'unknown-tool',
+      suggestions: ['get_weather'],
+    });
+    // A tool the policy hides reads like one that does not exist.
+    const hidden = await step.refuseUnrouted('create_issue');
+    const missing = await step.refuseUnrouted('no_such_tool');
+    expect(hidden.code).toBe('unknown-tool');
+    expect(hidden.message.replace('create_issue', 'X')).toBe(missing.message.replace('no_such_tool', 'X'));
+    // Offered at this step, but the host left it out of the model's tools.
+    expect(await step.refuseUnrouted('load_tool')).toEqual({
+      code: 'unknown-tool',
+      toolName: 'load_tool',
+      suggestions: [],
+      message: 'Tool "load_tool" is not available at this step. Call one of the tools you were given.',
+    });
+    const corrections = events.filter((event) => event.type === 'self-correction');
+    expect(corrections.map((event) => event.kind)).toEqual([
+      'not-loaded',
+      'unknown-tool',
+      'unknown-tool',
+      'unknown-tool',
+      'unknown-tool',
+    ]);
   });
 
   it('parallel calls of one model step are each judged against that step, not a later one', async () => {

@@ -57,6 +57,15 @@ export function unknownTool(toolName: string, tooLong: boolean, suggestions: str
   return { ok: false, error: { code: 'unknown-tool', toolName, suggestions, message } };
 }
 
+/**
+ * The answer for a call of a tool the step offers but the host left out of the model's tools at this
+ * step (the user's own narrowing, e.g. the AI SDK's `activeTools`).
+ */
+export function notAtThisStep(toolName: string): CallFailure {
+  const message = `Tool "${toolName}" is not available at this step. Call one of the tools you were given.`;
+  return { ok: false, error: { code: 'unknown-tool', toolName, suggestions: [], message } };
+}
+
 /** The answer for a name argument (at `path` of meta-tool `meta`) longer than any tool name. */
 export function nameTooLong(meta: string, path: string, name: string, searchTool: string | undefined): CallFailure {
   return validationFailure(

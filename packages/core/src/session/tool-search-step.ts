@@ -4,6 +4,7 @@ import {
   type CallFailure,
   executionFailed,
   invalidArguments,
+  notAtThisStep,
   notExecutable,
   notLoaded,
   suggestionHint,
@@ -13,7 +14,14 @@ import { executeMetaTool } from './meta-tool-handlers.js';
 import { clipName, MODEL_INPUT_LIMITS } from './model-input-limits.js';
 import type { PolicyCheck } from './policy.js';
 import type { StepContext } from './step-context.js';
-import type { CallAuthorization, ExecuteOptions, OfferedTool, StepRequest, ToolCallOutcome } from './step-types.js';
+import type {
+  CallAuthorization,
+  ExecuteOptions,
+  OfferedTool,
+  StepRequest,
+  ToolCallError,
+  ToolCallOutcome,
+} from './step-types.js';
 
 /**
  * One step of a session: the tools offered to the model and the handler of its calls. Calls made in
@@ -93,6 +101,23 @@ export class ToolSearchStep<TTool = unknown> {
    */
   async authorize(name: string, input: unknown): Promise<CallAuthorization<TTool>> {
     return this.#authorizeWith(name, input, this.#session.policyFor(this.request));
+  }
+
+  /**
+   * The error for a call the host could not route to any of its tools (the AI SDK's
+   * `NoSuchToolError` in `repairToolCall`), for the host to answer the model with. A name this step
+   * does not offer gets what {@link authorize} answers (not loaded, or unknown with suggestions, as
+   * the policy allows); a name it offers but the host left out of the model's tools (the user
+   * narrowed them) gets an `unknown-tool` error that sends the model back to the tools it was given.
+   * Either is reported as a `self-correction` event.
+   */
+  async refuseUnrouted(name: string): Promise<ToolCallError> {
+    if (!this.#byName.has(name)) {
+      const authorization = await this.#authorizeWith(name, undefined, this.#session.policyFor(this.request));
+      if (!authorization.ok) return authorization.error;
+    }
+    this.#selfCorrection('unknown-tool', name, []);
+    return notAtThisStep(name).error;
   }
 
   async #authorizeWith(name: string, input: unknown, allowed: PolicyCheck<TTool>): Promise<CallAuthorization<TTool>> {
