@@ -1,4 +1,4 @@
-import { ToolscoutError, type ToolscoutErrorCode } from '@toolscout/core';
+import { ToolscoutError } from '@toolscout/core';
 import { checkFor, markerOf } from '@toolscout/core/internal';
 
 /**
@@ -27,8 +27,7 @@ export class McpServerClosedError extends ToolscoutError {
 
   constructor() {
     super(
-      // TODO(lead): add 'mcp-server-closed' to AdapterErrorCode in core's errors.ts, then drop the cast.
-      'mcp-server-closed' as ToolscoutErrorCode,
+      'mcp-server-closed',
       'This McpToolSearchServer is closed: it takes no new client sessions. Create a new one to serve again.',
     );
   }

@@ -5,7 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@toolscout/core';
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import { isRecord } from '@toolscout/core/internal';
 import {
   type McpConnectionOptions,
@@ -256,7 +256,7 @@ export interface WrapMcpServerOptions extends Omit<McpGatewayOptions, 'servers' 
  */
 export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServerOptions = {}): Promise<McpGateway> {
   if (!isRecord(server) || typeof server.connect !== 'function' || typeof server.close !== 'function') {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       'server',
       'wrapMcpServer takes an MCP SDK server: an McpServer or a low-level Server.',
     );

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { closedAfterEach } from '../test-utils/closed-after-each.js';
@@ -190,10 +190,9 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
     expect((error as Error).message).toContain('refused on purpose');
   });
 
-  it('checks its arguments: each bad one is an InvalidOptionError naming it, before anything starts', async () => {
+  it('checks its arguments before anything starts: each bad option an InvalidOptionError naming it, a bad server an InvalidArgumentError', async () => {
     const inner = createFixtureServer('A');
     const bad: [string, () => Promise<unknown>][] = [
-      ['server', () => wrapMcpServer({} as never)],
       ['options', () => wrapMcpServer(inner, 'fixture' as never)],
       ['name', () => wrapMcpServer(inner, { name: 7 as never })],
       ['pinned', () => wrapMcpServer(inner, { pinned: 'echo' as never })],
@@ -205,6 +204,10 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
       expect(InvalidOptionError.isInstance(error), option).toBe(true);
       expect((error as InvalidOptionError).option).toBe(option);
     }
+    // The server is an argument, not an option.
+    const notAServer = await wrapMcpServer({} as never).catch((thrown: unknown) => thrown);
+    expect(InvalidArgumentError.isInstance(notAServer)).toBe(true);
+    expect(notAServer).toMatchObject({ argument: 'server', message: expect.stringContaining('an McpServer') });
   });
 
   it('closing the gateway closes its client sessions', async () => {
