@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
+import { rejection } from '../test-utils/thrown.js';
 import type { ToolDescriptor } from '../types.js';
 import { RecentByThread } from './recent-by-thread.js';
 import type { ToolSearchEvent } from './telemetry.js';
@@ -122,6 +124,50 @@ describe('the state a host hands to core', () => {
     const loose = await session.prepareStep({ conversation: [] });
     loose.expectCalls(['c3']);
     expect(await session.stepForCall({ conversation: [] }, 'c3')).not.toBe(loose);
+  });
+
+  it('a step kept under objects of the host is the step of every call handed one of them', async () => {
+    const events: ToolSearchEvent[] = [];
+    const session = new ToolSearchSession({ catalog: catalog(), onEvent: (event) => events.push(event) });
+    const request = { threadId: 't' };
+    const [messages, ownMessages, other] = [[], [], []];
+    // Kept as soon as prepareStep is called: a call may ask before the step is ready.
+    const preparing = session.prepareStep(request, { keys: [messages, ownMessages] });
+    const early = session.stepFor(messages, request);
+    const step = await preparing;
+    expect(await early).toBe(step);
+    expect(await session.stepFor(ownMessages, request)).toBe(step);
+    // Two generations of one thread at once stay apart.
+    const concurrent = await session.prepareStep(request, { keys: [other] });
+    expect(await session.stepFor(messages, request)).toBe(step);
+    expect(await session.stepFor(other, request)).toBe(concurrent);
+    // An object no step was kept under gets a step prepared quietly, kept for its next calls.
+    const stepEvents = events.filter((event) => event.type === 'step').length;
+    const unknown: object[] = [];
+    const fresh = await session.stepFor(unknown, { loaded: ['send_email'] });
+    expect(fresh.toolNames).toContain('send_email');
+    expect(await session.stepFor(unknown, {})).toBe(fresh);
+    expect(events.filter((event) => event.type === 'step')).toHaveLength(stepEvents);
+    // No object: a new step every time.
+    expect(await session.stepFor(undefined, request)).not.toBe(await session.stepFor(undefined, request));
+    await session.clearAllState();
+    expect(await session.stepFor(messages, request)).not.toBe(step);
+  });
+
+  it('a host key that is not an object is an InvalidArgumentError naming it', async () => {
+    const session = new ToolSearchSession({ catalog: catalog() });
+    const cases: [() => Promise<unknown>, string][] = [
+      [() => session.prepareStep({}, { keys: 'messages' as never }), 'options.keys'],
+      [() => session.prepareStep({}, { keys: [[], 5] as never }), 'options.keys[1]'],
+      [() => session.stepFor('messages' as never, {}), 'key'],
+      [() => session.stepFor(null as never, {}), 'key'],
+    ];
+    for (const [call, argument] of cases) {
+      const error = await rejection(call);
+      expect(InvalidArgumentError.isInstance(error), argument).toBe(true);
+      expect((error as InvalidArgumentError).argument).toBe(argument);
+      expect((error as Error).message).toMatch(/must be (an array of objects|an object)/);
+    }
   });
 
   it('a thread keeps only its last step; clearState forgets it', async () => {

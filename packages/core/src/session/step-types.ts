@@ -27,6 +27,13 @@ export interface PrepareStepOptions {
    * model call (an MCP `tools/list`, a resumed approval). Default false.
    */
   quiet?: boolean;
+  /**
+   * Objects of the host's that stand for this step and come back with each of its tool calls (the
+   * AI SDK's messages array of the step): `session.stepFor(key, request)` returns this step for any
+   * of them, as long as the host keeps the object. For hosts that know the calls' ids instead, see
+   * `ToolSearchStep.expectCalls`.
+   */
+  keys?: readonly object[];
 }
 
 /** One tool offered to the model at a step. */

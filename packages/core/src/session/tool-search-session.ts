@@ -7,6 +7,7 @@ import { firstSentence } from '../text/compact-text.js';
 import { countToolDefinitionTokens } from '../token-count.js';
 import type { CatalogTool } from '../types.js';
 import { loadedNamesFromConversation } from './conversation.js';
+import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { discoveryListing } from './messages.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
 import { type MetaToolDefinition, type MetaToolRole, resolveMetaTools, type ToolSearchMode } from './meta-tools.js';
@@ -25,9 +26,6 @@ import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } fr
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { threadKey } from './thread-key.js';
 import { ToolSearchStep } from './tool-search-step.js';
-
-/** Threads whose last step a session remembers, for later tool calls and resumes (oldest dropped first). */
-const MAX_REMEMBERED_THREADS = 1000;
 
 /** The phases a "did you mean" suggestion must pass: the model can find, load and be offered it. */
 const SUGGESTION_PHASES: readonly PolicyPhase[] = ['search', 'load', 'active'];
@@ -62,10 +60,8 @@ export class ToolSearchSession<TTool = unknown> {
   readonly #unsubscribe: () => void;
   #catalogVersion = 0;
   #catalogTokens: { version: number; value: Promise<{ bytes: number; tokens: number }> } | undefined;
-  /** Per thread: the step whose tool calls are still to run ({@link ToolSearchStep.expectCalls}). */
-  readonly #pendingCalls = new RecentByThread<{ step: ToolSearchStep<TTool>; callIds: Set<string> }>(
-    MAX_REMEMBERED_THREADS,
-  );
+  /** The steps kept for the tool calls that come after them (see {@link KeptSteps}). */
+  readonly #kept = new KeptSteps<ToolSearchStep<TTool>>();
   /** Per thread, where loads are read from the conversation: the tools loaded at its last step. */
   readonly #lastLoads = new RecentByThread<readonly string[]>(MAX_REMEMBERED_THREADS);
   /** What this session's steps ask of it. */
@@ -129,14 +125,14 @@ export class ToolSearchSession<TTool = unknown> {
   async clearState(threadId: string, resourceId?: string): Promise<void> {
     const key = threadKey({ threadId, resourceId });
     if (key === undefined) return;
-    this.#pendingCalls.delete(key);
+    this.#kept.forgetThread(key);
     this.#lastLoads.delete(key);
     if (this.#store) await this.#store.clear(key);
   }
 
   /** Forgets the loaded tools of every thread. */
   async clearAllState(): Promise<void> {
-    this.#pendingCalls.clear();
+    this.#kept.clear();
     this.#lastLoads.clear();
     await this.#store?.clearAll();
   }
@@ -146,7 +142,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.#unsubscribe();
     if (this.#ownsIndex) this.index.dispose();
     this.memoryStore?.dispose();
-    this.#pendingCalls.clear();
+    this.#kept.clear();
     this.#lastLoads.clear();
   }
 
@@ -197,8 +193,16 @@ export class ToolSearchSession<TTool = unknown> {
   /**
    * Prepares one step: what the model is offered (meta-tools, then direct and pinned tools, then
    * loaded tools in load order, so the prompt prefix stays stable) and a handler for its calls.
+   * With `options.keys`, the step is kept under those objects of the host's for {@link stepFor}.
    */
   async prepareStep(request: StepRequest = {}, options: PrepareStepOptions = {}): Promise<ToolSearchStep<TTool>> {
+    const keys = hostKeys(options.keys);
+    const step = this.#prepareStep(request, options);
+    this.#kept.keepFor(keys, step);
+    return step;
+  }
+
+  async #prepareStep(request: StepRequest, options: PrepareStepOptions): Promise<ToolSearchStep<TTool>> {
     const allowed = this.#policyFor(request);
     const offered: OfferedTool<TTool>[] = [];
     const offeredIds = new Set<string>();
@@ -281,13 +285,19 @@ export class ToolSearchSession<TTool = unknown> {
    * else a step prepared now from `request` (a resumed approval, another process), quietly.
    */
   async stepForCall(request: StepRequest, callId: string | undefined): Promise<ToolSearchStep<TTool>> {
-    const key = threadKey(request);
-    const pending = key === undefined ? undefined : this.#pendingCalls.get(key);
-    if (key !== undefined && callId !== undefined && pending?.callIds.delete(callId)) {
-      if (pending.callIds.size === 0) this.#pendingCalls.delete(key);
-      return pending.step;
-    }
-    return this.prepareStep(request, { quiet: true });
+    return this.#kept.takeForCall(request, callId) ?? this.prepareStep(request, { quiet: true });
+  }
+
+  /**
+   * The step a tool call belongs to, for hosts that hand each call an object of theirs that stands
+   * for the step (the AI SDK's messages array): the step prepared with that object in
+   * `prepareStep`'s `keys`. Without one (a call outside a prepared step, e.g. an approved tool run
+   * before the first step), a step prepared now from `request`, quietly, and kept under `key` for
+   * the calls that follow. `key` undefined: always a new step.
+   */
+  async stepFor(key: object | undefined, request: StepRequest): Promise<ToolSearchStep<TTool>> {
+    const kept = key === undefined ? undefined : this.#kept.forObject(hostKey(key, 'key'));
+    return kept ?? this.prepareStep(request, { quiet: true, keys: key === undefined ? [] : [key] });
   }
 
   /**
@@ -357,7 +367,7 @@ export class ToolSearchSession<TTool = unknown> {
       suggest: (name, allowed) => this.#suggest(name, allowed),
       remember: (request, ids, loadedCount) => this.#remember(request, ids, loadedCount),
       emit: (event) => this.#telemetry.emit(event),
-      expectCalls: (step, callIds) => this.#expectCalls(step, callIds),
+      expectCalls: (step, callIds) => this.#kept.expectCalls(step, callIds),
     };
   }
 
@@ -456,15 +466,6 @@ export class ToolSearchSession<TTool = unknown> {
     if (loadedCount > DEFAULT_MAX_TOOLS_PER_THREAD) {
       throw new ToolLimitError(key ?? 'conversation', DEFAULT_MAX_TOOLS_PER_THREAD, loadedCount - ids.length, ids);
     }
-  }
-
-  /** See {@link ToolSearchStep.expectCalls}. */
-  #expectCalls(step: ToolSearchStep<TTool>, callIds: Iterable<string>): void {
-    const key = threadKey(step.request);
-    if (key === undefined) return;
-    const ids = new Set(callIds);
-    if (ids.size === 0) this.#pendingCalls.delete(key);
-    else this.#pendingCalls.set(key, { step, callIds: ids });
   }
 
   /** The catalog-mode listing of lazy tools, or undefined when every allowed tool is discovered. */
