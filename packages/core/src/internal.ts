@@ -12,6 +12,13 @@ export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';
 export { toolText } from './index/tool-document.js';
 export { emptyObjectSchema, formatIssuePath, isStandardSchema, producesJsonSchema } from './schema/schema.js';
+export {
+  type CandidateRanker,
+  type CandidateRankerOptions,
+  createCandidateRanker,
+  MAX_LEARNED_TOOLS,
+  type RankCandidate,
+} from './session/candidate-ranker.js';
 export { loadedNamesFromConversation, unwrapToolOutput } from './session/conversation.js';
 export { MODE_ROLES, resolveMetaTools } from './session/meta-tools.js';
 export { clipName } from './session/model-input-limits.js';
