@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { rejection } from '../test-utils/thrown.js';
 import type { ToolDescriptor } from '../types.js';
+import type { ToolSearchMode } from './meta-tools.js';
 import { RecentByThread } from './recent-by-thread.js';
 import type { ToolSearchEvent } from './telemetry.js';
 import { threadKey } from './thread-key.js';
@@ -168,6 +169,30 @@ describe('the state a host hands to core', () => {
       expect((error as InvalidArgumentError).argument).toBe(argument);
       expect((error as Error).message).toMatch(/must be (an array of objects|an object)/);
     }
+  });
+
+  it('knows which catalog changes can change what a thread is offered', async () => {
+    const changes = (mode: ToolSearchMode) => {
+      const session = new ToolSearchSession({ catalog: catalog(), mode });
+      const seen: boolean[] = [];
+      session.catalog.subscribe((change) => seen.push(session.changesOffers(change)));
+      session.catalog.add({ id: 'plain', description: 'A tool offered once loaded.' });
+      session.catalog.add({ id: 'pinned', description: 'Always offered.', pinned: true });
+      session.catalog.add({ id: 'search_tools', description: 'Shadowed by a meta-tool.', pinned: true });
+      session.catalog.upsert({ id: 'get_weather', description: 'Weather, changed.' });
+      session.catalog.remove('send_email');
+      return seen;
+    };
+    expect(changes('search-load')).toEqual([false, true, false, true, true]);
+    expect(changes('proxy')).toEqual([false, true, false, true, true]);
+    expect(changes('catalog')).toEqual([true, true, true, true, true]);
+    // What the rule says of an addition, a step shows: the plain tool is not offered, the pinned one is.
+    const session = new ToolSearchSession({ catalog: catalog() });
+    const before = (await session.prepareStep({ threadId: 't' })).toolNames;
+    session.catalog.add({ id: 'plain', description: 'A tool offered once loaded.' });
+    expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(before);
+    session.catalog.add({ id: 'pinned', description: 'Always offered.', pinned: true });
+    expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual([...before, 'pinned']);
   });
 
   it('a thread keeps only its last step; clearState forgets it', async () => {

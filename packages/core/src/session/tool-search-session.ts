@@ -1,14 +1,13 @@
-import { ToolCatalog } from '../catalog/catalog.js';
+import { type CatalogChange, ToolCatalog } from '../catalog/catalog.js';
 import { DuplicateToolError, InvalidOptionError, ToolLimitError } from '../errors.js';
 import { ToolIndex } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/loaded-tool-store.js';
-import { firstSentence } from '../text/compact-text.js';
 import { countToolDefinitionTokens } from '../token-count.js';
 import type { CatalogTool } from '../types.js';
 import { loadedNamesFromConversation } from './conversation.js';
+import { undiscoveredListing } from './discovery-listing.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
-import { discoveryListing } from './messages.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
 import { type MetaToolDefinition, type MetaToolRole, resolveMetaTools, type ToolSearchMode } from './meta-tools.js';
 import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
@@ -242,7 +241,12 @@ export class ToolSearchSession<TTool = unknown> {
 
     for (const meta of this.metaTools) {
       if (meta.role === 'discover') {
-        const listing = await this.#discoveryListing(allowed, offeredIds);
+        const listing = await undiscoveredListing(this.catalog, {
+          allowed,
+          offeredIds,
+          isMetaTool: (name) => this.#metaNames.has(name),
+          summaries: (this.options.catalogListing ?? 'names-and-summaries') === 'names-and-summaries',
+        });
         if (listing === undefined) continue;
         offered.push({
           kind: 'meta',
@@ -346,6 +350,19 @@ export class ToolSearchSession<TTool = unknown> {
       this.catalog.getByToolName(name) ??
       this.catalog.get(name);
     return tool && !this.#metaNames.has(tool.toolName) ? tool : undefined;
+  }
+
+  /**
+   * Whether a catalog change can change what some thread is offered (pinned, loaded or listed
+   * tools), for hosts that tell clients when their tools change (MCP's `list_changed`): a removal
+   * or a replacement (the tool may be offered), an added pinned tool, any addition in `catalog`
+   * mode (the listing); not an addition that is only offered once loaded, nor one of a tool named
+   * like a meta-tool (never offered).
+   */
+  changesOffers(change: CatalogChange<TTool>): boolean {
+    if (change.type !== 'add') return true;
+    if (this.#metaNames.has(change.tool.toolName)) return false;
+    return this.mode === 'catalog' || change.tool.pinned === true;
   }
 
   /** Whether a model-facing name is one of this session's meta-tools. */
@@ -466,23 +483,5 @@ export class ToolSearchSession<TTool = unknown> {
     if (loadedCount > DEFAULT_MAX_TOOLS_PER_THREAD) {
       throw new ToolLimitError(key ?? 'conversation', DEFAULT_MAX_TOOLS_PER_THREAD, loadedCount - ids.length, ids);
     }
-  }
-
-  /** The catalog-mode listing of lazy tools, or undefined when every allowed tool is discovered. */
-  async #discoveryListing(allowed: PolicyCheck<TTool>, offeredIds: ReadonlySet<string>): Promise<string | undefined> {
-    const lines: string[] = [];
-    let undiscovered = 0;
-    for (const tool of this.catalog) {
-      if (tool.pinned || this.#metaNames.has(tool.toolName)) continue;
-      if (!(await allowed(tool, ['search']))) continue;
-      if (!offeredIds.has(tool.id)) undiscovered++;
-      const summary =
-        (this.options.catalogListing ?? 'names-and-summaries') === 'names-and-summaries'
-          ? firstSentence(tool.description, 100)
-          : '';
-      lines.push(summary ? `- ${tool.toolName}: ${summary}` : `- ${tool.toolName}`);
-    }
-    if (undiscovered === 0) return undefined;
-    return discoveryListing(lines);
   }
 }
