@@ -162,8 +162,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       if ((state !== 'result' && state !== 'output-error') || runState.seen.has(toolCallId)) continue;
       runState.seen.add(toolCallId);
       if (!runState.step || state !== 'output-error' || !isToolNotFound(toolName, invocation.errorText)) continue;
-      const verdict = await runState.step.authorize(toolName, invocation.args ?? {});
-      if (!verdict.ok) invocation.errorText = verdict.error.message;
+      invocation.errorText = (await runState.step.refuseUnrouted(toolName)).message;
     }
   }
 }
