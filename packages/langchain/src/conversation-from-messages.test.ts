@@ -60,5 +60,8 @@ describe('conversationFromMessages', () => {
   it('skips a result whose call is unknown, and rejects what is not a message list', () => {
     expect(conversationFromMessages([new ToolMessage({ tool_call_id: 'orphan', content: 'x' })])).toEqual([]);
     expect(() => conversationFromMessages('hello' as never)).toThrow(/array of LangChain messages/);
+    expect(() => conversationFromMessages('hello' as never)).toThrow(
+      expect.objectContaining({ code: 'invalid-argument', argument: 'messages' }),
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { ConversationEntry } from '@toolscout/core';
+import { InvalidArgumentError } from '@toolscout/core/errors';
+import { describeValue } from '@toolscout/core/internal';
 
 /** What a ToolMessage carried: its text (JSON is parsed by core), or its content blocks as they are. */
 function toolMessageOutput(message: ToolMessage): unknown {
@@ -18,7 +20,10 @@ function toolMessageOutput(message: ToolMessage): unknown {
  */
 export function conversationFromMessages(messages: readonly BaseMessage[]): ConversationEntry[] {
   if (!Array.isArray(messages)) {
-    throw new TypeError(`conversationFromMessages expects an array of LangChain messages, got ${typeof messages}.`);
+    throw new InvalidArgumentError(
+      'messages',
+      `conversationFromMessages expects an array of LangChain messages, got ${describeValue(messages)}.`,
+    );
   }
   const entries: ConversationEntry[] = [];
   const callNames = new Map<string, string>();

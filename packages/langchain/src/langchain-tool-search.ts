@@ -15,7 +15,7 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import { describeValue } from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
@@ -278,13 +278,17 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     return async (state, config) => {
       const messages = (state as Partial<ToolSearchNodeState> | undefined)?.messages;
       if (!Array.isArray(messages)) {
-        throw new TypeError(
+        throw new InvalidArgumentError(
+          'state.messages',
           `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
         );
       }
       const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
       if (index < 0) {
-        throw new Error('The toolscout tool node runs after a model call, but the messages hold no AIMessage.');
+        throw new InvalidArgumentError(
+          'state.messages',
+          'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
+        );
       }
       const answered = new Set(
         messages.slice(index + 1).flatMap((item) => (ToolMessage.isInstance(item) ? [item.tool_call_id] : [])),

@@ -12,7 +12,7 @@ import {
   toJsonSchema,
 } from '@toolscout/core';
 import { InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, isStandardSchema } from '@toolscout/core/internal';
+import { describeValue, producesJsonSchema } from '@toolscout/core/internal';
 
 /**
  * A LangChain tool as agents and chat models take it: `tool(...)`, a `DynamicStructuredTool`, a
@@ -96,12 +96,6 @@ export function isLangChainTool(value: unknown): value is LangChainTool {
   return isRunnableToolLike(value) || isStructuredTool(value as StructuredToolInterface);
 }
 
-function hasStandardJsonSchema(schema: unknown): boolean {
-  if (!isStandardSchema(schema)) return false;
-  const converter = (schema['~standard'] as { jsonSchema?: { input?: unknown } }).jsonSchema;
-  return typeof converter?.input === 'function';
-}
-
 /**
  * The input schema of a LangChain tool as JSON Schema: what core indexes, validates against and shows
  * in `describe_tool`/discovery results. zod 3 and zod 4 before Standard JSON Schema (4.2) go through
@@ -113,7 +107,7 @@ function inputSchemaOf(tool: LangChainTool): JsonSchema | undefined {
   const schema = (tool as { schema?: unknown }).schema;
   if (schema === undefined || schema === null) return undefined;
   try {
-    const viaLangChain = isInteropZodSchema(schema) && !hasStandardJsonSchema(schema);
+    const viaLangChain = isInteropZodSchema(schema) && !producesJsonSchema(schema);
     return viaLangChain ? (toLangChainJsonSchema(schema) as JsonSchema) : toJsonSchema(schema as SchemaLike);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

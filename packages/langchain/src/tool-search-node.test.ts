@@ -7,6 +7,7 @@ import {
   StateGraph,
 } from '@langchain/langgraph';
 import { toolsCondition } from '@langchain/langgraph/prebuilt';
+import { InvalidArgumentError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { type LangChainStateStrategy, LangChainToolSearch } from './langchain-tool-search.js';
 import { createFixtureTools } from './test-utils/fixture-tools.js';
@@ -167,5 +168,9 @@ describe('custom graph: toolsFor + toolNode', () => {
     const node = search.toolNode();
     await expect(node({ messages: [new HumanMessage('Hi')] })).rejects.toThrow(/no AIMessage/);
     await expect(node({} as never)).rejects.toThrow(/"messages" array/);
+    for (const state of [{ messages: [new HumanMessage('Hi')] }, {}, undefined]) {
+      const error = await node(state as never).catch((reason: unknown) => reason);
+      expect(InvalidArgumentError.isInstance(error) && error.argument).toBe('state.messages');
+    }
   });
 });
