@@ -97,10 +97,12 @@ export interface KeywordIndexContent {
  * exact.
  *
  * It keeps the statistics as MiniSearch 7 (which toolscout used before) keeps them: document numbers
- * in order of addition, field length = distinct terms, the same running averages, prefix-tree terms
- * inserted in the order they were first seen. On a freshly built index, scores computed from it are
- * to the last bit those of a MiniSearch index of the same documents (after removals they can differ
- * in the last bits: MiniSearch's `discard` cleans up lazily).
+ * in order of addition, field length = distinct terms, the same running averages. On a freshly
+ * built index, exact-match scores computed from it are to the last bit those of a MiniSearch index
+ * of the same documents; the scorer sums prefix and typo matches in term order rather than the
+ * tree's (so an index built, updated or loaded from JSON ranks alike to the bit), which can differ
+ * from MiniSearch's in the last bit (as can scores after removals: MiniSearch's `discard` cleans up
+ * lazily).
  */
 export class KeywordIndex {
   readonly #fieldCount: number;
@@ -327,8 +329,8 @@ export class KeywordIndex {
       if (dense !== undefined) dense[doc] = documents.length;
       documents.push([documents.length, id, this.#lengths[doc]!]);
     }
-    // In vocabulary order; once the tree is built, its terms in its order (inserted in that order,
-    // they give the same tree) and then the rest.
+    // In vocabulary order, searched or not: the scorer sums prefix and typo matches in term order,
+    // so the order a loaded index's tree gets its terms in does not change its scores.
     const terms: [string, [number, number[], number[]][]][] = [];
     const add = (entry: TermEntry) => {
       const fields: [number, number[], number[]][] = [];
@@ -338,12 +340,7 @@ export class KeywordIndex {
       });
       terms.push([entry.term, fields]);
     };
-    if (this.#tree === undefined) {
-      for (const entry of this.#vocabulary.values()) add(entry);
-    } else {
-      for (const [, entry] of this.#tree) add(entry);
-      for (const entry of this.#vocabulary.values()) if (entry.lookupRefs === 0) add(entry);
-    }
+    for (const entry of this.#vocabulary.values()) add(entry);
     return { fields: this.#fieldCount, nextDoc: documents.length, averages: [...this.#averages], documents, terms };
   }
 

@@ -43,6 +43,16 @@ function splitClauses(query: string): string[] {
 }
 
 /**
+ * Prefix or typo lookup results in the order of their terms, not the radix tree's: the tree's order
+ * follows the order its terms came in, which differs between an index built, updated and loaded from
+ * JSON, and a document's score summed in another order can differ in the last bit. So every index
+ * of the same tools ranks them alike, to the bit.
+ */
+function inTermOrder<V>(found: Iterable<[string, V]>): [string, V][] {
+  return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/**
  * The search-time half of a {@link ToolIndex}: ranks the indexed tools for a query (see its class
  * comment for the rule) with accumulators reused across searches, and caches the vocabulary lookups
  * of recent query terms until the index changes ({@link Scorer.changed}).
@@ -172,7 +182,7 @@ export class Scorer {
     const exact = touched.length;
     const prefixTerms = new Set<string>();
     if (term.length >= ranking.prefixMinLength) {
-      for (const [found, entry] of keyword.atPrefix(term)) {
+      for (const [found, entry] of inTermOrder(keyword.atPrefix(term))) {
         const distance = found.length - term.length;
         if (!distance) continue;
         prefixTerms.add(found);
@@ -186,7 +196,7 @@ export class Scorer {
     // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
     const fuzzy = term.length >= ranking.fuzzyTwoEditLength ? 2 : term.length >= ranking.fuzzyMinLength ? 1 : 0;
     if (fuzzy > 0 && exact <= ranking.fuzzyMaxTools) {
-      for (const [found, [entry, distance]] of keyword.fuzzyGet(term, fuzzy)) {
+      for (const [found, [entry, distance]] of inTermOrder(keyword.fuzzyGet(term, fuzzy))) {
         if (!distance || prefixTerms.has(found)) continue;
         const weight = (ranking.fuzzyWeight * found.length) / (found.length + distance);
         const source = { term: found, entry, weight };
