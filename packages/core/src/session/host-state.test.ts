@@ -5,6 +5,7 @@ import { rejection } from '../test-utils/thrown.js';
 import type { ToolDescriptor } from '../types.js';
 import type { ToolSearchMode } from './meta-tools.js';
 import { RecentByThread } from './recent-by-thread.js';
+import { stepRequestProblem } from './step-request.js';
 import type { ToolSearchEvent } from './telemetry.js';
 import { threadKey } from './thread-key.js';
 import { ToolSearchSession } from './tool-search-session.js';
@@ -193,6 +194,38 @@ describe('the state a host hands to core', () => {
     expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(before);
     session.catalog.add({ id: 'pinned', description: 'Always offered.', pinned: true });
     expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual([...before, 'pinned']);
+  });
+
+  it('a request with ids that are not strings or loaded tools that are not names is an InvalidArgumentError', async () => {
+    const session = new ToolSearchSession({ catalog: catalog() });
+    const cases: [unknown, string][] = [
+      ['t', 'request'],
+      [{ threadId: 5 }, 'request.threadId'],
+      [{ threadId: 't', resourceId: 5 }, 'request.resourceId'],
+      [{ threadId: {} }, 'request.threadId'],
+      [{ loaded: 'get_weather' }, 'request.loaded'],
+      [{ loaded: ['get_weather', 7] }, 'request.loaded[1]'],
+    ];
+    for (const [request, argument] of cases) {
+      for (const call of [
+        () => session.prepareStep(request as never),
+        () => session.loadedTools(request as never),
+        () => session.search('weather', request as never),
+        () => session.stepForCall(request as never, 'c1'),
+        () => session.stepFor([], request as never),
+      ]) {
+        const error = await rejection(call);
+        expect(InvalidArgumentError.isInstance(error), argument).toBe(true);
+        expect((error as InvalidArgumentError).argument).toBe(argument);
+        expect((error as Error).message).toMatch(new RegExp(`^${argument.replace(/[.[\]]/g, '\\$&')} must be`));
+      }
+    }
+    expect(stepRequestProblem({ threadId: 't', resourceId: 'u', loaded: ['a'], context: 5 })).toBeUndefined();
+    expect(stepRequestProblem(undefined)).toBeUndefined();
+    expect(stepRequestProblem({ resourceId: null })).toEqual({
+      path: 'resourceId',
+      problem: 'must be a string; got null',
+    });
   });
 
   it('a thread keeps only its last step; clearState forgets it', async () => {

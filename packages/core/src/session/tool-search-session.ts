@@ -21,6 +21,7 @@ import {
   type ToolSearchSessionOptions,
 } from './session-options.js';
 import type { StepContext } from './step-context.js';
+import { checkStepRequest } from './step-request.js';
 import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } from './step-types.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { threadKey } from './thread-key.js';
@@ -153,7 +154,7 @@ export class ToolSearchSession<TTool = unknown> {
    * without its messages) gets the tools loaded at the thread's last step.
    */
   async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
-    const key = threadKey(request);
+    const key = threadKey(checkStepRequest(request));
     const tools: CatalogTool<TTool>[] = [];
     if (request.loaded) {
       for (const name of new Set(request.loaded)) {
@@ -196,7 +197,7 @@ export class ToolSearchSession<TTool = unknown> {
    */
   async prepareStep(request: StepRequest = {}, options: PrepareStepOptions = {}): Promise<ToolSearchStep<TTool>> {
     const keys = hostKeys(options.keys);
-    const step = this.#prepareStep(request, options);
+    const step = this.#prepareStep(checkStepRequest(request), options);
     this.#kept.keepFor(keys, step);
     return step;
   }
@@ -289,7 +290,7 @@ export class ToolSearchSession<TTool = unknown> {
    * else a step prepared now from `request` (a resumed approval, another process), quietly.
    */
   async stepForCall(request: StepRequest, callId: string | undefined): Promise<ToolSearchStep<TTool>> {
-    return this.#kept.takeForCall(request, callId) ?? this.prepareStep(request, { quiet: true });
+    return this.#kept.takeForCall(checkStepRequest(request), callId) ?? this.prepareStep(request, { quiet: true });
   }
 
   /**
@@ -313,7 +314,7 @@ export class ToolSearchSession<TTool = unknown> {
     request: StepRequest = {},
     limit?: number,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
-    return this.#search(query, request, limit, this.#policyFor(request));
+    return this.#search(query, checkStepRequest(request), limit, this.#policyFor(request));
   }
 
   /**

@@ -1,0 +1,50 @@
+import { InvalidArgumentError } from '../errors.js';
+import { describeValue, isRecord } from '../values.js';
+import type { StepRequest } from './step-types.js';
+
+/** What is wrong with a step request: where (`threadId`, `loaded[2]`, '' for the whole) and what. */
+export interface StepRequestProblem {
+  path: string;
+  /** E.g. `must be a string; got a number`. */
+  problem: string;
+}
+
+/**
+ * The first problem of a value given as a {@link StepRequest}, or undefined when it is one (or
+ * absent): an object whose `threadId` and `resourceId` are strings and whose `loaded` is an array
+ * of tool names, when given. (`conversation` is checked where it is read.) The rule of
+ * {@link checkStepRequest}, for hosts that report a bad request in their own terms (e.g. as an
+ * `InvalidOptionError` of the callback option that returned it).
+ */
+export function stepRequestProblem(request: unknown): StepRequestProblem | undefined {
+  if (request === undefined) return undefined;
+  if (!isRecord(request)) return { path: '', problem: `must be an object; got ${describeValue(request)}` };
+  for (const path of ['threadId', 'resourceId'] as const) {
+    const value = request[path];
+    if (value !== undefined && typeof value !== 'string') {
+      return { path, problem: `must be a string; got ${describeValue(value)}` };
+    }
+  }
+  const { loaded } = request;
+  if (loaded === undefined) return undefined;
+  if (!Array.isArray(loaded))
+    return { path: 'loaded', problem: `must be an array of tool names; got ${describeValue(loaded)}` };
+  const at = loaded.findIndex((name) => typeof name !== 'string');
+  return at < 0
+    ? undefined
+    : { path: `loaded[${at}]`, problem: `must be a tool name; got ${describeValue(loaded[at])}` };
+}
+
+/**
+ * A step request as the session's methods take it, checked (see {@link stepRequestProblem}): an
+ * {@link InvalidArgumentError} naming the bad field (`request.threadId`) otherwise, never a crash
+ * or a key made of a number later.
+ */
+export function checkStepRequest(request: unknown): StepRequest {
+  const found = stepRequestProblem(request);
+  if (found !== undefined) {
+    const argument = found.path === '' ? 'request' : `request.${found.path}`;
+    throw new InvalidArgumentError(argument, `${argument} ${found.problem}.`);
+  }
+  return (request ?? {}) as StepRequest;
+}
