@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import { answer, callTool, ScriptedModel } from '@toolscout/test-kit';
 import { generateText, stepCountIs, type ToolSet, toolSearch } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -96,7 +96,12 @@ describe('createSearchCallback with toolSearch({ search }) and deferLoading', ()
     const search = createSearchCallback();
     expect(await search({ query: '   ', tools: [{ name: 'get_weather', description: 'Weather' }] })).toEqual([]);
     expect(await search({ query: 'weather', tools: [] })).toEqual([]);
-    await expect(search({ query: 42 } as never)).rejects.toThrow(TypeError);
+    // A bad input is core's InvalidArgumentError (it was a TypeError), naming what is wrong.
+    await expect(search({ query: 42 } as never)).rejects.toThrow(InvalidArgumentError);
+    await expect(search({ query: 42 } as never)).rejects.toMatchObject({ argument: 'input' });
+    await expect(search({ query: 'x', tools: [{ name: 7 }] } as never)).rejects.toMatchObject({
+      argument: 'candidates[0]',
+    });
     expect(() => createSearchCallback({ limit: 0 })).toThrow(InvalidOptionError);
     expect(invalidOptionOf(() => createSearchCallback(null as never))).toBe('options');
     expect(invalidOptionOf(() => createSearchCallback({ catalog: 42 as never }))).toBe('catalog');

@@ -1,6 +1,6 @@
-import { type PolicyFilter, ToolCatalog, type ToolIndexOptions, ToolSearchSession } from '@toolscout/core';
-import { InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isRecord } from '@toolscout/core/internal';
+import type { PolicyFilter, ToolIndexOptions } from '@toolscout/core';
+import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
+import { createCandidateRanker, describeValue, isRecord } from '@toolscout/core/internal';
 import type { Tool } from 'ai';
 import { descriptorsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
 
@@ -36,22 +36,14 @@ export interface SearchCallbackOptions {
   minScore?: number;
 }
 
-/** Meta-tool names of the internal sessions: never the name of a real tool. */
-const INTERNAL_META = {
-  search: { name: '__toolscout_search' },
-  load: { name: '__toolscout_load' },
-};
-
-/** Tools a callback without a catalog keeps indexed; past it, only the current generation's stay. */
-const MAX_LEARNED_TOOLS = 10_000;
-
 function checkInput(input: unknown): SearchCallbackInput {
-  if (!isRecord(input) || typeof input.query !== 'string' || !Array.isArray(input.tools)) {
-    throw new TypeError(
-      'The search callback takes { query: string, tools: { name, description? }[] }, as toolSearch({ search }) calls it.',
-    );
+  if (isRecord(input) && typeof input.query === 'string' && Array.isArray(input.tools)) {
+    return input as unknown as SearchCallbackInput;
   }
-  return input as unknown as SearchCallbackInput;
+  throw new InvalidArgumentError(
+    'input',
+    `The search callback takes { query: string, tools: { name, description? }[] }, as toolSearch({ search }) calls it; got ${describeValue(input)}.`,
+  );
 }
 
 /**
@@ -61,7 +53,8 @@ function checkInput(input: unknown): SearchCallbackInput {
  * `toolSearch` changes.
  *
  * Without a `catalog`, it indexes the tools the AI SDK hands it (name and description) as they come:
- * a tool is indexed when first seen, and again when its description changes.
+ * a tool is indexed when first seen, and again when its description changes (at most 10,000 tools;
+ * past that, those of the current generation). The ranking is core's `createCandidateRanker`.
  *
  * @example
  * ```ts
@@ -75,52 +68,13 @@ function checkInput(input: unknown): SearchCallbackInput {
  */
 export function createSearchCallback(options: SearchCallbackOptions = {}): SearchCallback {
   if (!isRecord(options as unknown)) {
-    throw new InvalidOptionError(
-      'options',
-      `createSearchCallback takes an options object; got ${describeValue(options)}.`,
-    );
+    const got = describeValue(options);
+    throw new InvalidOptionError('options', `createSearchCallback takes an options object; got ${got}.`);
   }
-  const limit = options.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new InvalidOptionError('limit', `limit must be a positive integer; got ${String(limit)}.`);
-  }
-  const learns = options.catalog === undefined;
-  const session = new ToolSearchSession<Tool>({
-    catalog: learns ? new ToolCatalog<Tool>() : descriptorsOf(options.catalog, 'catalog'),
-    indexOptions: options.indexOptions,
-    filter: options.filter,
-    search: { limit, minScore: options.minScore },
-    metaTools: INTERNAL_META,
-    state: 'conversation', // searching loads nothing: no store
-  });
-
-  /** Indexes the tools handed in that are new or changed, within a bound of tools kept. */
-  const learn = (tools: SearchCallbackInput['tools'], candidates: ReadonlySet<string>) => {
-    for (const { name, description = '' } of tools) {
-      const known = session.catalog.get(name);
-      if (known === undefined || (known.description ?? '') !== description) {
-        session.catalog.upsert({ id: name, description });
-      }
-    }
-    if (session.catalog.size <= MAX_LEARNED_TOOLS) return;
-    for (const { id } of session.catalog.list()) if (!candidates.has(id)) session.catalog.remove(id);
-  };
-
+  const catalog = options.catalog === undefined ? undefined : descriptorsOf(options.catalog, 'catalog');
+  const ranker = createCandidateRanker<Tool>({ ...options, catalog });
   return async (input) => {
     const { query, tools } = checkInput(input);
-    if (tools.length === 0 || query.trim() === '') return [];
-    const candidates = new Set(tools.map((tool) => tool.name));
-    if (learns) learn(tools, candidates);
-    // The index may rank tools this generation does not defer above its own: look that much deeper.
-    const { size } = session.catalog;
-    const depth = Math.max(1, Math.min(size, limit + Math.max(0, size - candidates.size)));
-    const hits = await session.search(query, {}, depth);
-    const names: string[] = [];
-    for (const { tool } of hits) {
-      const name = candidates.has(tool.id) ? tool.id : candidates.has(tool.toolName) ? tool.toolName : undefined;
-      if (name !== undefined && !names.includes(name)) names.push(name);
-      if (names.length >= limit) break;
-    }
-    return names;
+    return ranker.rank(query, tools);
   };
 }

@@ -1,7 +1,6 @@
 import {
   type StepRequest,
   type ToolCallError,
-  ToolCatalog,
   type ToolDescriptor,
   ToolSearchSession,
   type ToolSearchSessionOptions,
@@ -14,7 +13,6 @@ import {
   NoSuchToolError,
   type PrepareStepFunction,
   type PrepareStepResult,
-  parsePartialJson,
   type Tool,
   type ToolCallRepairFunction,
   type ToolInputRefinement,
@@ -176,7 +174,6 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
   const { repairToolCall: ownRepairToolCall, refineToolInput: ownRefineToolInput, ...sessionOptions } = rest;
   const { descriptors, provider } = directToolsOf(tools);
-  const directTools = new ToolCatalog(descriptors).list();
   const session = new ToolSearchSession<Tool>({
     ...sessionOptions,
     catalog: descriptorsOf(catalog, 'catalog'),
@@ -185,19 +182,12 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   const markerKey = `__toolscout_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
 
   // ---- per-generation steps ----
-  // A step belongs to the messages array `prepareStep` saw: the AI SDK hands that same array to
-  // the step's tool executions and to `repairToolCall`, so concurrent generations never mix.
-  const generations = new WeakMap<ModelMessage[], Promise<ToolSearchStep<Tool>>>();
-
-  const stepFor = (messages: ModelMessage[] | undefined): Promise<ToolSearchStep<Tool>> => {
-    const known = messages ? generations.get(messages) : undefined;
-    if (known) return known;
-    // A call outside a prepared step (e.g. a tool approved in an earlier request, run before the
-    // first step): a step derived from the messages alone, without a thread or context.
-    const step = session.prepareStep({ conversation: conversationFromMessages(messages) }, { quiet: true });
-    if (messages) generations.set(messages, step);
-    return step;
-  };
+  // A step is kept under the messages array `prepareStep` saw: the AI SDK hands that same array to
+  // the step's tool executions and to `repairToolCall`, so concurrent generations never mix. A call
+  // outside a prepared step (e.g. a tool approved in an earlier request, run before the first step)
+  // gets a step derived from the messages alone, without a thread or context.
+  const stepFor = (messages: ModelMessage[] | undefined): Promise<ToolSearchStep<Tool>> =>
+    session.stepFor(messages, { conversation: conversationFromMessages(messages) });
 
   /** The session's error that `repairToolCall` put in a call's input, for the refinement to throw. */
   const throwMarked = (input: unknown): void => {
@@ -225,7 +215,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     if (built) return built;
     const all: ToolSet = {};
     for (const meta of session.metaTools) all[meta.name] = toAISDKTool(meta, run);
-    for (const tool of [...directTools, ...session.catalog]) all[tool.toolName] = toAISDKTool(tool, run);
+    for (const tool of [...session.directTools, ...session.catalog]) all[tool.toolName] = toAISDKTool(tool, run);
     const refine: ToolInputRefinement<ToolSet> = { ...ownRefineToolInput };
     for (const name of Object.keys(all)) {
       const own = ownRefineToolInput?.[name];
@@ -250,13 +240,10 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     const own = await ownPrepareStep?.(stepOptions);
     const messages = own?.messages ?? stepOptions.messages;
     const runtimeContext = own?.runtimeContext ?? stepOptions.runtimeContext;
-    const pending = session.prepareStep({
-      ...checkRequest(request({ runtimeContext, messages })),
-      conversation: conversationFromMessages(messages),
-    });
-    generations.set(messages, pending);
-    generations.set(stepOptions.messages, pending);
-    const step = await pending;
+    const step = await session.prepareStep(
+      { ...checkRequest(request({ runtimeContext, messages })), conversation: conversationFromMessages(messages) },
+      { keys: [messages, stepOptions.messages] },
+    );
     await onStep?.(step);
     const narrowed = own?.activeTools ? new Set<string>(own.activeTools) : undefined;
     const active = [...step.toolNames, ...provider.keys()].filter((name) => narrowed?.has(name) ?? true);
@@ -277,15 +264,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     if (!NoSuchToolError.isInstance(repair.error)) return ownRepairToolCall ? ownRepairToolCall(repair) : null;
     const { toolCall } = repair;
     const step = await stepFor(repair.messages);
-    const { value: input } = await parsePartialJson(toolCall.input);
-    const authorization = await step.authorize(toolCall.toolName, input ?? {});
-    const error: ToolCallError = authorization.ok
-      ? {
-          code: 'unknown-tool',
-          toolName: toolCall.toolName,
-          message: `Tool "${toolCall.toolName}" is not available at this step. Call one of the tools you were given.`,
-        }
-      : authorization.error;
+    const error = await step.refuseUnrouted(toolCall.toolName);
     // The AI SDK parses a repaired call against the active tools and keeps the original name when the
     // refinement of the repaired call throws: the model then reads the session's message as the
     // result of the call it made. Without an active tool of ours to stand in, the repair fails, and

@@ -1,6 +1,6 @@
 import { type JsonSchema, type SchemaLike, ToolCatalog, type ToolDescriptor } from '@toolscout/core';
 import { InvalidOptionError, InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, failureReason, isRecord, isStandardSchema } from '@toolscout/core/internal';
+import { describeValue, failureReason, isRecord, producesJsonSchema } from '@toolscout/core/internal';
 import { asSchema, type FlexibleSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 
 /** Descriptor fields to set beside what an AI SDK tool declares (e.g. `pinned`, `tags`). */
@@ -26,15 +26,6 @@ function isProviderTool(value: unknown): value is Tool {
 /** A record of tools by name (`ToolSet`), as opposed to an iterable of descriptors or a catalog. */
 function isToolSet(value: unknown): value is ToolSet {
   return isRecord(value) && !(Symbol.iterator in value);
-}
-
-function hasJsonSchemaConverter(schema: unknown): boolean {
-  if (!isStandardSchema(schema)) return false;
-  const standard = schema['~standard'] as { jsonSchema?: { input?: unknown } };
-  return (
-    typeof standard.jsonSchema?.input === 'function' ||
-    typeof (schema as { toJSONSchema?: unknown }).toJSONSchema === 'function'
-  );
 }
 
 /** The issues of a failed AI SDK validation: the library's own issues when it kept them (zod). */
@@ -81,7 +72,7 @@ function readSchema(name: string, schema: FlexibleSchema<unknown>) {
  */
 function descriptorSchema(name: string, schema: FlexibleSchema<unknown> | undefined): SchemaLike | undefined {
   if (schema == null) return undefined;
-  if (hasJsonSchemaConverter(schema)) return schema as SchemaLike;
+  if (producesJsonSchema(schema)) return schema as SchemaLike;
   const { json, validate } = readSchema(name, schema);
   if (validate === undefined) return json;
   return {
