@@ -20,7 +20,7 @@ import {
 } from 'ai';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import { descriptorsOf, directToolsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
-import { type DiscoveryContext, type RunCall, toAISDKTool } from './to-ai-sdk-tool.js';
+import { type DiscoveryContext, type RunCall, toAISDKMetaTool, toAISDKTool } from './to-ai-sdk-tool.js';
 
 /**
  * Who a generation is for, as the session needs to know it: its thread and resource (loaded tools
@@ -102,9 +102,6 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   dispose(): void;
 }
 
-/** The AI SDK tools of a catalog option, for typing (descriptors and catalogs are untyped). */
-type ToolsOf<CATALOG> = CATALOG extends ToolSet ? CATALOG : ToolSet;
-
 function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRequest {
   const { threadId, resourceId } = runtimeContext ?? {};
   return {
@@ -168,7 +165,8 @@ function checkOptions(options: unknown): asserts options is CreateToolSearchOpti
  */
 export function createToolSearch<CATALOG extends ToolSearchCatalog, DIRECT extends ToolSet = Record<never, never>>(
   options: CreateToolSearchOptions<CATALOG, DIRECT>,
-): AISDKToolSearch<ToolsOf<CATALOG> & DIRECT>;
+  // The tools are typed when the catalog is a record of AI SDK tools (descriptors and catalogs are not).
+): AISDKToolSearch<(CATALOG extends ToolSet ? CATALOG : ToolSet) & DIRECT>;
 export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSearch {
   checkOptions(options);
   const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
@@ -214,7 +212,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   const build = () => {
     if (built) return built;
     const all: ToolSet = {};
-    for (const meta of session.metaTools) all[meta.name] = toAISDKTool(meta, run);
+    for (const meta of session.metaTools) all[meta.name] = toAISDKMetaTool(meta, run);
     for (const tool of [...session.directTools, ...session.catalog]) all[tool.toolName] = toAISDKTool(tool, run);
     const refine: ToolInputRefinement<ToolSet> = { ...ownRefineToolInput };
     for (const name of Object.keys(all)) {

@@ -22,7 +22,8 @@ async function lastValue(output: unknown): Promise<unknown> {
   return last;
 }
 
-function toMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
+/** A meta-tool of the session as an AI SDK tool whose calls go through `run`. */
+export function toAISDKMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
   return dynamicTool({
     description:
       meta.role === 'discover'
@@ -35,12 +36,12 @@ function toMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
 }
 
 /**
- * A catalog (or direct) tool as the AI SDK runs it: the original AI SDK tool with everything it
- * declares (tool context, `toModelOutput`, approval, ...) but the schema the session shows and an
- * `execute` through the session; a descriptor without an AI SDK tool becomes a dynamic tool (what
- * `dynamicTool()` makes). A streaming tool (an async generator `execute`) stays one.
+ * A catalog (or direct) tool of the session as the AI SDK runs it: the original AI SDK tool with
+ * everything it declares (tool context, `toModelOutput`, approval, ...) but the schema the session
+ * shows and an `execute` whose calls go through `run`; a descriptor without an AI SDK tool becomes a
+ * dynamic tool (what `dynamicTool()` makes). A streaming tool (an async generator `execute`) stays one.
  */
-function toCatalogTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
+export function toAISDKTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
   const original: Tool = isAISDKTool(tool.tool)
     ? tool.tool
     : dynamicTool({ description: tool.description } as Parameters<typeof dynamicTool>[0]);
@@ -55,12 +56,4 @@ function toCatalogTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
   };
   const streaming = Object.prototype.toString.call(originalExecute) === '[object AsyncGeneratorFunction]';
   return { ...rest, inputSchema, execute: streaming ? streamingExecute : execute } as Tool;
-}
-
-/**
- * A tool of the session (a meta-tool, or a catalog or direct tool) as an AI SDK tool whose calls
- * all go through `run`: the session's step answers them.
- */
-export function toAISDKTool(tool: MetaToolDefinition | CatalogTool<Tool>, run: RunCall): Tool {
-  return 'role' in tool ? toMetaTool(tool, run) : toCatalogTool(tool, run);
 }
