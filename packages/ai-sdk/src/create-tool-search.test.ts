@@ -664,7 +664,14 @@ describe('createToolSearch: tools and options', () => {
     const search = createToolSearch({ catalog: fixtureTools().tools, request: () => ({ threadId: 7 as never }) });
     const model = new ScriptedModel([answer()]);
     await expect(generateText({ model: model.mock, prompt: 'Hi', ...search })).rejects.toThrow(
-      /request\(\) returned a threadId that is a number/,
+      /request\(\) returned a threadId that must be a string; got a number/,
+    );
+    await expect(generateText({ model: model.mock, prompt: 'Hi', ...search })).rejects.toMatchObject({
+      option: 'request',
+    });
+    const notAnObject = createToolSearch({ catalog: fixtureTools().tools, request: () => 'thread-1' as never });
+    await expect(generateText({ model: model.mock, prompt: 'Hi', ...notAnObject })).rejects.toThrow(
+      /request\(\) returned a value that must be an object; got a string/,
     );
   });
 });

@@ -7,7 +7,7 @@ import {
   type ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidOptionError, ToolCallFailedError } from '@toolscout/core/errors';
-import { describeValue, isRecord } from '@toolscout/core/internal';
+import { describeValue, isRecord, stepRequestProblem } from '@toolscout/core/internal';
 import {
   type ModelMessage,
   NoSuchToolError,
@@ -111,19 +111,12 @@ function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRe
   };
 }
 
+/** What `request()` returned, checked by core's rule for a step request, as an error of the option. */
 function checkRequest(request: unknown): GenerationRequest {
-  if (request === undefined) return {};
-  if (!isRecord(request)) {
-    const message = `request() must return an object or undefined; got ${describeValue(request)}.`;
-    throw new InvalidOptionError('request', message);
-  }
-  for (const field of ['threadId', 'resourceId'] as const) {
-    if (request[field] !== undefined && typeof request[field] !== 'string') {
-      const got = describeValue(request[field]);
-      throw new InvalidOptionError('request', `request() returned a ${field} that is ${got}, not a string.`);
-    }
-  }
-  return request;
+  const found = stepRequestProblem(request);
+  if (found === undefined) return (request ?? {}) as GenerationRequest;
+  const what = found.path === '' ? 'request() returned a value that' : `request() returned a ${found.path} that`;
+  throw new InvalidOptionError('request', `${what} ${found.problem}.`);
 }
 
 function checkOptions(options: unknown): asserts options is CreateToolSearchOptions {
