@@ -12,7 +12,7 @@ import {
   type ToolSearchSessionOptions,
 } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { isRecord, threadKey } from '@toolscout/core/internal';
+import { isRecord, stepRequestProblem, threadKey } from '@toolscout/core/internal';
 import { McpConnectionLimitError, McpServerClosedError } from './errors.js';
 import { answerInvalidParams } from './invalid-params.js';
 import { toCallToolResult, toMcpTool } from './to-mcp-tool.js';
@@ -83,20 +83,18 @@ function checkServerOptions<TTool>(options: McpToolSearchServerOptions<TTool>): 
   }
 }
 
-/** Throws {@link InvalidOptionError} for a connection option of the wrong kind. */
+/**
+ * Throws {@link InvalidOptionError} for a connection option of the wrong kind: core's rule for the
+ * ids of a step request, and a thread id that is not empty (without one, no load would persist).
+ */
 function checkConnection(connection: McpConnectionOptions): void {
-  if (!isRecord(connection)) {
-    throw new InvalidOptionError(
-      'connection',
-      'A connection takes an options object: { threadId, resourceId, context }.',
-    );
+  const found = stepRequestProblem(connection);
+  if (found !== undefined) {
+    const option = found.path === '' ? 'connection' : found.path;
+    throw new InvalidOptionError(option, `${option === 'connection' ? 'A connection' : option} ${found.problem}.`);
   }
-  const { threadId, resourceId } = connection;
-  if (threadId !== undefined && (typeof threadId !== 'string' || threadId === '')) {
+  if (connection.threadId === '') {
     throw new InvalidOptionError('threadId', 'threadId must be a non-empty string (or left out for a new thread).');
-  }
-  if (resourceId !== undefined && typeof resourceId !== 'string') {
-    throw new InvalidOptionError('resourceId', 'resourceId must be a string.');
   }
 }
 
