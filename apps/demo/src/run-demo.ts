@@ -97,7 +97,7 @@ function frameworkSetup(framework: FrameworkId, catalog: DemoCatalog, model: Mod
       ];
     case 'ai-sdk':
       return [
-        'agent: generateText with ...createToolSearch(catalog) (@toolscout/ai-sdk)',
+        'agent: generateText with ...createToolSearch({ catalog }) (@toolscout/ai-sdk)',
         `catalog: ${inProcess}`,
         `model: ${model.kind === 'fake' ? 'the scripted MockLanguageModelV4 (ai/test)' : describeModel(model)}`,
       ];
