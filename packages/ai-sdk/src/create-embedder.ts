@@ -31,7 +31,7 @@ export interface EmbedderOptions {
  * @example
  * ```ts
  * const embedder = createEmbedder(openai.embedding('text-embedding-3-small'));
- * const search = createToolSearch(tools, { indexOptions: { embedder } });
+ * const search = createToolSearch({ catalog: tools, indexOptions: { embedder } });
  * ```
  */
 export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions = {}): Embedder {
