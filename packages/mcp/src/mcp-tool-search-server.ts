@@ -4,7 +4,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, type Implementation, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  type CatalogChange,
   type LoadedStateStrategy,
   type OfferedTool,
   type StepRequest,
@@ -56,12 +55,6 @@ export interface McpRequestContext {
 }
 
 const LIST_CHANGED = 'notifications/tools/list_changed';
-
-/** Whether a catalog change can change what some session is offered (pinned, loaded or listed tools). */
-function mayChangeOffers(change: CatalogChange<unknown>, mode: string): boolean {
-  if (mode === 'catalog' || change.type !== 'add') return true;
-  return change.tool.pinned === true;
-}
 
 /** Throws {@link InvalidOptionError} for the first option of a server that the MCP side cannot use. */
 function checkServerOptions<TTool>(options: McpToolSearchServerOptions<TTool>): void {
@@ -135,7 +128,7 @@ export class McpToolSearchServer<TTool = unknown> {
     this.serverInfo = serverInfo ?? { name: 'toolscout', version: '0.0.0' };
     this.instructions = instructions;
     this.#unsubscribe = this.session.catalog.subscribe((change) => {
-      if (mayChangeOffers(change as CatalogChange<unknown>, this.session.mode)) this.notifyToolListChanged();
+      if (this.session.changesOffers(change)) this.notifyToolListChanged();
     });
   }
 

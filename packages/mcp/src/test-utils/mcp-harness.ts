@@ -2,6 +2,7 @@ import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/ind
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
+import { parseJsonOrText } from '@toolscout/test-kit/json';
 import type { McpConnectable } from '../gateway/serve-stdio.js';
 import {
   type McpConnectionOptions,
@@ -43,12 +44,7 @@ export function resultText(result: CallToolResult): string {
 /** What the model saw of a result: JSON text parsed, other text as it is. */
 function modelView(result: CallToolResult): unknown {
   const text = resultText(result);
-  if (result.isError) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return result.isError ? text : parseJsonOrText(text);
 }
 
 /** One exchange of the harness's history (MCP itself keeps no conversation). */
