@@ -20,12 +20,8 @@ export {
   type LangChainStateStrategy,
   LangChainToolSearch,
   type LangChainToolSearchOptions,
-  type PreparedToolSearchStep,
   type ToolSearchAgentMiddleware,
-  type ToolSearchNode,
-  type ToolSearchNodeState,
-  type ToolSearchNodeUpdate,
-  type ToolSearchRunConfig,
+  ToolSearchNode,
 } from './langchain-tool-search.js';
 export { LOADED_TOOLS_STATE_KEY, type LoadedToolsStateSchema, loadedToolsOf } from './loaded-tools-state.js';
 export { type ToolSearchMiddlewareOptions, toolSearchMiddleware } from './tool-search-middleware.js';

@@ -45,16 +45,6 @@ import {
  */
 export type LangChainStateStrategy = LoadedStateStrategy | 'agent-state';
 
-/** The parts of a LangChain/LangGraph run config that tool search reads (a node's `config`, a middleware's `runtime`). */
-export interface ToolSearchRunConfig {
-  /** `thread_id` names the conversation thread (as for a checkpointer). */
-  configurable?: { thread_id?: unknown; [key: string]: unknown };
-  /** The run's context (`invoke(input, { context })`); handed to the policy filter and to executed tools. */
-  context?: unknown;
-  /** Aborts the run. */
-  signal?: AbortSignal;
-}
-
 /** Options of {@link LangChainToolSearch} (and of `toolSearchMiddleware`). */
 export interface LangChainToolSearchOptions<TState extends LangChainStateStrategy = LangChainStateStrategy>
   extends Omit<ToolSearchSessionOptions, 'catalog' | 'tools' | 'state'> {
@@ -76,43 +66,13 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    * The user or tenant a run belongs to, from its config (e.g. `(config) => config.context?.userId`):
    * part of the state key, and handed to the policy. Default: none.
    */
-  resourceId?: (config: ToolSearchRunConfig) => string | undefined;
+  resourceId?: (config: LangGraphRunnableConfig) => string | undefined;
   /**
    * The name of the middleware ({@link LangChainToolSearch.middleware}); unique among an agent's
    * middleware. Default `toolscout`.
    */
   name?: string;
 }
-
-/** A prepared step: core's step, and its tools as LangChain tools, ready for `bindTools`. */
-export interface PreparedToolSearchStep {
-  /** The session's step: what is offered, and the handler of its calls. */
-  step: ToolSearchStep;
-  /** The offered tools as LangChain tools, in the order offered. */
-  tools: LangChainTool[];
-}
-
-/** The state a {@link ToolSearchNode} reads: a LangGraph messages state. */
-export interface ToolSearchNodeState {
-  /** The conversation; the last AIMessage holds the tool calls to run. */
-  messages: BaseMessage[];
-}
-
-/** The update a {@link ToolSearchNode} returns: one ToolMessage per tool call. */
-export interface ToolSearchNodeUpdate {
-  /** The tool results, in the order of the calls. */
-  messages: ToolMessage[];
-}
-
-/**
- * A LangGraph node for custom graphs that runs the tool calls of the last AIMessage: meta-tools,
- * loaded catalog tools and direct tools, each through the session. Returns the ToolMessages, or, when
- * a tool returned a `Command`, a list of Commands and updates (as LangGraph's `ToolNode` does).
- */
-export type ToolSearchNode = (
-  state: ToolSearchNodeState,
-  config?: ToolSearchRunConfig,
-) => Promise<ToolSearchNodeUpdate | (Command | ToolSearchNodeUpdate)[]>;
 
 /**
  * The middleware's type: with `state: 'agent-state'` the agent state (input and result) has the
@@ -168,12 +128,11 @@ function resultMessage(output: unknown, call: ToolCall): ToolMessage {
   return toolMessage(call, output.status ?? 'success', output.content, output.artifact);
 }
 
-/** The messages before the AIMessage that made this call: what the model saw when it made it. */
-function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | undefined): readonly BaseMessage[] {
-  const index = messages.findLastIndex(
+/** The index of the AIMessage that made this call (-1: none); the messages before it are what the model saw. */
+function indexOfCall(messages: readonly BaseMessage[], toolCallId: string | undefined): number {
+  return messages.findLastIndex(
     (message) => AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId),
   );
-  return index < 0 ? messages : messages.slice(0, index);
 }
 
 /** The ids of the tool calls of a model response. */
@@ -219,7 +178,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   readonly session: ToolSearchSession;
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
-  private readonly resourceIdOf: ((config: ToolSearchRunConfig) => string | undefined) | undefined;
+  private readonly resourceIdOf: ((config: LangGraphRunnableConfig) => string | undefined) | undefined;
   private readonly name: string;
 
   constructor(options: LangChainToolSearchOptions<TState>) {
@@ -251,21 +210,14 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   /**
-   * Prepares a step for a custom graph: the tools to bind for the next model call, given the
-   * conversation so far (`state.messages`) and the node's run config (thread id, context). Use
-   * {@link toolsFor} when the tools are all you need.
-   */
-  async prepareStep(messages: readonly BaseMessage[], config?: ToolSearchRunConfig): Promise<PreparedToolSearchStep> {
-    this.assertSessionState('prepareStep');
-    return this.prepare(this.stepRequest(messages, config), new Map());
-  }
-
-  /**
    * The tools to bind for the next model call of a custom graph:
    * `model.bindTools(await search.toolsFor(state.messages, config))`, with the node's run config.
+   * (The step itself: `search.session.prepareStep(...)`.)
    */
-  async toolsFor(messages: readonly BaseMessage[], config?: ToolSearchRunConfig): Promise<LangChainTool[]> {
-    return (await this.prepareStep(messages, config)).tools;
+  async toolsFor(messages: readonly BaseMessage[], config?: LangGraphRunnableConfig): Promise<LangChainTool[]> {
+    this.assertSessionState('toolsFor');
+    const step = await this.session.prepareStep(this.stepRequest(messages, config));
+    return this.toLangChainTools(step, new Map());
   }
 
   /**
@@ -275,39 +227,23 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    */
   toolNode(): ToolSearchNode {
     this.assertSessionState('toolNode');
-    return async (state, config) => {
-      const messages = (state as Partial<ToolSearchNodeState> | undefined)?.messages;
-      if (!Array.isArray(messages)) {
-        throw new InvalidArgumentError(
-          'state.messages',
-          `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
-        );
-      }
-      const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
-      if (index < 0) {
-        throw new InvalidArgumentError(
-          'state.messages',
-          'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
-        );
-      }
-      const answered = new Set(
-        messages.slice(index + 1).flatMap((item) => (ToolMessage.isInstance(item) ? [item.tool_call_id] : [])),
-      );
-      const calls = ((messages[index] as AIMessage).tool_calls ?? []).filter(
-        (call) => call.id === undefined || !answered.has(call.id),
-      );
-      if (calls.length === 0) return { messages: [] };
-      const step = await this.session.prepareStep(this.stepRequest(messages.slice(0, index), config));
-      const outputs = await Promise.all(
-        calls.map((call) => {
-          const runInGraph: RunLangChainTool = (tool, input) =>
-            new SingleToolNode(tool).runFor(call, input, config, state);
-          return this.runCall(step, call, runInGraph, config?.signal);
-        }),
-      );
-      if (!outputs.some((output) => isCommand(output))) return { messages: outputs as ToolMessage[] };
-      return outputs.map((output) => (isCommand(output) ? output : { messages: [output] }));
-    };
+    return new ToolSearchNode({
+      // The step of the last AIMessage, from the messages before it, kept under it for its calls.
+      prepare: async (messages, index, config) => {
+        await this.session.prepareStep(this.stepRequest(messages.slice(0, index), config), {
+          keys: [messages[index]!],
+        });
+      },
+      runCall: async (call, config, state) => {
+        const messages = (state as { messages: BaseMessage[] }).messages;
+        const index = indexOfCall(messages, call.id);
+        const request = this.stepRequest(index < 0 ? messages : messages.slice(0, index), config);
+        const step = await this.session.stepFor(messages[index], request);
+        const runInGraph: RunLangChainTool = (tool, input) =>
+          new SingleToolNode(tool).runFor(call, input, config, state);
+        return this.runCall(step, call, runInGraph, config.signal);
+      },
+    });
   }
 
   /**
@@ -324,9 +260,13 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // Agent tools that are the session's own are offered by the session, as those very objects.
         const registered = new Map<string, LangChainTool>();
         const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.register(tool, registered)));
-        const stepRequest = this.stepRequest(request.messages, request.runtime, request.state);
-        const { step, tools } = await this.prepare(stepRequest, registered);
-        const response = await handler({ ...request, tools: [...others, ...tools] });
+        const stepRequest = this.stepRequest(
+          request.messages,
+          request.runtime as LangGraphRunnableConfig,
+          request.state,
+        );
+        const step = await this.session.prepareStep(stepRequest);
+        const response = await handler({ ...request, tools: [...others, ...this.toLangChainTools(step, registered)] });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
         step.expectCalls(callIdsOf(response));
         return response;
@@ -335,10 +275,11 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const call = request.toolCall;
         // The agent's own tools run as LangChain runs them.
         if (!this.handles(call.name) && request.tool !== undefined) return handler(request);
-        const runConfig = request.runtime as ToolSearchRunConfig;
+        const runConfig = request.runtime as LangGraphRunnableConfig;
         // The step of the model call that made this call; when it is gone (a resumed interrupt,
         // another process), a new one from the messages before that call.
-        const before = messagesBefore(request.state.messages, call.id);
+        const index = indexOfCall(request.state.messages, call.id);
+        const before = index < 0 ? request.state.messages : request.state.messages.slice(0, index);
         const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
         const runInAgent: RunLangChainTool = async (tool, input) =>
           handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool });
@@ -381,7 +322,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    */
   private stepRequest(
     messages: readonly BaseMessage[],
-    config: ToolSearchRunConfig = {},
+    config: LangGraphRunnableConfig = {},
     agentState?: unknown,
   ): StepRequest {
     return {
@@ -393,12 +334,9 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     };
   }
 
-  private async prepare(
-    request: StepRequest,
-    registered: ReadonlyMap<string, LangChainTool>,
-  ): Promise<PreparedToolSearchStep> {
-    const step = await this.session.prepareStep(request);
-    return { step, tools: step.tools.map((offered) => toLangChain(offered, registered)) };
+  /** A step's tools as LangChain tools, in the order offered (the agent's registered objects where given). */
+  private toLangChainTools(step: ToolSearchStep, registered: ReadonlyMap<string, LangChainTool>): LangChainTool[] {
+    return step.tools.map((offered) => toLangChain(offered, registered));
   }
 
   /** Runs one tool call through the step; never throws for a tool's or the model's error. */
@@ -444,8 +382,51 @@ class SingleToolNode extends ToolNode {
    * Runs the tool with `input` for `call` (which may name another tool, e.g. `call_tool`), in a graph
    * run with this `config` and `state`.
    */
-  runFor(call: ToolCall, input: unknown, config: ToolSearchRunConfig | undefined, state: unknown) {
+  runFor(call: ToolCall, input: unknown, config: LangGraphRunnableConfig | undefined, state: unknown) {
     const toolCall = { ...call, name: this.tool.name, args: input as Record<string, unknown> };
     return this.runTool(toolCall, (config ?? {}) as LangGraphRunnableConfig, state);
+  }
+}
+
+/** What a {@link ToolSearchNode} asks of its tool search. */
+interface ToolSearchNodeSession {
+  /** Prepares the step of the AIMessage at `index` of `messages`, for its calls. */
+  prepare(messages: BaseMessage[], index: number, config: LangGraphRunnableConfig): Promise<void>;
+  /** Runs one call through the session. */
+  runCall(call: ToolCall, config: LangGraphRunnableConfig, state: unknown): Promise<ToolMessage | Command>;
+}
+
+/**
+ * The tool node of {@link LangChainToolSearch.toolNode}: LangGraph's own `ToolNode` (which finds the
+ * last AIMessage's unanswered calls and merges the `Command`s tools return), each call run through the
+ * session: meta-tools, loaded catalog tools and direct tools.
+ */
+export class ToolSearchNode extends ToolNode {
+  constructor(private readonly session: ToolSearchNodeSession) {
+    super([], { handleToolErrors: false });
+  }
+
+  /** Checks the state (a messages state whose messages hold an AIMessage), then runs LangGraph's `ToolNode`. */
+  protected override async run(input: unknown, config: LangGraphRunnableConfig): Promise<unknown> {
+    const messages = (input as { messages?: unknown } | undefined)?.messages;
+    if (!Array.isArray(messages)) {
+      throw new InvalidArgumentError(
+        'state.messages',
+        `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
+      );
+    }
+    const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
+    if (index < 0) {
+      throw new InvalidArgumentError(
+        'state.messages',
+        'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
+      );
+    }
+    await this.session.prepare(messages, index, config);
+    return super.run(input, config);
+  }
+
+  protected override runTool(call: ToolCall, config: LangGraphRunnableConfig, state: unknown) {
+    return this.session.runCall(call, config, state);
   }
 }

@@ -450,7 +450,7 @@ describe('toolSearchMiddleware with createAgent', () => {
       /state must be 'memory', 'conversation', 'agent-state' or a LoadedToolStore; got a string/,
     );
     const agentState = new LangChainToolSearch({ catalog: [], state: 'agent-state' });
-    const error = await agentState.prepareStep([]).catch((reason: unknown) => reason);
+    const error = await agentState.toolsFor([]).catch((reason: unknown) => reason);
     expect(InvalidOptionError.isInstance(error) && error.option).toBe('state');
   });
 

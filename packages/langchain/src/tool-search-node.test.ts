@@ -145,7 +145,7 @@ describe('custom graph: toolsFor + toolNode', () => {
       ],
     });
     const answered = new ToolMessage({ tool_call_id: 'd', name: 'search_tools', content: '{"results":[]}' });
-    const update = await node({ messages: [new HumanMessage('Weather in Lima'), ai, answered] });
+    const update = await node.invoke({ messages: [new HumanMessage('Weather in Lima'), ai, answered] });
     expect(Array.isArray(update)).toBe(false);
     const messages = (update as { messages: ToolMessage[] }).messages;
     expect(messages.map((message) => message.tool_call_id)).toEqual(['a', 'b', 'c']);
@@ -157,19 +157,19 @@ describe('custom graph: toolsFor + toolNode', () => {
     expect(fixture.runs).toEqual([]);
   });
 
-  it('prepareStep exposes the core step; bad graph wiring gets a clear error', async () => {
+  it('toolsFor offers the core step as LangChain tools; bad graph wiring gets a clear error', async () => {
     const search = new LangChainToolSearch({ catalog: createFixtureTools().catalog, mode: 'catalog' });
-    const { step, tools } = await search.prepareStep([new HumanMessage('Hi')], {
-      configurable: { thread_id: 'x' },
-    });
+    const config = { configurable: { thread_id: 'x' } };
+    const tools = await search.toolsFor([new HumanMessage('Hi')], config);
+    const step = await search.session.prepareStep({ threadId: 'x' });
     expect(step.toolNames).toEqual(['discover_tools']);
     expect(tools.map((tool) => tool.name)).toEqual(['discover_tools']);
     expect(tools[0]!.description).toContain('- get_weather:');
     const node = search.toolNode();
-    await expect(node({ messages: [new HumanMessage('Hi')] })).rejects.toThrow(/no AIMessage/);
-    await expect(node({} as never)).rejects.toThrow(/"messages" array/);
+    await expect(node.invoke({ messages: [new HumanMessage('Hi')] })).rejects.toThrow(/no AIMessage/);
+    await expect(node.invoke({} as never)).rejects.toThrow(/"messages" array/);
     for (const state of [{ messages: [new HumanMessage('Hi')] }, {}, undefined]) {
-      const error = await node(state as never).catch((reason: unknown) => reason);
+      const error = await node.invoke(state as never).catch((reason: unknown) => reason);
       expect(InvalidArgumentError.isInstance(error) && error.argument).toBe('state.messages');
     }
   });
