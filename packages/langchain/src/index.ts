@@ -21,7 +21,8 @@ export {
   LangChainToolSearch,
   type LangChainToolSearchOptions,
   type ToolSearchAgentMiddleware,
+  type ToolSearchMiddlewareOptions,
   ToolSearchNode,
+  toolSearchMiddleware,
 } from './langchain-tool-search.js';
 export { LOADED_TOOLS_STATE_KEY, type LoadedToolsStateSchema, loadedToolsOf } from './loaded-tools-state.js';
-export { type ToolSearchMiddlewareOptions, toolSearchMiddleware } from './tool-search-middleware.js';

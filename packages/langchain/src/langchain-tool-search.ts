@@ -1,6 +1,5 @@
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
-import { DynamicStructuredTool } from '@langchain/core/tools';
 import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import {
@@ -148,16 +147,7 @@ function callIdsOf(response: unknown): string[] {
 function toLangChain(offered: OfferedTool, registered: ReadonlyMap<string, LangChainTool>): LangChainTool {
   if (offered.tool !== undefined) return registered.get(offered.name) ?? toLangChainTool(offered.tool);
   const { name, description, inputSchema } = offered;
-  return new DynamicStructuredTool({
-    name,
-    description,
-    schema: structuredClone(inputSchema),
-    func: async () => {
-      throw new Error(
-        `"${name}" is a toolscout meta-tool: it runs through the toolscout middleware or tool node only.`,
-      );
-    },
-  });
+  return toLangChainTool({ id: name, name, description, inputSchema });
 }
 
 /**
@@ -386,6 +376,33 @@ class SingleToolNode extends ToolNode {
     const toolCall = { ...call, name: this.tool.name, args: input as Record<string, unknown> };
     return this.runTool(toolCall, (config ?? {}) as LangGraphRunnableConfig, state);
   }
+}
+
+/** Options of {@link toolSearchMiddleware}: those of {@link LangChainToolSearch}, `name` included. */
+export type ToolSearchMiddlewareOptions<TState extends LangChainStateStrategy = LangChainStateStrategy> =
+  LangChainToolSearchOptions<TState>;
+
+/**
+ * Tool search as `createAgent` middleware: the model starts with the meta-tools (`search_tools`,
+ * `load_tool`, ...) beside the agent's own tools, and loaded catalog tools are offered from the next
+ * model call. Give a {@link LangChainToolSearch} instead of options to share its session (telemetry,
+ * token figures) or to use it in a custom graph too.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({
+ *   model: 'openai:gpt-5',
+ *   tools: [],
+ *   middleware: [toolSearchMiddleware({ catalog: manyTools, state: 'agent-state' })],
+ *   checkpointer: new MemorySaver(),
+ * });
+ * await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Paris?' }] }, { configurable: { thread_id: 't1' } });
+ * ```
+ */
+export function toolSearchMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy>(
+  options: ToolSearchMiddlewareOptions<TState> | LangChainToolSearch<TState>,
+): ToolSearchAgentMiddleware<TState> {
+  return (options instanceof LangChainToolSearch ? options : new LangChainToolSearch<TState>(options)).middleware();
 }
 
 /** What a {@link ToolSearchNode} asks of its tool search. */

@@ -218,7 +218,9 @@ export function toLangChainTool(
     schema: zodSchema ?? structuredClone(entry.jsonSchema),
     func: async (input: unknown, _runManager?: unknown, config?: unknown) => {
       if (!entry.execute) {
-        throw new Error(`Tool "${name}" has no execute function, so it cannot run here.`);
+        throw new Error(
+          `Tool "${name}" has no execute function, so it cannot run here (a toolscout meta-tool runs through the toolscout middleware or tool node only).`,
+        );
       }
       const runConfig = config as { context?: unknown; signal?: AbortSignal } | undefined;
       return entry.execute(input, {
