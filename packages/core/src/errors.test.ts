@@ -149,7 +149,7 @@ describe('errors at their throw sites', () => {
     expect((error as Error).message).toMatch(/both a direct tool/);
   });
 
-  it('session options with a bad mode, descriptionBudget, state or kind throw InvalidOptionError naming the option', () => {
+  it('session options with a bad catalog, tools, mode, descriptionBudget, state or kind throw InvalidOptionError naming the option', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ mode: 'nope' }, 'mode'],
       [{ filter: 'x' }, 'filter'],
@@ -164,6 +164,12 @@ describe('errors at their throw sites', () => {
       [{ descriptionBudget: -1 }, 'descriptionBudget'],
       [{ state: 'redis' }, 'state'],
       [{ tools: [{ id: 'search_tools', description: 'x' }] }, 'metaTools'],
+      [{ catalog: 'get_weather' }, 'catalog'],
+      [{ catalog: 5 }, 'catalog'],
+      [{ catalog: undefined }, 'catalog'],
+      [{ catalog: { get_weather: weather } }, 'catalog'],
+      [{ tools: 'get_weather' }, 'tools'],
+      [{ tools: null }, 'tools'],
     ];
     for (const [options, option] of cases) {
       const error = thrown(() => new ToolSearchSession({ catalog: [weather], ...options } as never));

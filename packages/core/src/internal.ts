@@ -33,4 +33,4 @@ export { stem } from './text/stemmer.js';
 export { FUNCTION_WORDS, REQUEST_WORDS } from './text/stop-words.js';
 export { normalizeWord, splitWords, tokenize, tokenizeQuery } from './text/tokenize.js';
 export { serializeToolDefinition } from './token-count.js';
-export { describeValue, isRecord } from './values.js';
+export { describeValue, isIterable, isRecord } from './values.js';

@@ -3,6 +3,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a value is an iterable object (an array, a Set, a generator; not a string). */
+export function isIterable(value: unknown): value is Iterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.iterator in value;
+}
+
 /** `a string`, `an array`, `null`... for error messages. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';

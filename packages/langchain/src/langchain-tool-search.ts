@@ -15,12 +15,11 @@ import {
   type ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue } from '@toolscout/core/internal';
+import { describeValue, isIterable } from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {
   fromLangChainTools,
-  isIterable,
   isLangChainTool,
   LangChainCallHost,
   type LangChainTool,
@@ -84,11 +83,6 @@ export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = La
 const DEFAULT_MIDDLEWARE_NAME = 'toolscout';
 /** The options this adapter adds to or changes from core's (core checks its own): a check, and what it expects. */
 const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
-  catalog: [
-    (value) => value instanceof ToolCatalog || isIterable(value),
-    'a ToolCatalog or an iterable of LangChain tools or tool descriptors',
-  ],
-  tools: [(value) => value === undefined || isIterable(value), 'an iterable of LangChain tools or tool descriptors'],
   state: [
     (value) =>
       value === undefined ||
@@ -103,6 +97,11 @@ const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
 /** Throws {@link InvalidOptionError} for `option` unless `valid`. */
 function checkOption(valid: boolean, option: string, message: string): void {
   if (!valid) throw new InvalidOptionError(option, message);
+}
+
+/** LangChain tools as core descriptors; a catalog, or what is not a list, as given: core checks (and names) the option. */
+function descriptorsOf(tools: LangChainToolSearchOptions['catalog'] | undefined) {
+  return isIterable(tools) && !(tools instanceof ToolCatalog) ? fromLangChainTools(tools) : tools;
 }
 
 function stringify(output: unknown): string {
@@ -187,8 +186,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     this.name = name;
     this.session = new ToolSearchSession({
       ...sessionOptions,
-      catalog: catalog instanceof ToolCatalog ? catalog : fromLangChainTools(catalog),
-      tools: tools === undefined ? [] : fromLangChainTools(tools),
+      catalog: descriptorsOf(catalog) as ToolSearchSessionOptions['catalog'],
+      tools: descriptorsOf(tools) as ToolSearchSessionOptions['tools'],
       // With `agent-state` the loaded tools come from the agent state, as `StepRequest.loaded`.
       state: this.usesAgentState ? 'conversation' : (state as LoadedStateStrategy | undefined),
     });

@@ -12,7 +12,7 @@ import {
   toJsonSchema,
 } from '@toolscout/core';
 import { InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, producesJsonSchema } from '@toolscout/core/internal';
+import { describeValue, isIterable, producesJsonSchema } from '@toolscout/core/internal';
 
 /**
  * A LangChain tool as agents and chat models take it: `tool(...)`, a `DynamicStructuredTool`, a
@@ -74,11 +74,6 @@ export interface ToLangChainToolOptions {
   name?: string;
   /** The description the model sees. Default: the descriptor's. */
   description?: string;
-}
-
-/** Whether a value is an iterable object (an array, a Set, a generator; not a string). */
-export function isIterable(value: unknown): value is Iterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.iterator in value;
 }
 
 /** The thread id of a LangChain run config (`configurable.thread_id`: a non-empty string or a number), if any. */

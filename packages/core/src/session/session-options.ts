@@ -1,10 +1,10 @@
-import type { ToolCatalog } from '../catalog/catalog.js';
+import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidOptionError } from '../errors.js';
 import type { ToolIndex, ToolIndexOptions } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '../stores/in-memory-store.js';
 import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
 import type { ToolDescriptor } from '../types.js';
-import { describeValue, isRecord } from '../values.js';
+import { describeValue, isIterable, isRecord } from '../values.js';
 import { type MetaToolsConfig, TOOL_SEARCH_MODES, type ToolSearchMode } from './meta-tools.js';
 import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter } from './policy.js';
 import type { ToolSearchEventListener } from './telemetry.js';
@@ -81,6 +81,7 @@ const OBJECT_OPTIONS = ['metaTools', 'indexOptions', 'memory'] as const;
  * first bad one) and returns its mode.
  */
 export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTool>): ToolSearchMode {
+  checkToolSources(options);
   checkKinds(options);
   const mode = options.mode ?? 'search-load';
   if (!TOOL_SEARCH_MODES.includes(mode)) {
@@ -107,6 +108,20 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
     );
   }
   return mode;
+}
+
+/** Checks `catalog` (a ToolCatalog or an iterable of descriptors) and `tools` (an iterable of descriptors), when given. */
+function checkToolSources<TTool>(options: ToolSearchSessionOptions<TTool>): void {
+  const { catalog, tools } = options;
+  if (!(catalog instanceof ToolCatalog || isIterable(catalog))) {
+    throw new InvalidOptionError(
+      'catalog',
+      `catalog must be a ToolCatalog or an iterable of tool descriptors; got ${describeValue(catalog)}.`,
+    );
+  }
+  if (tools !== undefined && !isIterable(tools)) {
+    throw new InvalidOptionError('tools', `tools must be an iterable of tool descriptors; got ${describeValue(tools)}.`);
+  }
 }
 
 /** Checks that each function option is a function and each object option a plain object, when given. */
