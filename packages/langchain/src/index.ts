@@ -22,7 +22,6 @@ export {
   type LangChainToolSearchOptions,
   type ToolSearchAgentMiddleware,
   type ToolSearchMiddlewareOptions,
-  ToolSearchNode,
   toolSearchMiddleware,
 } from './langchain-tool-search.js';
 export { LOADED_TOOLS_STATE_KEY, type LoadedToolsStateSchema, loadedToolsOf } from './loaded-tools-state.js';

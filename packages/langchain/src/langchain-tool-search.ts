@@ -133,6 +133,24 @@ function indexOfCall(messages: readonly BaseMessage[], toolCallId: string | unde
   );
 }
 
+/** The messages of a tool node's state, which must hold an AIMessage (the node runs after a model call). */
+function messagesOf(state: unknown): BaseMessage[] {
+  const messages = (state as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) {
+    throw new InvalidArgumentError(
+      'state.messages',
+      `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
+    );
+  }
+  if (!messages.some((message) => AIMessage.isInstance(message))) {
+    throw new InvalidArgumentError(
+      'state.messages',
+      'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
+    );
+  }
+  return messages;
+}
+
 /** The ids of the tool calls of a model response. */
 function callIdsOf(response: unknown): string[] {
   if (!AIMessage.isInstance(response)) return [];
@@ -210,29 +228,35 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   /**
-   * A node for custom graphs that runs the last AIMessage's tool calls through the session (see
-   * {@link ToolSearchNode}): `graph.addNode('tools', search.toolNode())`. The step is prepared from
-   * the messages before that AIMessage, so the calls are judged against what the model was offered.
+   * A node for custom graphs: `graph.addNode('tools', search.toolNode())`. It is LangGraph's own
+   * `ToolNode` (which finds the last AIMessage's unanswered calls and merges the `Command`s tools
+   * return), running each call through the session: meta-tools, loaded catalog tools and direct tools.
+   * The calls of an AIMessage are judged against the step prepared from the messages before it: what
+   * the model was offered.
    */
-  toolNode(): ToolSearchNode {
+  toolNode(): ToolNode {
     this.assertSessionState('toolNode');
-    return new ToolSearchNode({
-      // The step of the last AIMessage, from the messages before it, kept under it for its calls.
-      prepare: async (messages, index, config) => {
-        await this.session.prepareStep(this.stepRequest(messages.slice(0, index), config), {
-          keys: [messages[index]!],
-        });
-      },
-      runCall: async (call, config, state) => {
+    const search = this;
+    return new (class ToolSearchNode extends ToolNode {
+      protected override async run(input: unknown, config: LangGraphRunnableConfig): Promise<unknown> {
+        const messages = messagesOf(input);
+        const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
+        // The step of the last AIMessage, kept under it for its calls.
+        const request = search.stepRequest(messages.slice(0, index), config);
+        await search.session.prepareStep(request, { keys: [messages[index]!] });
+        return super.run(input, config);
+      }
+
+      protected override async runTool(call: ToolCall, config: LangGraphRunnableConfig, state: unknown) {
         const messages = (state as { messages: BaseMessage[] }).messages;
         const index = indexOfCall(messages, call.id);
-        const request = this.stepRequest(index < 0 ? messages : messages.slice(0, index), config);
-        const step = await this.session.stepFor(messages[index], request);
+        const request = search.stepRequest(index < 0 ? messages : messages.slice(0, index), config);
+        const step = await search.session.stepFor(messages[index], request);
         const runInGraph: RunLangChainTool = (tool, input) =>
           new SingleToolNode(tool).runFor(call, input, config, state);
-        return this.runCall(step, call, runInGraph, config.signal);
-      },
-    });
+        return search.runCall(step, call, runInGraph, config.signal);
+      }
+    })([], { handleToolErrors: false });
   }
 
   /**
@@ -402,47 +426,4 @@ export function toolSearchMiddleware<TState extends LangChainStateStrategy = Lan
   options: ToolSearchMiddlewareOptions<TState> | LangChainToolSearch<TState>,
 ): ToolSearchAgentMiddleware<TState> {
   return (options instanceof LangChainToolSearch ? options : new LangChainToolSearch<TState>(options)).middleware();
-}
-
-/** What a {@link ToolSearchNode} asks of its tool search. */
-interface ToolSearchNodeSession {
-  /** Prepares the step of the AIMessage at `index` of `messages`, for its calls. */
-  prepare(messages: BaseMessage[], index: number, config: LangGraphRunnableConfig): Promise<void>;
-  /** Runs one call through the session. */
-  runCall(call: ToolCall, config: LangGraphRunnableConfig, state: unknown): Promise<ToolMessage | Command>;
-}
-
-/**
- * The tool node of {@link LangChainToolSearch.toolNode}: LangGraph's own `ToolNode` (which finds the
- * last AIMessage's unanswered calls and merges the `Command`s tools return), each call run through the
- * session: meta-tools, loaded catalog tools and direct tools.
- */
-export class ToolSearchNode extends ToolNode {
-  constructor(private readonly session: ToolSearchNodeSession) {
-    super([], { handleToolErrors: false });
-  }
-
-  /** Checks the state (a messages state whose messages hold an AIMessage), then runs LangGraph's `ToolNode`. */
-  protected override async run(input: unknown, config: LangGraphRunnableConfig): Promise<unknown> {
-    const messages = (input as { messages?: unknown } | undefined)?.messages;
-    if (!Array.isArray(messages)) {
-      throw new InvalidArgumentError(
-        'state.messages',
-        `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
-      );
-    }
-    const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
-    if (index < 0) {
-      throw new InvalidArgumentError(
-        'state.messages',
-        'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
-      );
-    }
-    await this.session.prepare(messages, index, config);
-    return super.run(input, config);
-  }
-
-  protected override runTool(call: ToolCall, config: LangGraphRunnableConfig, state: unknown) {
-    return this.session.runCall(call, config, state);
-  }
 }
