@@ -252,8 +252,12 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const index = indexOfCall(messages, call.id);
         const request = search.stepRequest(index < 0 ? messages : messages.slice(0, index), config);
         const step = await search.session.stepFor(messages[index], request);
-        const runInGraph: RunLangChainTool = (tool, input) =>
-          new SingleToolNode(tool).runFor(call, input, config, state);
+        // A checked tool runs as this ToolNode runs a tool of its own, with the `ToolRuntime` LangGraph
+        // gives (state, tool call id, context, store, writer); `runTool` reads `tools` at once.
+        const runInGraph: RunLangChainTool = (tool, input) => {
+          this.tools = [tool];
+          return super.runTool({ ...call, name: tool.name, args: input as Record<string, unknown> }, config, state);
+        };
         return search.runCall(step, call, runInGraph, config.signal);
       }
     })([], { handleToolErrors: false });
@@ -378,26 +382,6 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     const message = resultMessage(outcome.output, call);
     if (!this.usesAgentState || outcome.loaded === undefined) return message;
     return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: [...outcome.loaded] } });
-  }
-}
-
-/**
- * LangGraph's `ToolNode` for one tool: the tool node runs a tool that core has checked through it, so
- * the tool gets the `ToolRuntime` LangGraph gives (state, tool call id, context, store, writer).
- * Errors are thrown, for core to report.
- */
-class SingleToolNode extends ToolNode {
-  constructor(private readonly tool: LangChainTool) {
-    super([tool], { handleToolErrors: false });
-  }
-
-  /**
-   * Runs the tool with `input` for `call` (which may name another tool, e.g. `call_tool`), in a graph
-   * run with this `config` and `state`.
-   */
-  runFor(call: ToolCall, input: unknown, config: LangGraphRunnableConfig | undefined, state: unknown) {
-    const toolCall = { ...call, name: this.tool.name, args: input as Record<string, unknown> };
-    return this.runTool(toolCall, (config ?? {}) as LangGraphRunnableConfig, state);
   }
 }
 
