@@ -158,13 +158,12 @@ function callIdsOf(response: unknown): string[] {
 }
 
 /**
- * The LangChain tool the model is offered for one of a step's tools: a tool the agent registered up
- * front as that very object; a meta-tool as its definition only (its calls are the session's).
+ * The LangChain tool the model is offered for one of a step's tools: a LangChain tool as that very
+ * object (as the agent registered it, if it did); a meta-tool as its definition only (its calls are
+ * the session's).
  */
-function toLangChain(offered: OfferedTool, registered: ReadonlyMap<string, LangChainTool>): LangChainTool {
-  if (offered.tool !== undefined) return registered.get(offered.name) ?? toLangChainTool(offered.tool);
-  const { name, description, inputSchema } = offered;
-  return toLangChainTool({ id: name, name, description, inputSchema });
+function toLangChain({ tool, name, description, inputSchema }: OfferedTool): LangChainTool {
+  return toLangChainTool(tool ?? { id: name, name, description, inputSchema });
 }
 
 /**
@@ -224,7 +223,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   async toolsFor(messages: readonly BaseMessage[], config?: LangGraphRunnableConfig): Promise<LangChainTool[]> {
     this.assertSessionState('toolsFor');
     const step = await this.session.prepareStep(this.stepRequest(messages, config));
-    return this.toLangChainTools(step, new Map());
+    return step.tools.map(toLangChain);
   }
 
   /**
@@ -275,15 +274,14 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       stateSchema: this.usesAgentState ? createLoadedToolsStateSchema() : undefined,
       wrapModelCall: async (request, handler) => {
         // Agent tools that are the session's own are offered by the session, as those very objects.
-        const registered = new Map<string, LangChainTool>();
-        const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.register(tool, registered)));
+        const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.isSessionTool(tool)));
         const stepRequest = this.stepRequest(
           request.messages,
           request.runtime as LangGraphRunnableConfig,
           request.state,
         );
         const step = await this.session.prepareStep(stepRequest);
-        const response = await handler({ ...request, tools: [...others, ...this.toLangChainTools(step, registered)] });
+        const response = await handler({ ...request, tools: [...others, ...step.tools.map(toLangChain)] });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
         step.expectCalls(callIdsOf(response));
         return response;
@@ -316,10 +314,10 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   /**
-   * Collects an agent tool whose name is the session's; it must be the session's own object.
-   * Returns whether it was collected.
+   * Whether an agent tool is the session's (offered by the session when its step offers it); an agent
+   * tool with a name of the session's must be the session's own object.
    */
-  private register(tool: LangChainTool, registered: Map<string, LangChainTool>): boolean {
+  private isSessionTool(tool: LangChainTool): boolean {
     if (!this.handles(tool.name)) return false;
     const what = this.session.isMetaTool(tool.name)
       ? 'a toolscout meta-tool'
@@ -329,7 +327,6 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       'tools',
       `createAgent's tools include a tool named "${tool.name}", and ${what} has that name. Give each tool once: in the toolscout catalog (searchable) or the middleware's tools (always offered), or rename it.`,
     );
-    registered.set(tool.name, tool);
     return true;
   }
 
@@ -349,11 +346,6 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       conversation: conversationFromMessages(messages),
       loaded: this.usesAgentState ? loadedToolsOf(agentState) : undefined,
     };
-  }
-
-  /** A step's tools as LangChain tools, in the order offered (the agent's registered objects where given). */
-  private toLangChainTools(step: ToolSearchStep, registered: ReadonlyMap<string, LangChainTool>): LangChainTool[] {
-    return step.tools.map((offered) => toLangChain(offered, registered));
   }
 
   /** Runs one tool call through the step; never throws for a tool's or the model's error. */
