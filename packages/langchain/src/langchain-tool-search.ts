@@ -126,11 +126,15 @@ function resultMessage(output: unknown, call: ToolCall): ToolMessage {
   return toolMessage(call, output.status ?? 'success', output.content, output.artifact);
 }
 
-/** The index of the AIMessage that made this call (-1: none); the messages before it are what the model saw. */
-function indexOfCall(messages: readonly BaseMessage[], toolCallId: string | undefined): number {
-  return messages.findLastIndex(
+/**
+ * The messages before the AIMessage that made this call (all of them when none did): what the model
+ * saw when it made it. That AIMessage is `messages[before.length]`.
+ */
+function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | undefined): readonly BaseMessage[] {
+  const index = messages.findLastIndex(
     (message) => AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId),
   );
+  return index < 0 ? messages : messages.slice(0, index);
 }
 
 /** The messages of a tool node's state, which must hold an AIMessage (the node runs after a model call). */
@@ -248,9 +252,9 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
 
       protected override async runTool(call: ToolCall, config: LangGraphRunnableConfig, state: unknown) {
         const messages = (state as { messages: BaseMessage[] }).messages;
-        const index = indexOfCall(messages, call.id);
-        const request = search.stepRequest(index < 0 ? messages : messages.slice(0, index), config);
-        const step = await search.session.stepFor(messages[index], request);
+        const before = messagesBefore(messages, call.id);
+        // The step `run` kept under the AIMessage that made the call.
+        const step = await search.session.stepFor(messages[before.length], search.stepRequest(before, config));
         // A checked tool runs as this ToolNode runs a tool of its own, with the `ToolRuntime` LangGraph
         // gives (state, tool call id, context, store, writer); `runTool` reads `tools` at once.
         const runInGraph: RunLangChainTool = (tool, input) => {
@@ -293,8 +297,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const runConfig = request.runtime as LangGraphRunnableConfig;
         // The step of the model call that made this call; when it is gone (a resumed interrupt,
         // another process), a new one from the messages before that call.
-        const index = indexOfCall(request.state.messages, call.id);
-        const before = index < 0 ? request.state.messages : request.state.messages.slice(0, index);
+        const before = messagesBefore(request.state.messages, call.id);
         const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
         const runInAgent: RunLangChainTool = async (tool, input) =>
           handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool });
