@@ -29,10 +29,10 @@ import {
   toLangChainTool,
 } from './langchain-tool.js';
 import {
-  createLoadedToolsStateSchema,
   LOADED_TOOLS_STATE_KEY,
   type LoadedToolsStateSchema,
   loadedToolsOf,
+  loadedToolsStateSchema,
 } from './loaded-tools-state.js';
 
 /**
@@ -275,7 +275,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   middleware(): ToolSearchAgentMiddleware<TState> {
     const middleware = createMiddleware({
       name: this.name,
-      stateSchema: this.usesAgentState ? createLoadedToolsStateSchema() : undefined,
+      stateSchema: this.usesAgentState ? loadedToolsStateSchema : undefined,
       wrapModelCall: async (request, handler) => {
         // Agent tools that are the session's own are offered by the session, as those very objects.
         const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.isSessionTool(tool)));

@@ -14,19 +14,15 @@ function appendNew(current: string[], next: string[] | undefined): string[] {
 }
 
 /** The middleware state schema of the `agent-state` strategy: one list of tool names, merged on update. */
-export type LoadedToolsStateSchema = StateSchema<{
-  [LOADED_TOOLS_STATE_KEY]: ReducedValue<string[], string[] | undefined>;
-}>;
+export const loadedToolsStateSchema = new StateSchema({
+  [LOADED_TOOLS_STATE_KEY]: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    { reducer: appendNew },
+  ),
+});
 
-/** Creates the middleware state schema of the `agent-state` strategy. */
-export function createLoadedToolsStateSchema(): LoadedToolsStateSchema {
-  return new StateSchema({
-    [LOADED_TOOLS_STATE_KEY]: new ReducedValue(
-      z.array(z.string()).default(() => []),
-      { reducer: appendNew },
-    ),
-  });
-}
+/** The type of {@link loadedToolsStateSchema}: the agent state of the `agent-state` strategy. */
+export type LoadedToolsStateSchema = typeof loadedToolsStateSchema;
 
 /**
  * The loaded tool names kept by the `agent-state` strategy in an agent state (an `invoke` result, or
