@@ -279,12 +279,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       wrapModelCall: async (request, handler) => {
         // Agent tools that are the session's own are offered by the session, as those very objects.
         const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.isSessionTool(tool)));
-        const stepRequest = this.stepRequest(
-          request.messages,
-          request.runtime as LangGraphRunnableConfig,
-          request.state,
-        );
-        const step = await this.session.prepareStep(stepRequest);
+        const runConfig = request.runtime as LangGraphRunnableConfig;
+        const step = await this.session.prepareStep(this.stepRequest(request.messages, runConfig, request.state));
         const response = await handler({ ...request, tools: [...others, ...step.tools.map(toLangChain)] });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
         step.expectCalls(callIdsOf(response));
