@@ -120,7 +120,10 @@ function checkToolSources<TTool>(options: ToolSearchSessionOptions<TTool>): void
     );
   }
   if (tools !== undefined && !isIterable(tools)) {
-    throw new InvalidOptionError('tools', `tools must be an iterable of tool descriptors; got ${describeValue(tools)}.`);
+    throw new InvalidOptionError(
+      'tools',
+      `tools must be an iterable of tool descriptors; got ${describeValue(tools)}.`,
+    );
   }
 }
 
