@@ -6,7 +6,6 @@ import {
   type CatalogTool,
   type JsonSchema,
   type SchemaLike,
-  type ToolAnnotations,
   ToolCatalog,
   type ToolDescriptor,
   toJsonSchema,
@@ -52,29 +51,19 @@ export class LangChainCallHost {
   constructor(readonly runLangChainTool: RunLangChainTool) {}
 }
 
-/** Options of {@link fromLangChainTool}. */
-export interface FromLangChainToolOptions {
-  /** The catalog id. Default: the tool's `name`. */
-  id?: string;
-  /** Free-form labels (category, vendor); searchable. */
-  tags?: readonly string[];
-  /** The API, server or namespace the tool belongs to; searchable, and named in duplicate-id errors. */
-  source?: string;
-  /** Always offered to the model, never needs to be searched or loaded. */
-  pinned?: boolean;
-  /** MCP-style hints about the tool's behaviour, kept as given. */
-  annotations?: ToolAnnotations;
-  /** Anything else to carry along on the descriptor. */
-  metadata?: Record<string, unknown>;
-}
+/**
+ * Options of {@link fromLangChainTool}: fields of the descriptor, as core documents them (`id`
+ * defaults to the tool's `name`; `tags` and `source` are searchable; `pinned` tools are always offered).
+ */
+export type FromLangChainToolOptions = Partial<
+  Pick<ToolDescriptor, 'id' | 'tags' | 'source' | 'pinned' | 'annotations' | 'metadata'>
+>;
 
-/** Options of {@link toLangChainTool}. */
-export interface ToLangChainToolOptions {
-  /** The name the model sees. Default: the catalog tool's provider-safe `toolName`. */
-  name?: string;
-  /** The description the model sees. Default: the descriptor's. */
-  description?: string;
-}
+/**
+ * Options of {@link toLangChainTool}: the `name` the model sees (default: the catalog tool's
+ * provider-safe `toolName`) and the `description` (default: the descriptor's).
+ */
+export type ToLangChainToolOptions = Pick<ToolDescriptor, 'name' | 'description'>;
 
 /** The thread id of a LangChain run config (`configurable.thread_id`: a non-empty string or a number), if any. */
 export function threadIdOf(config: unknown): string | undefined {
