@@ -21,7 +21,6 @@ export {
   LangChainToolSearch,
   type LangChainToolSearchOptions,
   type ToolSearchAgentMiddleware,
-  type ToolSearchMiddlewareOptions,
   toolSearchMiddleware,
 } from './langchain-tool-search.js';
 export { LOADED_TOOLS_STATE_KEY, type LoadedToolsStateSchema, loadedToolsOf } from './loaded-tools-state.js';

@@ -80,7 +80,6 @@ export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = La
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
 
-const DEFAULT_MIDDLEWARE_NAME = 'toolscout';
 /** The options this adapter adds to or changes from core's (core checks its own): a check, and what it expects. */
 const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
   state: [
@@ -201,7 +200,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       const value = (options as unknown as Record<string, unknown>)[option];
       checkOption(valid(value), option, `${option} must be ${expected}; got ${describeValue(value)}.`);
     }
-    const { catalog, tools, state, resourceId, name = DEFAULT_MIDDLEWARE_NAME, ...sessionOptions } = options;
+    const { catalog, tools, state, resourceId, name = 'toolscout', ...sessionOptions } = options;
     this.usesAgentState = state === 'agent-state';
     this.resourceIdOf = resourceId;
     this.name = name;
@@ -376,10 +375,6 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 }
 
-/** Options of {@link toolSearchMiddleware}: those of {@link LangChainToolSearch}, `name` included. */
-export type ToolSearchMiddlewareOptions<TState extends LangChainStateStrategy = LangChainStateStrategy> =
-  LangChainToolSearchOptions<TState>;
-
 /**
  * Tool search as `createAgent` middleware: the model starts with the meta-tools (`search_tools`,
  * `load_tool`, ...) beside the agent's own tools, and loaded catalog tools are offered from the next
@@ -398,7 +393,7 @@ export type ToolSearchMiddlewareOptions<TState extends LangChainStateStrategy = 
  * ```
  */
 export function toolSearchMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy>(
-  options: ToolSearchMiddlewareOptions<TState> | LangChainToolSearch<TState>,
+  options: LangChainToolSearchOptions<TState> | LangChainToolSearch<TState>,
 ): ToolSearchAgentMiddleware<TState> {
   return (options instanceof LangChainToolSearch ? options : new LangChainToolSearch<TState>(options)).middleware();
 }

@@ -200,18 +200,17 @@ export function toLangChainTool(
     description,
     // A private copy: the catalog's schema is frozen, and LangChain's validator annotates schemas.
     schema: zodSchema ?? structuredClone(entry.jsonSchema),
-    func: async (input: unknown, _runManager?: unknown, config?: unknown) => {
+    func: async (input: unknown, _runManager?: unknown, config?: { context?: unknown; signal?: AbortSignal }) => {
       if (!entry.execute) {
         throw new Error(
           `Tool "${name}" has no execute function, so it cannot run here (a toolscout meta-tool runs through the toolscout middleware or tool node only).`,
         );
       }
-      const runConfig = config as { context?: unknown; signal?: AbortSignal } | undefined;
       return entry.execute(input, {
         toolId: entry.id,
         threadId: threadIdOf(config),
-        context: runConfig?.context,
-        abortSignal: runConfig?.signal,
+        context: config?.context,
+        abortSignal: config?.signal,
       });
     },
   });
