@@ -1,7 +1,7 @@
 import { toStandardSchema } from '@mastra/core/schema';
 import type { SchemaLike, ToolAnnotations, ToolDescriptor, ToolExecutionContext } from '@toolscout/core';
 import { DuplicateToolError, InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, isRecord } from '@toolscout/core/internal';
+import { describeValue, isIterable, isRecord } from '@toolscout/core/internal';
 
 /**
  * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from
@@ -43,10 +43,6 @@ const MASTRA_TOOL_MARKER = Symbol.for('mastra.core.tool.Tool');
 /** Whether a value is a Mastra `Tool` instance (`createTool`, MCP tools). */
 export function isMastraToolInstance(value: unknown): boolean {
   return isRecord(value) && (value as Record<symbol, unknown>)[MASTRA_TOOL_MARKER] === true;
-}
-
-function isIterable(value: unknown): value is Iterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.iterator in value;
 }
 
 /** Resolves any schema Mastra accepts to a Standard Schema that can describe itself as JSON Schema. */

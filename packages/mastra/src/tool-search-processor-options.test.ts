@@ -129,6 +129,21 @@ describe('ToolSearchProcessor options', () => {
     invalidOption(() => new ToolSearchProcessor({} as never), 'tools', /needs `tools`/);
   });
 
+  it('rejects a search, tools or embedder of the wrong kind by name, never with a TypeError or in silence', () => {
+    const base: ToolSearchProcessorOptions = { tools };
+    invalidOption(
+      () => new ToolSearchProcessor({ ...base, search: null as never }),
+      'search',
+      /\{ topK, minScore, autoLoad \}; got null/,
+    );
+    invalidOption(() => new ToolSearchProcessor({ ...base, search: 5 as never }), 'search', /got a number/);
+    invalidOption(() => new ToolSearchProcessor({ tools: null as never }), 'tools', /by name or as a list.*got null/);
+    invalidOption(() => new ToolSearchProcessor({ tools: 'get_weather' as never }), 'tools', /got a string/);
+    // Otherwise the first search fails with "embed is not a function".
+    invalidOption(() => new ToolSearchProcessor({ ...base, embedder: 'use' as never }), 'embedder', /Embedder/);
+    invalidOption(() => new ToolSearchProcessor({ ...base, embedder: { id: 'e' } as never }), 'embedder', /embed\(/);
+  });
+
   it('rejects tools it cannot use, naming them', () => {
     expect(() => new ToolSearchProcessor({ tools: { broken: 'nope' as never } })).toThrow(
       /tools\["broken"\] must be a tool \(createTool/,

@@ -1,7 +1,7 @@
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Embedder, LoadedToolStore, PolicyPhase, ToolSearchMode, ToolSearchSessionOptions } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { isRecord, MAX_TIMER_MS } from '@toolscout/core/internal';
+import { describeValue, isIterable, isRecord, MAX_TIMER_MS } from '@toolscout/core/internal';
 import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
 
 /**
@@ -124,7 +124,7 @@ const UNSUPPORTED = {
 
 /**
  * Checks the options only the processor has (or names its own way); the session checks the rest
- * (`mode`, `filterTimeoutMs`, ...) when it is created, with the same errors in every adapter.
+ * (`mode`, `filter`, `filterTimeoutMs`, ...) when it is created, with the same errors in every adapter.
  *
  * @throws InvalidOptionError naming the option.
  */
@@ -135,11 +135,14 @@ export function checkOptions(options: ToolSearchProcessorOptions): void {
       'ToolSearchProcessor needs an options object: new ToolSearchProcessor({ tools }).',
     );
   }
-  if (options.tools === undefined) {
+  if (!isRecord(options.tools) && !isIterable(options.tools)) {
     throw new InvalidOptionError(
       'tools',
-      'ToolSearchProcessor needs `tools`: the searchable tools, by name or as a list.',
+      `ToolSearchProcessor needs \`tools\`: the searchable tools, by name or as a list; got ${describeValue(options.tools)}.`,
     );
+  }
+  if (options.embedder !== undefined && typeof options.embedder?.embed !== 'function') {
+    throw new InvalidOptionError('embedder', 'embedder must be an Embedder: { id: string, embed(texts) }.');
   }
   checkSearch(options);
   checkStorage(options);
@@ -149,15 +152,15 @@ export function checkOptions(options: ToolSearchProcessorOptions): void {
       throw new InvalidOptionError(option, `${option} is not supported: ${instead}.`);
     }
   }
-  if (options.filter !== undefined && typeof options.filter !== 'function') {
-    throw new InvalidOptionError(
-      'filter',
-      'filter must be a function ({ toolName, tool, requestContext, phase }) => boolean.',
-    );
-  }
 }
 
 function checkSearch({ search = {}, mode }: ToolSearchProcessorOptions): void {
+  if (!isRecord(search)) {
+    throw new InvalidOptionError(
+      'search',
+      `search must be { topK, minScore, autoLoad }; got ${describeValue(search)}.`,
+    );
+  }
   const { topK, minScore, autoLoad } = search;
   if (topK !== undefined && (!Number.isSafeInteger(topK) || topK < 1)) {
     throw new InvalidOptionError('search.topK', `search.topK must be a whole number >= 1, got ${String(topK)}.`);
@@ -222,19 +225,21 @@ export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearc
   session.state = store ?? (storage === 'context' ? 'conversation' : 'memory');
   if (ttl !== undefined) session.memory = { ttlMs: ttl };
   if (embedder !== undefined) session.indexOptions = { embedder };
-  if (filter !== undefined) {
-    session.filter = (request) =>
-      filter({
-        toolName: request.toolId,
-        tool: request.tool.tool ?? request.tool,
-        requestContext: request.context as RequestContext | undefined,
-        phase: request.phase,
-        threadId: request.threadId,
-        resourceId: request.resourceId,
-        input: request.input,
-        signal: request.signal,
-      });
-  }
+  // A filter that is not a function goes to the session as it is: the session refuses it (InvalidOptionError).
+  session.filter =
+    typeof filter === 'function'
+      ? (request) =>
+          filter({
+            toolName: request.toolId,
+            tool: request.tool.tool ?? request.tool,
+            requestContext: request.context as RequestContext | undefined,
+            phase: request.phase,
+            threadId: request.threadId,
+            resourceId: request.resourceId,
+            input: request.input,
+            signal: request.signal,
+          })
+      : (filter as undefined);
   return session;
 }
 
