@@ -68,4 +68,17 @@ describe('createEmbedder', () => {
     expect(() => createEmbedder(conceptModel(), { dimensions: 0 })).toThrow(InvalidOptionError);
     expect(() => createEmbedder(undefined as never)).toThrow(/needs an AI SDK embedding model/);
   });
+
+  it('rejects options of the wrong kind by name, never with a TypeError or in silence', () => {
+    const optionOf = (build: () => unknown): unknown => {
+      try {
+        build();
+      } catch (error) {
+        return InvalidOptionError.isInstance(error) ? error.option : error;
+      }
+      return 'no error';
+    };
+    expect(optionOf(() => createEmbedder(conceptModel(), null as never))).toBe('options');
+    expect(optionOf(() => createEmbedder(conceptModel(), 'openai' as never))).toBe('options');
+  });
 });

@@ -1,5 +1,6 @@
 import type { Embedder } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { describeValue, isRecord } from '@toolscout/core/internal';
 import { type EmbeddingModel, embedMany } from 'ai';
 
 /** Options of {@link createEmbedder}, passed on to `embedMany` where they are its own. */
@@ -38,6 +39,12 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions =
   if (model === null || (typeof model !== 'string' && typeof model !== 'object')) {
     const message = `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`;
     throw new InvalidOptionError('model', message);
+  }
+  if (!isRecord(options)) {
+    throw new InvalidOptionError(
+      'options',
+      `createEmbedder's options must be an object; got ${describeValue(options)}.`,
+    );
   }
   const { id, dimensions, ...callOptions } = options;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
