@@ -40,7 +40,7 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions =
     const message = `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`;
     throw new InvalidOptionError('model', message);
   }
-  if (!isRecord(options)) {
+  if (!isRecord(options as unknown)) {
     throw new InvalidOptionError(
       'options',
       `createEmbedder's options must be an object; got ${describeValue(options)}.`,
