@@ -103,7 +103,13 @@ function checkConnection(connection: McpConnectionOptions): void {
  *
  * @example
  * ```ts
- * const search = new McpToolSearchServer({ catalog: fromMcpTools(await client.listTools()) });
+ * const add = {
+ *   id: 'add',
+ *   description: 'Add two numbers',
+ *   inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+ *   execute: ({ a, b }: { a: number; b: number }) => a + b,
+ * };
+ * const search = new McpToolSearchServer({ catalog: [add, ...moreTools] }); // descriptors with execute
  * await search.connect(new StdioServerTransport());
  * ```
  */
