@@ -103,11 +103,11 @@ function checkConnection(connection: McpConnectionOptions): void {
  *
  * @example
  * ```ts
- * const add = {
+ * const add: ToolDescriptor = {
  *   id: 'add',
  *   description: 'Add two numbers',
  *   inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
- *   execute: ({ a, b }: { a: number; b: number }) => a + b,
+ *   execute: (args) => (args as { a: number; b: number }).a + (args as { a: number; b: number }).b,
  * };
  * const search = new McpToolSearchServer({ catalog: [add, ...moreTools] }); // descriptors with execute
  * await search.connect(new StdioServerTransport());
