@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import { type ConversationEntry, loadedNamesFromConversation, unwrapToolOutput } from './conversation.js';
 import { ToolSearchSession } from './tool-search-session.js';
 
@@ -55,10 +55,10 @@ describe("the 'conversation' state of a ToolSearchSession", () => {
     session.dispose();
   });
 
-  it('rejects a conversation that is not an array with InvalidOptionError, out of prepareStep', async () => {
+  it('rejects a conversation that is not an array with InvalidArgumentError, out of prepareStep', async () => {
     const session = new ToolSearchSession({ catalog, state: 'conversation' });
     const conversation = { 0: result('load_tool', { loaded: ['tool_1'] }) } as unknown as ConversationEntry[];
-    await expect(session.prepareStep({ threadId: 't', conversation })).rejects.toThrow(InvalidOptionError);
+    await expect(session.prepareStep({ threadId: 't', conversation })).rejects.toThrow(InvalidArgumentError);
     session.dispose();
   });
 });

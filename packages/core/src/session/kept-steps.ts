@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors.js';
-import { describeValue } from '../values.js';
+import { describeValue, isIterable } from '../values.js';
 import { RecentByThread } from './recent-by-thread.js';
 import type { StepRequest } from './step-types.js';
 import { threadKey } from './thread-key.js';
@@ -26,9 +26,9 @@ export class KeptSteps<S extends { readonly request: StepRequest }> {
 
   /** Keeps `step` for the calls `callIds` of its thread, in place of the thread's kept step (none: forgets it). */
   expectCalls(step: S, callIds: Iterable<string>): void {
+    const ids = callIdSet(callIds);
     const key = threadKey(step.request);
     if (key === undefined) return;
-    const ids = new Set(callIds);
     if (ids.size === 0) this.#byCall.delete(key);
     else this.#byCall.set(key, { step, callIds: ids });
   }
@@ -62,6 +62,32 @@ export class KeptSteps<S extends { readonly request: StepRequest }> {
     this.#byCall.clear();
     this.#byObject = new WeakMap();
   }
+}
+
+/**
+ * `expectCalls`' call ids, checked: an iterable (an array, a Set) of strings. One id given as a
+ * string would otherwise be taken as its characters.
+ */
+function callIdSet(callIds: unknown): Set<string> {
+  if (!isIterable(callIds)) {
+    throw new InvalidArgumentError(
+      'callIds',
+      `callIds must be an array (or another iterable) of call id strings; got ${describeValue(callIds)}.`,
+    );
+  }
+  const ids = new Set<string>();
+  let at = 0;
+  for (const id of callIds) {
+    if (typeof id !== 'string') {
+      throw new InvalidArgumentError(
+        `callIds[${at}]`,
+        `callIds[${at}] must be a call id string; got ${describeValue(id)}.`,
+      );
+    }
+    ids.add(id);
+    at++;
+  }
+  return ids;
 }
 
 /** A host's object to keep a step under, checked: a `WeakMap` keeps only objects. */

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors.js';
 import { describeValue, isRecord } from '../values.js';
-import type { StepRequest } from './step-types.js';
+import type { PrepareStepOptions, StepRequest } from './step-types.js';
 
 /** What is wrong with a step request: where (`threadId`, `loaded[2]`, '' for the whole) and what. */
 export interface StepRequestProblem {
@@ -11,8 +11,9 @@ export interface StepRequestProblem {
 
 /**
  * The first problem of a value given as a {@link StepRequest}, or undefined when it is one (or
- * absent): an object whose `threadId` and `resourceId` are strings and whose `loaded` is an array
- * of tool names, when given. (`conversation` is checked where it is read.) The rule of
+ * absent): an object whose `threadId` and `resourceId` are strings, whose `conversation` is an
+ * array and whose `loaded` is an array of tool names, when given (the entries of `conversation` are
+ * read leniently: it comes from the client). The rule of
  * {@link checkStepRequest}, for hosts that report a bad request in their own terms (e.g. as an
  * `InvalidOptionError` of the callback option that returned it).
  */
@@ -25,7 +26,13 @@ export function stepRequestProblem(request: unknown): StepRequestProblem | undef
       return { path, problem: `must be a string; got ${describeValue(value)}` };
     }
   }
-  const { loaded } = request;
+  const { conversation, loaded } = request;
+  if (conversation !== undefined && !Array.isArray(conversation)) {
+    return {
+      path: 'conversation',
+      problem: `must be an array of tool calls and results; got ${describeValue(conversation)}`,
+    };
+  }
   if (loaded === undefined) return undefined;
   if (!Array.isArray(loaded))
     return { path: 'loaded', problem: `must be an array of tool names; got ${describeValue(loaded)}` };
@@ -47,4 +54,33 @@ export function checkStepRequest(request: unknown): StepRequest {
     throw new InvalidArgumentError(argument, `${argument} ${found.problem}.`);
   }
   return (request ?? {}) as StepRequest;
+}
+
+/** The thread `clearState` forgets, checked: a thread id string, and a resource id string when given. */
+export function checkThreadIds(threadId: unknown, resourceId: unknown): void {
+  if (typeof threadId !== 'string') {
+    throw new InvalidArgumentError('threadId', `threadId must be a string; got ${describeValue(threadId)}.`);
+  }
+  if (resourceId !== undefined && typeof resourceId !== 'string') {
+    throw new InvalidArgumentError('resourceId', `resourceId must be a string; got ${describeValue(resourceId)}.`);
+  }
+}
+
+/** `prepareStep`'s options, checked: absent, or an object. */
+export function checkPrepareStepOptions(options: unknown): PrepareStepOptions {
+  if (options !== undefined && !isRecord(options)) {
+    throw new InvalidArgumentError(
+      'options',
+      `options must be an object ({ quiet, keys }); got ${describeValue(options)}.`,
+    );
+  }
+  return options ?? {};
+}
+
+/** A query of `session.search`, checked: a string. */
+export function checkQuery(query: unknown): string {
+  if (typeof query !== 'string') {
+    throw new InvalidArgumentError('query', `query must be a string; got ${describeValue(query)}.`);
+  }
+  return query;
 }

@@ -21,7 +21,7 @@ import {
   type ToolSearchSessionOptions,
 } from './session-options.js';
 import type { StepContext } from './step-context.js';
-import { checkStepRequest } from './step-request.js';
+import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
 import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } from './step-types.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { threadKey } from './thread-key.js';
@@ -123,6 +123,7 @@ export class ToolSearchSession<TTool = unknown> {
 
   /** Forgets the loaded tools of one thread (stores only; the conversation strategy has no state). */
   async clearState(threadId: string, resourceId?: string): Promise<void> {
+    checkThreadIds(threadId, resourceId);
     const key = threadKey({ threadId, resourceId });
     if (key === undefined) return;
     this.#kept.forgetThread(key);
@@ -195,9 +196,10 @@ export class ToolSearchSession<TTool = unknown> {
    * loaded tools in load order, so the prompt prefix stays stable) and a handler for its calls.
    * With `options.keys`, the step is kept under those objects of the host's for {@link stepFor}.
    */
-  async prepareStep(request: StepRequest = {}, options: PrepareStepOptions = {}): Promise<ToolSearchStep<TTool>> {
-    const keys = hostKeys(options.keys);
-    const step = this.#prepareStep(checkStepRequest(request), options);
+  async prepareStep(request: StepRequest = {}, options?: PrepareStepOptions): Promise<ToolSearchStep<TTool>> {
+    const checked = checkPrepareStepOptions(options);
+    const keys = hostKeys(checked.keys);
+    const step = this.#prepareStep(checkStepRequest(request), checked);
     this.#kept.keepFor(keys, step);
     return step;
   }
@@ -314,7 +316,7 @@ export class ToolSearchSession<TTool = unknown> {
     request: StepRequest = {},
     limit?: number,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
-    return this.#search(query, checkStepRequest(request), limit, this.#policyFor(request));
+    return this.#search(checkQuery(query), checkStepRequest(request), limit, this.#policyFor(request));
   }
 
   /**
