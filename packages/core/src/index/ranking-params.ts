@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
-import { INDEX_FIELDS, type IndexField } from './tool-document.js';
+import { describeValue, isRecord } from '../values.js';
+import type { IndexField } from './tool-document.js';
 
 /** Ranking settings; one configuration serves every catalog (see {@link DEFAULT_RANKING}). */
 export interface RankingParams {
@@ -86,25 +87,37 @@ export function checkMinScore(value: number, name: string): number {
 }
 
 /**
- * The ranking of an index: {@link DEFAULT_RANKING} with the given overrides. Each given number must
- * be finite and not negative (an {@link InvalidOptionError} names it, e.g. `ranking.fieldWeights.tags`);
- * one left `undefined` keeps its default, and a field weight of 0 switches that field off.
+ * The ranking of an index: {@link DEFAULT_RANKING} with the given overrides (an object, and its
+ * `fieldWeights` an object when given). Each given number must be finite and not negative (an
+ * {@link InvalidOptionError} names it, e.g. `ranking.fieldWeights.tags`); one left `undefined`
+ * keeps its default, and a field weight of 0 switches that field off (`phrases`: phrase matching).
  */
 export function resolveRanking(overrides: RankingOverrides | undefined): RankingParams {
   if (overrides === undefined) return DEFAULT_RANKING;
+  checkObject(overrides, 'ranking');
   const { fieldWeights, ...params } = overrides;
+  if (fieldWeights !== undefined) checkObject(fieldWeights, 'ranking.fieldWeights');
   return {
     ...DEFAULT_RANKING,
     ...checkedNumbers(params, PARAM_NAMES, 'ranking'),
     fieldWeights: {
       ...DEFAULT_RANKING.fieldWeights,
-      ...checkedNumbers(fieldWeights ?? {}, INDEX_FIELDS, 'ranking.fieldWeights'),
+      ...checkedNumbers(fieldWeights ?? {}, FIELD_NAMES, 'ranking.fieldWeights'),
     },
   };
 }
 
 /** The ranking settings that are numbers (all but `fieldWeights`). */
 const PARAM_NAMES: readonly string[] = Object.keys(DEFAULT_RANKING).filter((name) => name !== 'fieldWeights');
+/** The fields that have a weight: the keyword index's, and `phrases`. */
+const FIELD_NAMES: readonly string[] = Object.keys(DEFAULT_RANKING.fieldWeights);
+
+/** Refuses a ranking setting that must be an object (of numbers) and is not. */
+function checkObject(value: unknown, option: string): void {
+  if (!isRecord(value)) {
+    throw new InvalidOptionError(option, `${option} must be an object of numbers; got ${describeValue(value)}.`);
+  }
+}
 
 /** The numbers of `values` that are given (not `undefined`), each a known setting, finite and >= 0. */
 function checkedNumbers(values: object, known: readonly string[], path: string): Record<string, number> {
