@@ -145,4 +145,19 @@ describe('createCandidateRanker', () => {
       expect((error as InvalidArgumentError).argument).toBe(argument);
     }
   });
+
+  it('refuses a candidate without a name as a bad argument, learning or not, not as a bad tool', async () => {
+    for (const ranker of [createCandidateRanker(), createCandidateRanker({ catalog: tools })]) {
+      for (const name of ['', '  ']) {
+        const error = await rejection(() => ranker.rank('weather', [{ name: 'get_forecast' }, { name }]));
+        expect(InvalidArgumentError.isInstance(error), JSON.stringify(name)).toBe(true);
+        expect((error as InvalidArgumentError).argument).toBe('candidates[1]');
+        expect((error as Error).message).toMatch(/^candidates\[1\] must be \{ name: string/);
+      }
+      expect(
+        await ranker.rank('weather forecast', [{ name: 'get_forecast', description: 'Weather forecast.' }]),
+      ).toEqual(['get_forecast']);
+      ranker.dispose();
+    }
+  });
 });

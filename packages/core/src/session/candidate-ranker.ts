@@ -5,7 +5,7 @@ import { InvalidArgumentError, InvalidOptionError } from '../errors.js';
 import { checkMinScore } from '../index/ranking-params.js';
 import { ToolIndex, type ToolIndexOptions } from '../index/tool-index.js';
 import type { CatalogTool, ToolDescriptor } from '../types.js';
-import { describeValue, isRecord } from '../values.js';
+import { describeNonText, describeValue, isIterable, isRecord, isText } from '../values.js';
 import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
 import { type PolicyFilter, policyCheck } from './policy.js';
 
@@ -122,8 +122,7 @@ function checkRankerOptions<TTool>(options: CandidateRankerOptions<TTool>) {
     );
   }
   const { catalog, filter, indexOptions } = options;
-  const iterable = typeof catalog === 'object' && catalog !== null && Symbol.iterator in catalog;
-  if (catalog !== undefined && !(catalog instanceof ToolCatalog || iterable)) {
+  if (catalog !== undefined && !(catalog instanceof ToolCatalog || isIterable(catalog))) {
     throw new InvalidOptionError(
       'catalog',
       `catalog must be a ToolCatalog or an iterable of tools; got ${describeValue(catalog)}.`,
@@ -154,12 +153,14 @@ function checkRankInput(query: unknown, candidates: unknown): void {
   candidates.forEach((candidate: unknown, at) => {
     const ok =
       isRecord(candidate) &&
-      typeof candidate.name === 'string' &&
+      isText(candidate.name) &&
       (candidate.description === undefined || typeof candidate.description === 'string');
     if (!ok) {
+      const blankName = isRecord(candidate) && typeof candidate.name === 'string' && !isText(candidate.name);
+      const got = blankName ? `a name that is ${describeNonText(candidate.name)}` : describeValue(candidate);
       throw new InvalidArgumentError(
         `candidates[${at}]`,
-        `candidates[${at}] must be { name: string, description?: string }; got ${describeValue(candidate)}.`,
+        `candidates[${at}] must be { name: string, description?: string } with a name that is not blank; got ${got}.`,
       );
     }
   });
