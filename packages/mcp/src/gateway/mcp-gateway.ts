@@ -5,15 +5,20 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@toolscout/core';
-import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
-import { isRecord } from '@toolscout/core/internal';
+import { ImportError, InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
+import { describeValue, isRecord } from '@toolscout/core/internal';
 import {
   type McpConnectionOptions,
   McpToolSearchServer,
   type McpToolSearchServerOptions,
 } from '../mcp-tool-search-server.js';
 import { createStderrLogger, type Logger } from './logger.js';
-import { isHttpServerConfig, type McpServerConfig, serverNameProblem } from './mcp-servers-config.js';
+import {
+  isHttpServerConfig,
+  type McpServerConfig,
+  parseMcpServersConfig,
+  serverNameProblem,
+} from './mcp-servers-config.js';
 import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
@@ -57,7 +62,30 @@ export interface McpGatewayOptions extends Omit<McpToolSearchServerOptions, 'cat
   clientInfo?: Implementation;
 }
 
+/** The name a config entry given in code is checked under: the gateway checks server names itself. */
+const CHECKED_NAME = 'entry';
+
+/**
+ * Checks a config entry given in code as the config reader checks one read from a file (command,
+ * args, env, url, ...), reporting what is wrong as an {@link InvalidOptionError} of `servers`.
+ */
+function checkServerConfig(name: string, spec: McpServerConfig): void {
+  try {
+    parseMcpServersConfig({ mcpServers: { [CHECKED_NAME]: spec } });
+  } catch (error) {
+    if (!ImportError.isInstance(error)) throw error;
+    const field = (error.location.field ?? '').replace(`mcpServers.${CHECKED_NAME}`, `servers.${name}`);
+    throw new InvalidOptionError('servers', `${field} ${error.problem}.`);
+  }
+}
+
 function transportFactory(name: string, spec: McpGatewayServer): () => Transport | Promise<Transport> {
+  if (!isRecord(spec as unknown)) {
+    throw new InvalidOptionError(
+      'servers',
+      `servers.${name} must be an object: { command, args }, { url }, { server } or { transport }; got ${describeValue(spec)}.`,
+    );
+  }
   if ('transport' in spec && typeof spec.transport === 'function') return spec.transport;
   if ('server' in spec) {
     const server = spec.server;
@@ -78,12 +106,13 @@ function transportFactory(name: string, spec: McpGatewayServer): () => Transport
     };
   }
   const config = spec as McpServerConfig;
+  if (!isHttpServerConfig(config) && (typeof config.command !== 'string' || config.command === '')) {
+    throw new InvalidOptionError('servers', `servers.${name} needs "command", "url", "server" or "transport".`);
+  }
+  checkServerConfig(name, config);
   if (isHttpServerConfig(config)) {
     const url = new URL(config.url);
     return () => new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
-  }
-  if (typeof config.command !== 'string' || config.command === '') {
-    throw new InvalidOptionError('servers', `servers.${name} needs "command", "url", "server" or "transport".`);
   }
   return () => {
     const params = {
@@ -105,6 +134,20 @@ function checkGatewayOptions(options: McpGatewayOptions): void {
     throw new InvalidOptionError('options', 'McpGateway takes an options object: { servers, ... }.');
   if (!isRecord(options.servers)) {
     throw new InvalidOptionError('servers', 'servers must be an object of MCP servers by name.');
+  }
+  const { logger, restart } = options;
+  const methods = ['error', 'warn', 'info', 'debug'] as const;
+  if (logger !== undefined && !(isRecord(logger) && methods.every((method) => typeof logger[method] === 'function'))) {
+    throw new InvalidOptionError(
+      'logger',
+      'logger must have error, warn, info and debug methods (see createStderrLogger).',
+    );
+  }
+  if (restart !== undefined && restart !== false && !isRecord(restart)) {
+    throw new InvalidOptionError(
+      'restart',
+      `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
+    );
   }
   const { pinned } = options;
   if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'))) {

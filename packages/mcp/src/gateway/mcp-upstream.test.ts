@@ -249,4 +249,31 @@ describe('McpGateway options', () => {
     );
     expect(() => new McpGateway({ servers: { a__b: stdio } })).toThrow('Server name "a__b" must not contain "__"');
   });
+
+  it('refuses a server entry, logger or restart of the wrong kind by InvalidOptionError naming it, never a TypeError', async () => {
+    const { McpGateway } = await import('./mcp-gateway.js');
+    const { InvalidOptionError } = await import('@toolscout/core/errors');
+    const stdio = { command: 'node' };
+    const bad: [string, object, RegExp][] = [
+      ['servers', { servers: { a: null } }, /servers\.a must be an object.*got null/],
+      ['servers', { servers: { a: 5 } }, /servers\.a must be an object.*got a number/],
+      ['servers', { servers: { a: { url: 'not a url' } } }, /servers\.a.*not a valid URL/],
+      ['servers', { servers: { a: { url: 'file:///etc/passwd' } } }, /servers\.a.*http\(s\) URL/],
+      ['servers', { servers: { a: { command: 'node', args: 'index.js' } } }, /servers\.a\.args.*array of strings/],
+      ['servers', { servers: { a: { command: 'node', env: { KEY: 5 } } } }, /servers\.a\.env/],
+      ['logger', { servers: { a: stdio }, logger: 5 }, /error, warn, info and debug/],
+      ['restart', { servers: { a: stdio }, restart: 5 }, /false or \{ initialDelayMs, maxDelayMs \}/],
+    ];
+    for (const [option, options, message] of bad) {
+      let caught: unknown;
+      try {
+        await new McpGateway(options as never).close();
+      } catch (error) {
+        caught = error;
+      }
+      expect(InvalidOptionError.isInstance(caught), `${option}: ${String(caught)}`).toBe(true);
+      expect((caught as InstanceType<typeof InvalidOptionError>).option).toBe(option);
+      expect((caught as Error).message).toMatch(message);
+    }
+  });
 });
