@@ -3,6 +3,7 @@ import { IndexDisposedError, InvalidOptionError } from '../errors.js';
 import type { CatalogTool, Embedder, SearchHit, SearchOptions } from '../types.js';
 import type { EmbeddingCache } from './embedding-cache.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
+import { checkIndexOptions } from './index-options.js';
 import { buildKeywordIndex } from './keyword-build.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { PhraseIndex } from './phrase-index.js';
@@ -116,7 +117,8 @@ export class ToolIndex<TTool = unknown> {
   readonly #vectorCandidates: number;
   #unsubscribe: (() => void) | undefined;
 
-  constructor(catalog: ToolCatalog<TTool>, options: ToolIndexOptions = {}) {
+  constructor(catalog: ToolCatalog<TTool>, given?: ToolIndexOptions) {
+    const options = checkIndexOptions(given);
     this.#catalog = catalog;
     this.#minScore = checkMinScore(options.minScore ?? DEFAULT_MIN_SCORE, 'minScore');
     this.#ranking = resolveRanking(options.ranking);
@@ -266,8 +268,9 @@ export class ToolIndex<TTool = unknown> {
   static fromJSON<T>(
     catalog: ToolCatalog<T>,
     json: SerializedToolIndex | string,
-    options: ToolIndexOptions = {},
+    given?: ToolIndexOptions,
   ): ToolIndex<T> {
+    const options = checkIndexOptions(given);
     const loadOptions: LoadOptions = { ...options, [SAVED]: loadSavedIndexes(catalog, json, options) };
     return new ToolIndex(catalog, loadOptions);
   }
