@@ -24,8 +24,8 @@ const METRIC_KEYS = ['r1', 'r5', 'r10', 'ndcg10', 'mrr', 'complete10', 'queryP50
 
 describe('bench command line: argument errors', () => {
   it.each([
-    [[], 'Missing command: one of quality, perf, tokens, gateway, hostile, report.'],
-    [['speed'], 'Unknown command "speed": use one of quality, perf, tokens, gateway, hostile, report.'],
+    [[], 'Missing command: one of quality, perf, tokens, gateway, hostile, preselect, report.'],
+    [['speed'], 'Unknown command "speed": use one of quality, perf, tokens, gateway, hostile, preselect, report.'],
     [['quality', '--fast'], 'Unknown option --fast.'],
     [['quality', 'extra'], 'Unexpected argument "extra".'],
     [['quality', '--sizes', '1000'], '--sizes does not apply to "quality" (only to perf, report).'],
@@ -47,7 +47,7 @@ describe('bench command line: argument errors', () => {
     [['quality', '--json=yes'], '--json takes no value.'],
     [
       ['gateway', '--dataset', 'toolbench'],
-      '--dataset does not apply to "gateway" (only to quality, perf, tokens, hostile, report).',
+      '--dataset does not apply to "gateway" (only to quality, perf, tokens, hostile, preselect, report).',
     ],
     [['gateway', '--clients', '50,0'], '--clients expects a positive integer up to 1000, got "0".'],
     [['gateway', '--calls', '1001'], '--calls expects a positive integer up to 1000, got "1001".'],
@@ -58,6 +58,14 @@ describe('bench command line: argument errors', () => {
     ],
     [['hostile', '--cases', 'schema-2kb,schema-2kb'], '--cases lists a hostile case twice: "schema-2kb,schema-2kb".'],
     [['hostile', '--tools', '0'], '--tools expects a positive integer up to 1000000, got "0".'],
+    [['quality', '--thresholds', '0.5'], '--thresholds does not apply to "quality" (only to preselect).'],
+    [['preselect', '--thresholds', '0.5,1.2'], '--thresholds expects numbers from 0 to 1, got "1.2".'],
+    [['preselect', '--thresholds', '0.5,-0.1'], '--thresholds expects numbers from 0 to 1, got "-0.1".'],
+    [['preselect', '--thresholds', 'high'], '--thresholds expects numbers from 0 to 1, got "high".'],
+    [['preselect', '--thresholds', '0.5,.50'], '--thresholds lists a value twice: "0.5,.50".'],
+    [['preselect', '--limits', '1,0'], '--limits expects a positive integer up to 1000, got "0".'],
+    [['preselect', '--limits', '3,3'], '--limits lists a value twice: "3,3".'],
+    [['preselect', '--engines', 'bm25'], '--engines does not apply to "preselect" (only to quality, perf).'],
   ])('%j → exit 2: %s', async (argv, message) => {
     const result = await run(...argv);
     expect(result.code).toBe(2);
@@ -131,6 +139,18 @@ describe('bench command line: argument errors', () => {
     });
     expect(() => parseArgs(['perf', '--perf-queries', '-3'])).toThrow(UsageError);
   });
+
+  it('parses the preselect options', () => {
+    expect(parseArgs(['preselect', '--dataset', 'a', '--thresholds=0.9,.5,1,0', '--limits', '2,10', '--json'])).toEqual(
+      {
+        command: 'preselect',
+        datasets: ['a'],
+        thresholds: [0.9, 0.5, 1, 0],
+        limits: [2, 10],
+        json: true,
+      },
+    );
+  });
 });
 
 describe('bench command line: JSON documents on the fixture dataset', () => {
@@ -180,6 +200,87 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
     expect(searchLoad.searchResult).toBeGreaterThan(0);
     expect(entry.modes.catalog.searchResult).toBeNull();
     expect(entry.modes.proxy.withFiveLoaded).toBe(entry.modes.proxy.metaTools);
+  });
+
+  it('preselect --json: every setting per dataset, the combined table and the recommended default', async () => {
+    const result = await run(
+      'preselect',
+      '--json',
+      '--dataset',
+      FIXTURE_DIR,
+      '--thresholds',
+      '0.3,0.5',
+      '--limits',
+      '1,3',
+    );
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout);
+    expect(Object.keys(document)).toEqual(['preselect']);
+    const { preselect } = document;
+    expect(Object.keys(preselect)).toEqual([
+      'thresholds',
+      'limits',
+      'lambda',
+      'rule',
+      'datasets',
+      'combined',
+      'recommended',
+      'stable',
+      'sensitivity',
+    ]);
+    expect(preselect).toMatchObject({ thresholds: [0.3, 0.5], limits: [1, 3], lambda: 0.05, stable: true });
+    const [entry] = preselect.datasets;
+    expect(entry).toMatchObject({ dataset: 'tiny', tools: 12, queries: 7, regret: 0 });
+    expect(Object.keys(entry)).toEqual(['dataset', 'tools', 'queries', 'baseline', 'rows', 'pick', 'regret']);
+    expect(entry.baseline).toEqual({
+      allGold: 0,
+      anyGold: 0,
+      preselected: 0,
+      tokens: 0,
+      wastedTokens: 0,
+      precision: null,
+      empty: 100,
+    });
+    expect(entry.rows.map((row: { minScore: number; limit: number }) => [row.minScore, row.limit])).toEqual([
+      [0.3, 1],
+      [0.3, 3],
+      [0.5, 1],
+      [0.5, 3],
+    ]);
+    for (const row of entry.rows) {
+      expect(Object.keys(row)).toEqual([
+        'minScore',
+        'limit',
+        'allGold',
+        'anyGold',
+        'preselected',
+        'tokens',
+        'wastedTokens',
+        'precision',
+        'empty',
+        'value',
+      ]);
+      expect(row.allGold).toBeLessThanOrEqual(row.anyGold);
+      expect(row.preselected).toBeLessThanOrEqual(row.limit);
+      expect(row.wastedTokens).toBeLessThanOrEqual(row.tokens);
+    }
+    // The fixture's queries find something at 0.3: at limit 3 more tools, more waste, never less coverage.
+    const [low1, low3] = entry.rows;
+    expect(low1.preselected).toBeGreaterThan(0);
+    expect(low3.tokens).toBeGreaterThan(low1.tokens);
+    expect(low3.allGold).toBeGreaterThanOrEqual(low1.allGold);
+    expect(preselect.combined.pick).toEqual(preselect.recommended);
+    expect(preselect.recommended).toEqual(entry.pick);
+    expect(result.stderr).toContain('preselect: tiny: 7 queries over 12 tools...');
+  });
+
+  it('preselect without --json: markdown tables and the recommendation', async () => {
+    const result = await run('preselect', '--dataset', FIXTURE_DIR, '--limits', '1');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("## Preselect: the search hits of the user's message offered at step 1");
+    expect(result.stdout).toContain('### tiny (12 tools, 7 queries)');
+    expect(result.stdout).toMatch(/\| 0\.95 +\| 1 +\|/);
+    expect(result.stdout).toContain('**Recommended default: minScore ');
   });
 
   it('perf --json: figures per engine and size, and the ratios', async () => {

@@ -1,4 +1,4 @@
-// The `bench` command: pnpm bench <quality|perf|tokens|report> [options]. Progress goes to stderr;
+// The `bench` command: pnpm bench <quality|perf|tokens|gateway|hostile|preselect|report> [options]. Progress goes to stderr;
 // with --json, stdout gets one JSON document and nothing else.
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -30,6 +30,13 @@ import {
   type PerfResult,
   runPerf,
 } from './perf.js';
+import {
+  PRESELECT_LIMITS,
+  PRESELECT_THRESHOLDS,
+  type PreselectResult,
+  preselectText,
+  runPreselect,
+} from './preselect.js';
 import { type QualityResult, runQuality } from './quality.js';
 import {
   gatewayTables,
@@ -45,7 +52,7 @@ import { DEFAULT_SEED } from './synthetic-catalog.js';
 import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
 
 /** The commands. */
-export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'report'] as const;
+export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'report'] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -57,11 +64,13 @@ Commands:
   tokens    tokens of offering every tool directly vs. toolscout's meta-tools per step, per mode
   gateway   load test of the MCP HTTP gateway on loopback: concurrent clients, latency, errors, memory, sessions
   hostile   hostile input against a ${HOSTILE_CATALOG_SIZE.toLocaleString('en-US')}-tool catalog (huge descriptions and names, adversarial schemas)
-  report    all five, written to docs/benchmarks.md with SVG charts
+  preselect preselecting the search hits of the user's message at step 1, per minScore and limit: how often
+            every needed tool is offered, and the tokens of the ones not needed; recommends a default
+  report    quality, perf, tokens, gateway and hostile, written to docs/benchmarks.md with SVG charts
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
-                       repeatable; default: every folder there (quality, perf, tokens, hostile, report)
+                       repeatable; default: every folder there (quality, perf, tokens, hostile, preselect, report)
   --engines a,b        quality: ${ENGINE_NAMES.join(', ')} (default all);
                        perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
@@ -77,6 +86,8 @@ Options:
                        the gateway's session idle timeout for the run (default ${DEFAULT_IDLE_MS / 1000}) (gateway, report)
   --cases a,b          hostile cases: ${HOSTILE_CASE_NAMES.join(', ')} (default all) (hostile, report)
   --tools N            tools in the hostile cases' catalog (default ${HOSTILE_CATALOG_SIZE}) (hostile, report)
+  --thresholds x,y     minScore thresholds in [0, 1] (default ${PRESELECT_THRESHOLDS.join(',')}) (preselect)
+  --limits n,n         preselect limits (default ${PRESELECT_LIMITS.join(',')}) (preselect)
   --out DIR            where benchmarks.md and its charts go (default docs/ at the project root) (report)
   --json               print one JSON document on stdout and nothing else
   -h, --help           this help`;
@@ -102,12 +113,14 @@ export interface CliArgs {
   idleTimeoutS?: number;
   cases?: HostileCaseName[];
   tools?: number;
+  thresholds?: number[];
+  limits?: number[];
   out?: string;
   json: boolean;
 }
 
 const OPTION_COMMANDS: Record<string, readonly Command[]> = {
-  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'report'],
+  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'preselect', 'report'],
   '--engines': ['quality', 'perf'],
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
@@ -120,6 +133,8 @@ const OPTION_COMMANDS: Record<string, readonly Command[]> = {
   '--idle-timeout': ['gateway', 'report'],
   '--cases': ['hostile', 'report'],
   '--tools': ['hostile', 'report'],
+  '--thresholds': ['preselect'],
+  '--limits': ['preselect'],
   '--out': ['report'],
   '--json': COMMANDS,
 };
@@ -146,6 +161,21 @@ function positiveInteger(option: string, text: string, max = Number.MAX_SAFE_INT
     );
   }
   return value;
+}
+
+/** A number in [0, 1] written as a decimal (`0.5`, `.5`, `1`). */
+function unitInterval(option: string, text: string): number {
+  const value = Number(text);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text) || !(value >= 0 && value <= 1)) {
+    throw new UsageError(`${option} expects numbers from 0 to 1, got "${text}".`);
+  }
+  return value;
+}
+
+/** A list of numbers, each once. */
+function distinct(option: string, text: string, values: number[]): number[] {
+  if (new Set(values).size !== values.length) throw new UsageError(`${option} lists a value twice: "${text}".`);
+  return values;
 }
 
 function list(option: string, text: string): string[] {
@@ -235,6 +265,20 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
       case '--tools':
         args.tools = positiveInteger(option, value, 1_000_000);
         break;
+      case '--thresholds':
+        args.thresholds = distinct(
+          option,
+          value,
+          list(option, value).map((threshold) => unitInterval(option, threshold)),
+        );
+        break;
+      case '--limits':
+        args.limits = distinct(
+          option,
+          value,
+          list(option, value).map((limit) => positiveInteger(option, limit, 1_000)),
+        );
+        break;
       case '--out':
         if (value === '') throw new UsageError('--out needs a folder.');
         args.out = value;
@@ -304,6 +348,10 @@ function gatewayText(results: GatewayResult[]): string {
 
 function hostileText(results: HostileResult[]): string {
   return `## Hostile input\n\n${hostileTable(results)}\n`;
+}
+
+function preselectResultText(result: PreselectResult): string {
+  return `## Preselect: the search hits of the user's message offered at step 1\n\n${preselectText(result)}`;
 }
 
 /** Runs the command line; resolves to the exit code (0 done, 1 failed, 2 usage error). */
@@ -380,6 +428,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       case 'hostile': {
         const hostile = await runHostile({ ...hostileOptions, timeoutMs: ownTimeoutMs(DEFAULT_HOSTILE_TIMEOUT_MS) });
         io.stdout(args.json ? `${JSON.stringify({ hostile }, null, 2)}\n` : hostileText(hostile));
+        break;
+      }
+      case 'preselect': {
+        const preselect = await runPreselect(loadAll(), {
+          thresholds: args.thresholds,
+          limits: args.limits,
+          onProgress: progress,
+        });
+        io.stdout(args.json ? `${JSON.stringify({ preselect }, null, 2)}\n` : preselectResultText(preselect));
         break;
       }
       case 'report': {
