@@ -5,6 +5,7 @@
 // from the table of all datasets by one stated rule.
 import { countToolDefinitionTokens, ToolCatalog, ToolIndex } from '@toolscout/core';
 import type { Dataset } from './datasets.js';
+import { fmt, markdownTable } from './markdown.js';
 import { type Judgement, relevantSlots } from './metrics.js';
 import { round } from './stats.js';
 
@@ -394,22 +395,9 @@ export async function runPreselect(
 
 // ---- Markdown ----
 
-function fmt(value: number | null, digits = 1): string {
-  if (value === null) return '–';
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-/** A markdown table with padded columns: the first `textColumns` left-aligned, the rest right-aligned. */
-function markdownTable(headers: readonly string[], rows: readonly string[][], textColumns: number): string {
-  const width = (text: string) => [...text].length;
-  const widths = headers.map((header, i) => Math.max(3, width(header), ...rows.map((row) => width(row[i]!))));
-  const pad = (text: string, i: number) => {
-    const fill = ' '.repeat(widths[i]! - width(text));
-    return i < textColumns ? text + fill : fill + text;
-  };
-  const line = (cells: readonly string[]) => `| ${cells.map(pad).join(' | ')} |`;
-  const rule = `| ${widths.map((w, i) => (i < textColumns ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
-  return [line(headers), rule, ...rows.map(line)].join('\n');
+/** The first `textColumns` columns left-aligned, the rest right-aligned. */
+function columnsAlign(headers: readonly string[], textColumns: number): ('l' | 'r')[] {
+  return headers.map((_, i) => (i < textColumns ? 'l' : 'r'));
 }
 
 const settingText = (setting: PreselectSetting) => `minScore ${setting.minScore}, limit ${setting.limit}`;
@@ -445,7 +433,7 @@ function settingsTable(table: PreselectTable, lambda: number): string {
     const bold = (text: string) => (sameSetting(row, table.pick) ? `**${text}**` : text);
     return [bold(String(row.minScore)), bold(String(row.limit)), ...figureCells(row), bold(fmt(row.value))];
   });
-  return markdownTable(headers, [baseline, ...rows], 2);
+  return markdownTable(headers, [baseline, ...rows], columnsAlign(headers, 2));
 }
 
 /** The measurement as markdown: one table per dataset, the combined one, the pick and how stable it is. */
@@ -456,19 +444,21 @@ export function preselectText(result: PreselectResult): string {
       `${settingsTable(dataset, result.lambda)}\n`,
   );
   const names = result.datasets.map((dataset) => dataset.dataset);
+  const stabilityHeaders = ['dataset', 'its own pick', 'rule value lost at the recommended setting'];
   const stability = markdownTable(
-    ['dataset', 'its own pick', 'rule value lost at the recommended setting'],
-    result.datasets.map((dataset) => [dataset.dataset, settingText(dataset.pick), fmt(dataset.regret, 2)]),
-    2,
+    stabilityHeaders,
+    result.datasets.map((dataset) => [dataset.dataset, settingText(dataset.pick), fmt(dataset.regret)]),
+    columnsAlign(stabilityHeaders, 2),
   );
+  const sensitivityHeaders = ['λ', 'combined', ...names];
   const sensitivity = markdownTable(
-    ['λ', 'combined', ...names],
+    sensitivityHeaders,
     result.sensitivity.map((entry) => [
       String(entry.lambda),
       settingText(entry.recommended),
       ...names.map((name) => settingText(entry.datasets[name]!)),
     ]),
-    names.length + 2,
+    columnsAlign(sensitivityHeaders, names.length + 2),
   );
   return [
     ...perDataset,

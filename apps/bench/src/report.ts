@@ -14,6 +14,7 @@ import {
   WARM_UP_CLIENTS,
 } from './gateway.js';
 import { HOSTILE_BOUND_MS, type HostileResult } from './hostile.js';
+import { fmt, markdownTable } from './markdown.js';
 import { METRIC_COLUMNS } from './metrics.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
@@ -113,24 +114,6 @@ export function machineInfo(): MachineInfo {
   };
 }
 
-function fmt(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-/** A markdown table with padded columns (the layout Biome's markdown formatter keeps as it is). */
-function table(headers: string[], rows: string[][], align: ('l' | 'r')[]): string {
-  const width = (text: string) => [...text].length;
-  const widths = headers.map((header, i) => Math.max(3, width(header), ...rows.map((row) => width(row[i] ?? ''))));
-  const pad = (text: string, i: number) => {
-    const fill = ' '.repeat(widths[i]! - width(text));
-    return align[i] === 'r' ? fill + text : text + fill;
-  };
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => pad(cell, i)).join(' | ')} |`;
-  const rule = `| ${widths.map((w, i) => (align[i] === 'r' ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
-  return [line(headers), rule, ...rows.map((row) => line(headers.map((_, i) => row[i] ?? '')))].join('\n');
-}
-
 /** Markdown tables of the quality results, one per dataset. */
 export function qualityTables(results: readonly QualityResult[]): string {
   return results
@@ -146,7 +129,7 @@ export function qualityTables(results: readonly QualityResult[]): string {
       return [
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools, ${result.queries.toLocaleString('en-US')} queries)`,
         '',
-        table(headers, rows, ['l', ...headers.slice(1).map(() => 'r' as const)]),
+        markdownTable(headers, rows, ['l', ...headers.slice(1).map(() => 'r' as const)]),
         ...(notes.length > 0 ? ['', 'Notes:', '', ...notes] : []),
         ...(skipped.length > 0 ? ['', 'Not measured:', '', ...skipped] : []),
       ].join('\n');
@@ -201,7 +184,7 @@ export function perfTable(results: readonly PerfResult[]): string {
       ]);
     }
   }
-  return table(headers, rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r']);
+  return markdownTable(headers, rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
 /** The tokens tables, one per dataset. */
@@ -219,7 +202,7 @@ export function tokensTables(results: readonly TokenResult[]): string {
       return [
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools): every definition offered directly = ${fmt(result.direct, 0)} tokens per step`,
         '',
-        table(headers, rows, ['l', 'r', 'r', 'r', 'r']),
+        markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r']),
       ].join('\n');
     })
     .join('\n\n');
@@ -286,9 +269,9 @@ export function gatewayTables(results: readonly GatewayResult[]): string {
   ];
   const right = (headers: string[]) => headers.map(() => 'r' as const);
   return [
-    table(latencyHeaders, latencyRows, right(latencyHeaders)),
+    markdownTable(latencyHeaders, latencyRows, right(latencyHeaders)),
     '',
-    table(resourceHeaders, resourceRows, right(resourceHeaders)),
+    markdownTable(resourceHeaders, resourceRows, right(resourceHeaders)),
     ...(errors.length > 0 ? ['', 'Errors:', '', ...errors] : []),
   ].join('\n');
 }
@@ -331,7 +314,7 @@ export function hostileTable(results: readonly HostileResult[]): string {
           : 'no',
     result.status === 'ok' ? result.outcome : '–',
   ]);
-  return table(
+  return markdownTable(
     [
       `case (${fmt(results[0]?.tools ?? 0, 0)} tools)`,
       'input',
