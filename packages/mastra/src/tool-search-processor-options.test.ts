@@ -139,7 +139,7 @@ describe('ToolSearchProcessor options', () => {
     invalidOption(() => new ToolSearchProcessor({ ...base, search: 5 as never }), 'search', /got a number/);
     invalidOption(() => new ToolSearchProcessor({ tools: null as never }), 'tools', /by name or as a list.*got null/);
     invalidOption(() => new ToolSearchProcessor({ tools: 'get_weather' as never }), 'tools', /got a string/);
-    // Otherwise the first search fails with "embed is not a function".
+    // Checked by the index (core), under the same name; otherwise the first search failed with "embed is not a function".
     invalidOption(() => new ToolSearchProcessor({ ...base, embedder: 'use' as never }), 'embedder', /Embedder/);
     invalidOption(() => new ToolSearchProcessor({ ...base, embedder: { id: 'e' } as never }), 'embedder', /embed\(/);
   });

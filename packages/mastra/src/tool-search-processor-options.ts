@@ -141,9 +141,6 @@ export function checkOptions(options: ToolSearchProcessorOptions): void {
       `ToolSearchProcessor needs \`tools\`: the searchable tools, by name or as a list; got ${describeValue(options.tools)}.`,
     );
   }
-  if (options.embedder !== undefined && typeof options.embedder?.embed !== 'function') {
-    throw new InvalidOptionError('embedder', 'embedder must be an Embedder: { id: string, embed(texts) }.');
-  }
   checkSearch(options);
   checkStorage(options);
   for (const [option, instead] of Object.entries(UNSUPPORTED)) {
