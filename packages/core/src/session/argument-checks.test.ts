@@ -84,6 +84,21 @@ describe('arguments of the session and its steps', () => {
     expect((await session.search('weather')).map((hit) => hit.tool.id)).toEqual(['get_weather']);
   });
 
+  it('a step takes tool names as strings: execute, authorize and refuseUnrouted name a bad one', async () => {
+    const session = new ToolSearchSession({ catalog: catalog() });
+    const step = await session.prepareStep({ threadId: 't' });
+    for (const name of [5, undefined, null, { name: 'get_weather' }]) {
+      for (const call of [
+        () => step.execute(name as never, {}),
+        () => step.authorize(name as never, {}),
+        () => step.refuseUnrouted(name as never),
+      ]) {
+        expectArgumentError(await rejection(call), 'name');
+      }
+    }
+    expect(await step.execute('get_weather', {})).toMatchObject({ ok: false, error: { code: 'not-loaded' } });
+  });
+
   it("prepareStep's options are an object when given", async () => {
     const session = new ToolSearchSession({ catalog: catalog() });
     for (const options of [null, 'quiet', 5]) {

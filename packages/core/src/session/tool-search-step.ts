@@ -1,5 +1,7 @@
+import { InvalidArgumentError } from '../errors.js';
 import { validateInput } from '../schema/schema.js';
 import type { CatalogTool } from '../types.js';
+import { describeValue } from '../values.js';
 import {
   type CallFailure,
   executionFailed,
@@ -75,6 +77,7 @@ export class ToolSearchStep<TTool = unknown> {
    * that says what to do instead.
    */
   async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ToolCallOutcome> {
+    checkName(name);
     const allowed = this.#session.policyFor(this.request);
     const offered = this.#byName.get(name);
     if (offered?.kind === 'meta' && offered.role) {
@@ -100,6 +103,7 @@ export class ToolSearchStep<TTool = unknown> {
    * the input must match its schema.
    */
   async authorize(name: string, input: unknown): Promise<CallAuthorization<TTool>> {
+    checkName(name);
     return this.#authorizeWith(name, input, this.#session.policyFor(this.request));
   }
 
@@ -112,6 +116,7 @@ export class ToolSearchStep<TTool = unknown> {
    * Either is reported as a `self-correction` event.
    */
   async refuseUnrouted(name: string): Promise<ToolCallError> {
+    checkName(name);
     if (!this.#byName.has(name)) {
       const authorization = await this.#authorizeWith(name, undefined, this.#session.policyFor(this.request));
       if (!authorization.ok) return authorization.error;
@@ -188,5 +193,18 @@ export class ToolSearchStep<TTool = unknown> {
   #selfCorrection(kind: 'unknown-tool' | 'not-loaded' | 'invalid-arguments', toolName: string, suggestions: string[]) {
     const { threadId, resourceId } = this.request;
     this.#session.emit({ type: 'self-correction', threadId, resourceId, kind, toolName, suggestions });
+  }
+}
+
+/**
+ * The name of a call as a step takes it: a string (whatever the model wrote; its mistakes are
+ * answered as tool errors), else the host's mistake, an {@link InvalidArgumentError}.
+ */
+function checkName(name: unknown): void {
+  if (typeof name !== 'string') {
+    throw new InvalidArgumentError(
+      'name',
+      `name must be the called tool's name, a string; got ${describeValue(name)}.`,
+    );
   }
 }
