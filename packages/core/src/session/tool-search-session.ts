@@ -121,7 +121,10 @@ export class ToolSearchSession<TTool = unknown> {
     return this.#store instanceof InMemoryLoadedToolStore ? this.#store : undefined;
   }
 
-  /** Forgets the loaded tools of one thread (stores only; the conversation strategy has no state). */
+  /**
+   * Forgets what the session keeps for one thread: its loaded tools (in the store), the step kept
+   * for its calls, and (conversation strategy) the loads remembered for a resume.
+   */
   async clearState(threadId: string, resourceId?: string): Promise<void> {
     checkThreadIds(threadId, resourceId);
     const key = threadKey({ threadId, resourceId });
@@ -131,7 +134,7 @@ export class ToolSearchSession<TTool = unknown> {
     if (this.#store) await this.#store.clear(key);
   }
 
-  /** Forgets the loaded tools of every thread. */
+  /** Forgets what the session keeps for every thread (see {@link clearState}). */
   async clearAllState(): Promise<void> {
     this.#kept.clear();
     this.#lastLoads.clear();
