@@ -46,7 +46,10 @@ export interface CandidateRanker {
    * only those the policy lets be searched. Nothing for an empty query or no candidates.
    */
   rank(query: string, candidates: readonly RankCandidate[]): Promise<string[]>;
-  /** How many tools are indexed (without a catalog: learned from candidates, at most 10,000 beyond the current ones). */
+  /**
+   * How many tools are indexed (without a catalog: those learned from candidates, at most 10,000,
+   * or the current candidates alone when they are more).
+   */
   readonly size: number;
   /** Releases the index. */
   dispose(): void;
