@@ -4,7 +4,7 @@
 // never a change to Object.prototype.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD } from '../stores/loaded-tool-store.js';
 import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
 
@@ -175,8 +175,8 @@ describe('loadedNamesFromConversation (properties)', () => {
           loaded = loadedNamesFromConversation(value as ConversationEntry[], TOOLS);
         } catch (error) {
           expect(Array.isArray(value) || value === undefined).toBe(false);
-          expect(InvalidOptionError.isInstance(error)).toBe(true);
-          expect(error).toMatchObject({ code: 'invalid-option', option: 'conversation' });
+          expect(InvalidArgumentError.isInstance(error)).toBe(true);
+          expect(error).toMatchObject({ code: 'invalid-argument', argument: 'conversation' });
           expect((error as Error).message).toMatch(/conversation must be an array/);
           return;
         }
@@ -225,7 +225,7 @@ describe('loadedNamesFromConversation (hostile sizes)', () => {
           return e;
         }
       })();
-      expect(InvalidOptionError.isInstance(error)).toBe(true);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
       expect((error as Error).message).toMatch(/^The conversation must be an array of tool calls and results/);
     }
     expect(loadedNamesFromConversation(undefined, TOOLS)).toEqual([]);

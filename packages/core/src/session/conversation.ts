@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD } from '../stores/loaded-tool-store.js';
 import { describeValue, isRecord } from '../values.js';
 
@@ -84,8 +84,8 @@ export interface LoadRecordingTools {
  * The conversation comes from the client, so anything is expected in it: entries that are not tool
  * results, non-string names and lists inherited through a prototype are ignored. Each result counts
  * as one add to a store capped at `maxTools` (default 256, as `InMemoryLoadedToolStore`): a result
- * whose new names would go beyond it adds none of them. Throws `InvalidOptionError` when
- * `conversation` is neither an array nor undefined.
+ * whose new names would go beyond it adds none of them. Throws `InvalidArgumentError` (argument
+ * `conversation`) when `conversation` is neither an array nor undefined.
  */
 export function loadedNamesFromConversation(
   conversation: readonly ConversationEntry[] | undefined,
@@ -94,7 +94,7 @@ export function loadedNamesFromConversation(
 ): string[] {
   if (conversation === undefined) return [];
   if (!Array.isArray(conversation)) {
-    throw new InvalidOptionError(
+    throw new InvalidArgumentError(
       'conversation',
       `The conversation must be an array of tool calls and results (ConversationEntry[]), got ${describeValue(conversation)}. Pass the adapter's converted messages, or leave it out.`,
     );
