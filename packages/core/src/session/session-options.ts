@@ -1,5 +1,6 @@
 import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidOptionError } from '../errors.js';
+import { checkMinScore } from '../index/ranking-params.js';
 import type { ToolIndex, ToolIndexOptions } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '../stores/in-memory-store.js';
 import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
@@ -74,7 +75,12 @@ export const DEFAULT_DESCRIPTION_BUDGET = 160;
 const CATALOG_LISTINGS: readonly unknown[] = ['names', 'names-and-summaries'];
 /** The options that, when given, must be functions, and those that must be objects. */
 const FUNCTION_OPTIONS = ['filter', 'onEvent'] as const;
-const OBJECT_OPTIONS = ['metaTools', 'indexOptions', 'memory'] as const;
+const OBJECT_OPTIONS = ['metaTools', 'indexOptions', 'memory', 'search'] as const;
+
+/** A value as an error message quotes it: a string in quotes, anything else by its kind (never a throw). */
+function quoted(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : describeValue(value);
+}
 
 /**
  * Checks a session's options that have a kind or a range (an {@link InvalidOptionError} names the
@@ -91,6 +97,8 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
     throw new InvalidOptionError('search.limit', `search.limit must be a positive integer; got ${String(limit)}.`);
   }
+  // (checked here, not at the model's first search_tools call, which it would make throw)
+  if (options.search?.minScore !== undefined) checkMinScore(options.search.minScore, 'search.minScore');
   const timeout = options.filterTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 1 && timeout <= MAX_FILTER_TIMEOUT_MS)) {
     throw new InvalidOptionError(
@@ -98,13 +106,17 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
       `filterTimeoutMs must be a number of milliseconds from 1 to ${MAX_FILTER_TIMEOUT_MS}; got ${String(timeout)}.`,
     );
   }
-  if (options.descriptionBudget !== undefined && !(options.descriptionBudget >= 0)) {
-    throw new InvalidOptionError('descriptionBudget', 'descriptionBudget must be a number >= 0.');
+  const budget: unknown = options.descriptionBudget;
+  if (budget !== undefined && !(typeof budget === 'number' && budget >= 0)) {
+    throw new InvalidOptionError(
+      'descriptionBudget',
+      `descriptionBudget must be a number >= 0; got ${quoted(budget)}.`,
+    );
   }
   if (options.catalogListing !== undefined && !CATALOG_LISTINGS.includes(options.catalogListing)) {
     throw new InvalidOptionError(
       'catalogListing',
-      `catalogListing must be 'names' or 'names-and-summaries'; got ${JSON.stringify(options.catalogListing) ?? describeValue(options.catalogListing)}.`,
+      `catalogListing must be 'names' or 'names-and-summaries'; got ${quoted(options.catalogListing)}.`,
     );
   }
   return mode;
@@ -148,9 +160,9 @@ export function storeOf<TTool>(options: ToolSearchSessionOptions<TTool>): Loaded
   const { state } = options;
   if (state === undefined || state === 'memory') return new InMemoryLoadedToolStore(options.memory);
   if (state === 'conversation') return undefined;
-  if (typeof state === 'object' && typeof state.get === 'function') return state;
+  if (isRecord(state) && typeof state.get === 'function') return state;
   throw new InvalidOptionError(
     'state',
-    `state must be 'memory', 'conversation' or a LoadedToolStore; got ${JSON.stringify(state)}.`,
+    `state must be 'memory', 'conversation' or a LoadedToolStore; got ${quoted(state)}.`,
   );
 }
