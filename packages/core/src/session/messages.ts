@@ -33,7 +33,8 @@ export function invalidArguments(toolName: string, found: readonly { path: strin
   const quoted = issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`);
   const more = found.length - issues.length;
   if (more > 0) quoted.push(`and ${more} more issue(s)`);
-  const detail = quoted.join('; ');
+  // Validators' messages may end with a full stop ("Expected \"string\"."): one ends the sentence.
+  const detail = quoted.join('; ').replace(/\.+$/, '');
   return validationFailure(
     toolName,
     `Invalid arguments for tool "${toolName}": ${detail}. Fix these fields and call it again.`,

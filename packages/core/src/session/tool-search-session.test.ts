@@ -376,6 +376,10 @@ describe('names the model sends are bounded', () => {
     }
     const outcome = await step.execute('call_tool', { toolName: 'get_weather', arguments: manyKeys });
     expect(messageOf(outcome)).toMatch(/and \d+ more issue\(s\)\. Fix these fields/);
+    // A validator's message that ends a sentence itself does not make two full stops.
+    const wrongType = await step.execute('call_tool', { toolName: 'get_weather', arguments: { city: 5 } });
+    expect(messageOf(wrongType)).toMatch(/Expected "string"\. Fix these fields/);
+    expect(messageOf(wrongType)).not.toMatch(/\.\./);
   });
 
   it('searches and echoes at most 2,000 characters of a query, from any caller', async () => {
