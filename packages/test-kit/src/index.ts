@@ -3,10 +3,15 @@ export { parseJsonOrText } from './json-or-text.js';
 export {
   answer,
   callTool,
+  type GenerateResult,
+  generateResultOf,
+  type ModelAnswer,
   type ModelCallOptions,
   type ScriptAction,
   ScriptedModel,
   type ScriptedModelOptions,
   type SeenToolResult,
+  type StreamResult,
   seenToolOutput,
+  streamResultOf,
 } from './scripted-model.js';

@@ -3,8 +3,8 @@ import { parseJsonOrText } from './json-or-text.js';
 
 /** What the model received at one call (generate or stream): prompt, tools, settings. */
 export type ModelCallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
-type StreamResult = Awaited<ReturnType<MockLanguageModelV4['doStream']>>;
+export type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
+export type StreamResult = Awaited<ReturnType<MockLanguageModelV4['doStream']>>;
 type StreamPart = StreamResult['stream'] extends ReadableStream<infer Part> ? Part : never;
 
 /**
@@ -69,6 +69,59 @@ export function seenToolOutput(output: unknown): { output: unknown; isError: boo
     default:
       return { output, isError: false };
   }
+}
+
+/** What a model answers at one call: tool calls with their ids, or a text. */
+export type ModelAnswer =
+  | { type: 'calls'; calls: readonly { toolCallId: string; toolName: string; input: unknown }[] }
+  | { type: 'answer'; text: string };
+
+/** A model's answer as the AI SDK's `doGenerate` returns it (inputs given as objects are sent as JSON). */
+export function generateResultOf(answer: ModelAnswer): GenerateResult {
+  if (answer.type === 'answer') {
+    return {
+      content: [{ type: 'text', text: answer.text }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    };
+  }
+  return {
+    content: answer.calls.map((call) => ({
+      type: 'tool-call' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
+    })),
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
+}
+
+/** The same answer as the AI SDK's `doStream` returns it: one part per text or tool call. */
+export function streamResultOf(result: GenerateResult): StreamResult {
+  const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  for (const part of result.content) {
+    if (part.type === 'text') {
+      parts.push(
+        { type: 'text-start', id: 'text-1' },
+        { type: 'text-delta', id: 'text-1', delta: part.text },
+        { type: 'text-end', id: 'text-1' },
+      );
+    } else if (part.type === 'tool-call') {
+      parts.push(part);
+    }
+  }
+  parts.push({ type: 'finish', finishReason: result.finishReason, usage });
+  return {
+    stream: new ReadableStream<StreamPart>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    }),
+  };
 }
 
 /**
@@ -173,57 +226,18 @@ export class ScriptedModel {
     );
   }
 
-  #toolCalls(action: ScriptAction & { type: 'calls' }) {
-    return action.calls.map((call) => {
-      const toolCallId = `${this.#prefix}-${++this.#nextCallId}`;
-      this.callIds.push(toolCallId);
-      const input = typeof call.input === 'string' ? call.input : JSON.stringify(call.input);
-      return { type: 'tool-call' as const, toolCallId, toolName: call.toolName, input };
-    });
-  }
-
   #generate(call: ModelCallOptions): GenerateResult {
     const action = this.#next(call);
-    if (action.type === 'answer') {
-      return {
-        content: [{ type: 'text', text: action.text }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage,
-        warnings: [],
-      };
-    }
-    return {
-      content: this.#toolCalls(action),
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      usage,
-      warnings: [],
-    };
+    if (action.type === 'answer') return generateResultOf(action);
+    const calls = action.calls.map((item) => {
+      const toolCallId = `${this.#prefix}-${++this.#nextCallId}`;
+      this.callIds.push(toolCallId);
+      return { ...item, toolCallId };
+    });
+    return generateResultOf({ type: 'calls', calls });
   }
 
   #stream(call: ModelCallOptions): StreamResult {
-    const action = this.#next(call);
-    const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    if (action.type === 'answer') {
-      parts.push(
-        { type: 'text-start', id: 'text-1' },
-        { type: 'text-delta', id: 'text-1', delta: action.text },
-        { type: 'text-end', id: 'text-1' },
-        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-      );
-    } else {
-      parts.push(...this.#toolCalls(action), {
-        type: 'finish',
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-        usage,
-      });
-    }
-    return {
-      stream: new ReadableStream<StreamPart>({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    };
+    return streamResultOf(this.#generate(call));
   }
 }
