@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { StoreDataError, ToolLimitError } from '@toolscout/core/errors';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRedisLoadedToolStore } from './redis-loaded-tool-store.js';
+import { useTwoClients } from './test-utils/two-clients.js';
 
-// Two clients stand for two server instances sharing one Redis.
-let clientA: RedisClientType;
-let clientB: RedisClientType;
+// Two clients stand for two server instances sharing one Redis (the redis-server of this run).
+const clients = useTwoClients();
 let prefix: string;
-
-beforeAll(async () => {
-  clientA = createClient({ url: inject('redisUrl') });
-  clientB = createClient({ url: inject('redisUrl') });
-  await Promise.all([clientA.connect(), clientB.connect()]);
-});
-
-afterAll(async () => {
-  await Promise.all([clientA?.close(), clientB?.close()]);
-});
 
 beforeEach(() => {
   prefix = `loaded-test:${randomUUID()}:`;
@@ -25,7 +14,7 @@ beforeEach(() => {
 
 describe('createRedisLoadedToolStore', () => {
   it('keeps ids in load order without duplicates, one JSON string per thread', async () => {
-    const store = createRedisLoadedToolStore(clientA, { prefix });
+    const store = createRedisLoadedToolStore(clients.a, { prefix });
     expect(await store.get('thread-1')).toEqual([]);
     expect(await store.add('thread-1', ['b', 'a', 'b'])).toEqual({
       loaded: ['b', 'a'],
@@ -38,62 +27,62 @@ describe('createRedisLoadedToolStore', () => {
       alreadyLoaded: ['a'],
     });
     expect(await store.get('thread-1')).toEqual(['b', 'a', 'c', 'd']);
-    expect(await clientA.get(`${prefix}thread-1`)).toBe('["b","a","c","d"]');
+    expect(await clients.a.get(`${prefix}thread-1`)).toBe('["b","a","c","d"]');
     expect(await store.get('thread-2')).toEqual([]);
   });
 
   it('uses the default prefix toolscout:loaded:', async () => {
-    const store = createRedisLoadedToolStore(clientA);
+    const store = createRedisLoadedToolStore(clients.a);
     const thread = `default-prefix-${randomUUID()}`;
     await store.add(thread, ['a']);
-    expect(await clientA.get(`toolscout:loaded:${thread}`)).toBe('["a"]');
+    expect(await clients.a.get(`toolscout:loaded:${thread}`)).toBe('["a"]');
     await store.clear(thread);
-    expect(await clientA.exists(`toolscout:loaded:${thread}`)).toBe(0);
+    expect(await clients.a.exists(`toolscout:loaded:${thread}`)).toBe(0);
   });
 
   it('removes ids and deletes the thread when none are left', async () => {
-    const store = createRedisLoadedToolStore(clientA, { prefix });
+    const store = createRedisLoadedToolStore(clients.a, { prefix });
     await store.add('t', ['a', 'b', 'c']);
     await store.remove('t', ['b']);
     expect(await store.get('t')).toEqual(['a', 'c']);
     await store.remove('t', ['a', 'c']);
-    expect(await clientA.exists(`${prefix}t`)).toBe(0);
+    expect(await clients.a.exists(`${prefix}t`)).toBe(0);
   });
 
   it('sets the idle TTL on add and restarts it on get', async () => {
-    const store = createRedisLoadedToolStore(clientA, { prefix, ttlMs: 60_000 });
+    const store = createRedisLoadedToolStore(clients.a, { prefix, ttlMs: 60_000 });
     await store.add('t', ['a']);
-    expect(await clientA.pTTL(`${prefix}t`)).toBeGreaterThan(50_000);
-    await clientA.pExpire(`${prefix}t`, 2_000);
+    expect(await clients.a.pTTL(`${prefix}t`)).toBeGreaterThan(50_000);
+    await clients.a.pExpire(`${prefix}t`, 2_000);
     expect(await store.get('t')).toEqual(['a']);
-    expect(await clientA.pTTL(`${prefix}t`)).toBeGreaterThan(50_000);
+    expect(await clients.a.pTTL(`${prefix}t`)).toBeGreaterThan(50_000);
   });
 
   it('defaults to a one-hour TTL, and ttlMs 0 means no expiry', async () => {
-    const withDefault = createRedisLoadedToolStore(clientA, { prefix });
+    const withDefault = createRedisLoadedToolStore(clients.a, { prefix });
     await withDefault.add('t1', ['a']);
-    const pttl = await clientA.pTTL(`${prefix}t1`);
+    const pttl = await clients.a.pTTL(`${prefix}t1`);
     expect(pttl).toBeGreaterThan(59 * 60_000);
     expect(pttl).toBeLessThanOrEqual(60 * 60_000);
 
-    const forever = createRedisLoadedToolStore(clientA, { prefix, ttlMs: 0 });
+    const forever = createRedisLoadedToolStore(clients.a, { prefix, ttlMs: 0 });
     await forever.add('t2', ['a']);
-    expect(await clientA.pTTL(`${prefix}t2`)).toBe(-1);
+    expect(await clients.a.pTTL(`${prefix}t2`)).toBe(-1);
   });
 
   it('forgets a thread once its real TTL has run out', async () => {
-    const store = createRedisLoadedToolStore(clientA, { prefix, ttlMs: 200 });
+    const store = createRedisLoadedToolStore(clients.a, { prefix, ttlMs: 200 });
     await store.add('t', ['a']);
     expect(await store.get('t')).toEqual(['a']);
     // Poll with the raw client: the store's own get would restart the idle timeout each time.
-    await vi.waitFor(async () => expect(await clientA.exists(`${prefix}t`)).toBe(0), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect(await clients.a.exists(`${prefix}t`)).toBe(0), { timeout: 5000, interval: 50 });
     expect(await store.get('t')).toEqual([]);
     expect((await store.add('t', ['b'])).loaded).toEqual(['b']);
   });
 
   it('lets two server instances see each other’s loads', async () => {
-    const serverA = createRedisLoadedToolStore(clientA, { prefix });
-    const serverB = createRedisLoadedToolStore(clientB, { prefix });
+    const serverA = createRedisLoadedToolStore(clients.a, { prefix });
+    const serverB = createRedisLoadedToolStore(clients.b, { prefix });
     await serverA.add('t', ['search_web']);
     expect(await serverB.get('t')).toEqual(['search_web']);
     expect(await serverB.add('t', ['search_web', 'get_weather'])).toEqual({
@@ -107,8 +96,8 @@ describe('createRedisLoadedToolStore', () => {
   });
 
   it('keeps one list without duplicates under concurrent adds from two instances', async () => {
-    const serverA = createRedisLoadedToolStore(clientA, { prefix });
-    const serverB = createRedisLoadedToolStore(clientB, { prefix });
+    const serverA = createRedisLoadedToolStore(clients.a, { prefix });
+    const serverB = createRedisLoadedToolStore(clients.b, { prefix });
     const ids = Array.from({ length: 30 }, (_, i) => `tool_${i}`);
     const results = await Promise.all(
       ids.flatMap((id, i) => [
@@ -124,21 +113,21 @@ describe('createRedisLoadedToolStore', () => {
   });
 
   it('clearAll deletes its own threads only', async () => {
-    const mine = createRedisLoadedToolStore(clientA, { prefix: `${prefix}mine:` });
-    const theirs = createRedisLoadedToolStore(clientA, { prefix: `${prefix}theirs:` });
+    const mine = createRedisLoadedToolStore(clients.a, { prefix: `${prefix}mine:` });
+    const theirs = createRedisLoadedToolStore(clients.a, { prefix: `${prefix}theirs:` });
     await Promise.all(Array.from({ length: 25 }, (_, i) => mine.add(`t${i}`, ['a'])));
     await theirs.add('t0', ['b']);
-    await clientA.set(`${prefix}unrelated`, 'keep');
+    await clients.a.set(`${prefix}unrelated`, 'keep');
 
     await mine.clearAll();
     expect(await mine.get('t0')).toEqual([]);
     expect(await mine.get('t24')).toEqual([]);
     expect(await theirs.get('t0')).toEqual(['b']);
-    expect(await clientA.get(`${prefix}unrelated`)).toBe('keep');
+    expect(await clients.a.get(`${prefix}unrelated`)).toBe('keep');
   });
 
   it('caps a thread at 256 tools, like the in-memory store: the add beyond it is refused whole', async () => {
-    const store = createRedisLoadedToolStore(clientA, { prefix });
+    const store = createRedisLoadedToolStore(clients.a, { prefix });
     const ids = Array.from({ length: 256 }, (_, i) => `tool_${i}`);
     expect((await store.add('t', ids.slice(0, 200))).added).toHaveLength(200);
     expect((await store.add('t', ids.slice(200))).loaded).toEqual(ids);
@@ -156,12 +145,12 @@ describe('createRedisLoadedToolStore', () => {
         Array.from({ length: 5000 }, (_, i) => `f${i}`),
       ),
     ).rejects.toThrow(ToolLimitError);
-    expect(await clientA.exists(`${prefix}flood`)).toBe(0);
+    expect(await clients.a.exists(`${prefix}flood`)).toBe(0);
   });
 
   it('holds maxToolsPerThread under concurrent adds from two instances', async () => {
-    const serverA = createRedisLoadedToolStore(clientA, { prefix, maxToolsPerThread: 5 });
-    const serverB = createRedisLoadedToolStore(clientB, { prefix, maxToolsPerThread: 5 });
+    const serverA = createRedisLoadedToolStore(clients.a, { prefix, maxToolsPerThread: 5 });
+    const serverB = createRedisLoadedToolStore(clients.b, { prefix, maxToolsPerThread: 5 });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? serverA : serverB).add('t', [`tool_${i}`])),
     );
@@ -172,14 +161,14 @@ describe('createRedisLoadedToolStore', () => {
   });
 
   it('reports a corrupted thread value with its key instead of resetting it', async () => {
-    const store = createRedisLoadedToolStore(clientA, { prefix });
-    await clientA.set(`${prefix}t`, '["a", 42]');
+    const store = createRedisLoadedToolStore(clients.a, { prefix });
+    await clients.a.set(`${prefix}t`, '["a", 42]');
     for (const attempt of [() => store.get('t'), () => store.add('t', ['b']), () => store.remove('t', ['a'])]) {
       const error = await attempt().catch((e: unknown) => e);
       expect(StoreDataError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ key: `${prefix}t` });
       expect((error as Error).message).toMatch(/item 1 is (a number|not a string)/);
     }
-    expect(await clientA.get(`${prefix}t`)).toBe('["a", 42]');
+    expect(await clients.a.get(`${prefix}t`)).toBe('["a", 42]');
   });
 });

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { runStoreContract } from '@toolscout/conformance';
 import type { KeyValueLoadedToolStore } from '@toolscout/core';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, inject } from 'vitest';
 import { createRedisLoadedToolStore } from './redis-loaded-tool-store.js';
+import { useTwoClients } from './test-utils/two-clients.js';
 
 // Two clients stand for two server instances sharing one Redis (the redis-server of this run).
-let clientA: RedisClientType;
-let clientB: RedisClientType;
-
-beforeAll(async () => {
-  clientA = createClient({ url: inject('redisUrl') });
-  clientB = createClient({ url: inject('redisUrl') });
-  await Promise.all([clientA.connect(), clientB.connect()]);
-});
-
-afterAll(async () => {
-  await Promise.all([clientA?.close(), clientB?.close()]);
-});
+const clients = useTwoClients();
 
 /** The prefix of each store the suite made: a store of its own, and its peer on the other client. */
 const prefixes = new WeakMap<KeyValueLoadedToolStore, string>();
@@ -26,14 +14,14 @@ runStoreContract({
   name: 'Redis loaded-tool store',
   create(options) {
     const prefix = `contract:${randomUUID()}:`;
-    const store = createRedisLoadedToolStore(clientA, { prefix, ...options });
+    const store = createRedisLoadedToolStore(clients.a, { prefix, ...options });
     prefixes.set(store, prefix);
     return store;
   },
   peer: (store, options) =>
-    createRedisLoadedToolStore(clientB, { prefix: prefixes.get(store as KeyValueLoadedToolStore), ...options }),
+    createRedisLoadedToolStore(clients.b, { prefix: prefixes.get(store as KeyValueLoadedToolStore), ...options }),
   corrupt: async (store, threadKey, raw) => {
-    await clientA.set((store as KeyValueLoadedToolStore).keyOf(threadKey), raw);
+    await clients.a.set((store as KeyValueLoadedToolStore).keyOf(threadKey), raw);
   },
   capabilities: { ttl: true },
 });
