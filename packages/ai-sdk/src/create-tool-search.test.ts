@@ -647,6 +647,7 @@ describe('createToolSearch: tools and options', () => {
     // The call of earlier versions, createToolSearch(tools): the searchable tools are `catalog` now.
     expect(invalidOptionOf(() => createToolSearch(tools as never))).toBe('catalog');
     expect(() => createToolSearch(tools as never)).toThrow(/catalog must be a record of AI SDK tools.*got undefined/);
+    expect(() => createToolSearch(tools as never)).toThrow(/Give the tools as \{ catalog: tools \}/);
     expect(invalidOptionOf(() => createToolSearch({ catalog: 'tools' as never }))).toBe('catalog');
     expect(invalidOptionOf(() => createToolSearch({ catalog: tools, tools: 42 as never }))).toBe('tools');
     for (const name of ['request', 'prepareStep', 'repairToolCall', 'onStep', 'refineToolInput']) {

@@ -182,7 +182,7 @@ export function descriptorsOf(tools: unknown, option: string): ToolCatalog<Tool>
   if (isRecord(tools) || Array.isArray(tools)) return tools as Iterable<ToolDescriptor<Tool>>;
   throw new InvalidOptionError(
     option,
-    `${option} must be a record of AI SDK tools, an iterable of tool descriptors or a ToolCatalog; got ${describeValue(tools)}.`,
+    `${option} must be a record of AI SDK tools, an iterable of tool descriptors or a ToolCatalog; got ${describeValue(tools)}.${tools === undefined ? ` Give the tools as { ${option}: tools } (earlier versions of createToolSearch took them as the first argument).` : ''}`,
   );
 }
 
