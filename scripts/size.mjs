@@ -5,9 +5,10 @@
 //   node scripts/size.mjs [--check] [--markdown]
 //
 // "Source" is a package's src/**/*.ts without tests (*.test.ts, *.test-d.ts) and test helpers
-// (test-utils/). An adapter's budget counts lines of code: lines that are neither blank nor only
-// comment (as cloc counts them), so documentation is never what gets cut to fit; its raw line count
-// is shown beside. A core file's budget counts raw lines. The MCP adapter is its server wrapper; the
+// (test-utils/). The budget (issue #14) is 500 raw lines per adapter; no adapter meets it yet
+// (2026-11-23: 754-793 raw lines), so --check guards lines of code (neither blank nor only comment,
+// as cloc counts them) at 500, which keeps the adapters from growing while their behaviour moves to
+// core, and the table says for each adapter whether its raw lines are within 500. A core file's budget counts raw lines. The MCP adapter is its server wrapper; the
 // gateway (src/gateway/) is its own module, shown on its own row without a budget.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -101,14 +102,15 @@ for (const adapter of ADAPTERS) {
   if (files.length === 0) continue;
   const size = measure(files);
   const ok = size.code <= BUDGET;
-  if (!ok) failures.push(`${adapter.name}: ${size.code} lines of code (budget ${BUDGET})`);
-  rows.push(`| ${adapter.name} | ${size.files} | ${size.code} | ${size.raw} | ${ok ? `≤ ${BUDGET}` : `**over ${BUDGET}**`} |`);
+  if (!ok) failures.push(`${adapter.name}: ${size.code} lines of code (guard ${BUDGET})`);
+  const raw = size.raw <= BUDGET ? `≤ ${BUDGET}` : `**over ${BUDGET}** (${size.raw - BUDGET} to go)`;
+  rows.push(`| ${adapter.name} | ${size.files} | ${size.code} | ${size.raw} | ${ok ? `≤ ${BUDGET}` : `**over ${BUDGET}**`} | ${raw} |`);
 }
 for (const module of MODULES) {
   const files = sourceFiles(join(root, module.dir, 'src', module.only));
   if (files.length === 0) continue;
   const size = measure(files);
-  rows.push(`| ${module.name} | ${size.files} | ${size.code} | ${size.raw} | no budget |`);
+  rows.push(`| ${module.name} | ${size.files} | ${size.code} | ${size.raw} | no budget | no budget |`);
 }
 const coreFiles = sourceFiles(join(root, 'packages/core/src')).map((file) => ({
   file: relative(join(root, 'packages/core/src'), file),
@@ -121,13 +123,13 @@ for (const { file, raw } of largest) {
 const core = measure(coreFiles.map(({ file }) => join(root, 'packages/core/src', file)));
 
 const out = [
-  '| module | files | lines of code | lines | budget |',
-  '|---|--:|--:|--:|---|',
+  '| module | files | lines of code | lines | code guard (CI) | raw budget (#14) |',
+  '|---|--:|--:|--:|---|---|',
   ...rows,
   `| @toolscout/core | ${core.files} | ${core.code} | ${core.raw} | each file ≤ ${BUDGET} lines; largest: ${largest
     .slice(0, 3)
     .map(({ file, raw }) => `${file} ${raw}`)
-    .join(', ')} |`,
+    .join(', ')} | same |`,
 ];
 process.stdout.write(`${out.join('\n')}\n`);
 if (failures.length > 0) {
