@@ -1,5 +1,5 @@
 import { runConformance } from '@toolscout/conformance';
-import { createMcpHarness } from './test-utils/mcp-harness.js';
+import { createMcpHarness } from '../test-utils/mcp-harness.js';
 
 runConformance({
   name: 'mcp',

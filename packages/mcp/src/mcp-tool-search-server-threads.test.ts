@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../test-utils/closed-after-each.js';
+import { connectInMemory } from '../test-utils/mcp-harness.js';
+import { waitFor } from '../test-utils/wait.js';
 import { McpConnectionLimitError } from './errors.js';
 import { McpToolSearchServer, type McpToolSearchServerOptions } from './mcp-tool-search-server.js';
-import { closedAfterEach } from './test-utils/closed-after-each.js';
-import { connectInMemory } from './test-utils/mcp-harness.js';
-import { waitFor } from './test-utils/wait.js';
 
 describe('McpToolSearchServer: the threads of live client sessions', () => {
   const open = closedAfterEach();

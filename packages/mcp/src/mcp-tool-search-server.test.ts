@@ -3,11 +3,11 @@ import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sd
 import { ToolCatalog, ToolscoutError } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../test-utils/closed-after-each.js';
+import { call, connectInMemory, META, names, resultText } from '../test-utils/mcp-harness.js';
+import { recordToolListChanges } from '../test-utils/wait.js';
 import { McpConnectionLimitError, McpServerClosedError } from './errors.js';
 import { McpToolSearchServer } from './mcp-tool-search-server.js';
-import { closedAfterEach } from './test-utils/closed-after-each.js';
-import { call, connectInMemory, META, names, resultText } from './test-utils/mcp-harness.js';
-import { recordToolListChanges } from './test-utils/wait.js';
 
 /** What `act` threw (undefined when it returned). */
 function thrown(act: () => unknown): unknown {

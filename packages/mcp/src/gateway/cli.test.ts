@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeConfig } from '../test-utils/gateway-process.js';
-import { CLIENT_HEADERS, httpRequest, initializeBody } from '../test-utils/http-request.js';
-import { waitFor, withTimeout } from '../test-utils/wait.js';
+import { writeConfig } from '../../test-utils/gateway-process.js';
+import { CLIENT_HEADERS, httpRequest, initializeBody } from '../../test-utils/http-request.js';
+import { waitFor, withTimeout } from '../../test-utils/wait.js';
 import { GatewayUsageError, parseGatewayArgs, runGatewayCli } from './cli.js';
 
 function usageError(argv: string[]): string {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertGatewayBuilt, FIXTURE_SERVER, GATEWAY_BIN, writeConfig } from '../test-utils/gateway-process.js';
-import { type RawGateway, spawnRawGateway } from '../test-utils/raw-gateway.js';
-import { descendantPids, isAlive, waitFor } from '../test-utils/wait.js';
+import { assertGatewayBuilt, FIXTURE_SERVER, GATEWAY_BIN, writeConfig } from '../../test-utils/gateway-process.js';
+import { type RawGateway, spawnRawGateway } from '../../test-utils/raw-gateway.js';
+import { descendantPids, isAlive, waitFor } from '../../test-utils/wait.js';
 
 const TOOLCHAIN = fileURLToPath(new URL('../../../../scripts/toolchain.mjs', import.meta.url));
 

@@ -10,9 +10,9 @@ import {
   GATEWAY_BIN,
   nodeServer,
   writeConfig,
-} from '../test-utils/gateway-process.js';
-import { type RawGateway, spawnRawGateway } from '../test-utils/raw-gateway.js';
-import { waitFor, withTimeout } from '../test-utils/wait.js';
+} from '../../test-utils/gateway-process.js';
+import { type RawGateway, spawnRawGateway } from '../../test-utils/raw-gateway.js';
+import { waitFor, withTimeout } from '../../test-utils/wait.js';
 
 describe('the gateway on stdio refuses an oversized message and keeps the session', { timeout: 30_000 }, () => {
   let dir: string;

@@ -14,9 +14,9 @@ import {
   nodeServer,
   REFERENCE_SERVERS,
   writeConfig,
-} from '../test-utils/gateway-process.js';
-import { resultText } from '../test-utils/mcp-harness.js';
-import { descendantPids, isAlive, recordToolListChanges, waitFor, withTimeout } from '../test-utils/wait.js';
+} from '../../test-utils/gateway-process.js';
+import { resultText } from '../../test-utils/mcp-harness.js';
+import { descendantPids, isAlive, recordToolListChanges, waitFor, withTimeout } from '../../test-utils/wait.js';
 
 const META = ['search_tools', 'load_tool'];
 const CALL_TIMEOUT_MS = 1_500;

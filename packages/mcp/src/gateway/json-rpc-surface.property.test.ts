@@ -4,8 +4,8 @@ import { ErrorCode, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/ty
 import { isRecord } from '@toolscout/core/internal';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtureServer } from '../test-utils/fixture-server.js';
-import { httpRequest, jsonRpcMessages, openRawSession, type RawResponse } from '../test-utils/http-request.js';
+import { createFixtureServer } from '../../test-utils/fixture-server.js';
+import { httpRequest, jsonRpcMessages, openRawSession, type RawResponse } from '../../test-utils/http-request.js';
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, serveHttp } from './serve-http.js';
 

@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeServer } from '../test-utils/gateway-process.js';
-import { descendantPids, isAlive, waitFor } from '../test-utils/wait.js';
+import { nodeServer } from '../../test-utils/gateway-process.js';
+import { descendantPids, isAlive, waitFor } from '../../test-utils/wait.js';
 import type { Logger } from './logger.js';
 import { McpGateway } from './mcp-gateway.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 
-const RAW_UPSTREAM = fileURLToPath(new URL('../test-utils/raw-upstream.ts', import.meta.url));
+const RAW_UPSTREAM = fileURLToPath(new URL('../../test-utils/raw-upstream.ts', import.meta.url));
 
 describe('the gateway in front of misbehaving stdio servers (real processes)', { timeout: 20_000 }, () => {
   const warnings: string[] = [];

@@ -5,9 +5,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { type CatalogChange, ToolCatalog } from '@toolscout/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { closedAfterEach } from '../test-utils/closed-after-each.js';
-import { createFixtureServer } from '../test-utils/fixture-server.js';
-import { waitFor } from '../test-utils/wait.js';
+import { closedAfterEach } from '../../test-utils/closed-after-each.js';
+import { createFixtureServer } from '../../test-utils/fixture-server.js';
+import { waitFor } from '../../test-utils/wait.js';
 import type { Logger } from './logger.js';
 import { wrapMcpServer } from './mcp-gateway.js';
 import { McpUpstream } from './mcp-upstream.js';

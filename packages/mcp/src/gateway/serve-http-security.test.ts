@@ -1,9 +1,9 @@
 import { networkInterfaces } from 'node:os';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
-import { closedAfterEach } from '../test-utils/closed-after-each.js';
-import { createFixtureServer } from '../test-utils/fixture-server.js';
-import { CLIENT_HEADERS, httpRequest, initializeBody, openRawSession } from '../test-utils/http-request.js';
+import { closedAfterEach } from '../../test-utils/closed-after-each.js';
+import { createFixtureServer } from '../../test-utils/fixture-server.js';
+import { CLIENT_HEADERS, httpRequest, initializeBody, openRawSession } from '../../test-utils/http-request.js';
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, isLoopback, type ServeHttpOptions, serveHttp } from './serve-http.js';
 

@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { closedAfterEach } from '../test-utils/closed-after-each.js';
-import { createFixtureServer } from '../test-utils/fixture-server.js';
-import { CLIENT_HEADERS, httpRequest, initializeBody } from '../test-utils/http-request.js';
-import { waitFor } from '../test-utils/wait.js';
+import { closedAfterEach } from '../../test-utils/closed-after-each.js';
+import { createFixtureServer } from '../../test-utils/fixture-server.js';
+import { CLIENT_HEADERS, httpRequest, initializeBody } from '../../test-utils/http-request.js';
+import { waitFor } from '../../test-utils/wait.js';
 import { type McpGateway, type WrapMcpServerOptions, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
 

@@ -1,6 +1,6 @@
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { isAlive, waitFor } from '../test-utils/wait.js';
+import { isAlive, waitFor } from '../../test-utils/wait.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
 
 /** A transport for `sh -c script`, and the pids the script writes to stderr (one per line). */

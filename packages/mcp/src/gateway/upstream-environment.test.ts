@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertGatewayBuilt, writeConfig } from '../test-utils/gateway-process.js';
-import { spawnRawGateway } from '../test-utils/raw-gateway.js';
-import { waitFor } from '../test-utils/wait.js';
+import { assertGatewayBuilt, writeConfig } from '../../test-utils/gateway-process.js';
+import { spawnRawGateway } from '../../test-utils/raw-gateway.js';
+import { waitFor } from '../../test-utils/wait.js';
 import { DEFAULT_ENV_PASSTHROUGH } from './upstream-environment.js';
 
 describe('the environment of stdio servers', { timeout: 30_000 }, () => {

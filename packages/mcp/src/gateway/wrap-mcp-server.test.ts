@@ -3,10 +3,10 @@ import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sd
 import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { closedAfterEach } from '../test-utils/closed-after-each.js';
-import { createFixtureServer } from '../test-utils/fixture-server.js';
-import { call, connectInMemory, META, names, resultText } from '../test-utils/mcp-harness.js';
-import { recordToolListChanges, waitFor } from '../test-utils/wait.js';
+import { closedAfterEach } from '../../test-utils/closed-after-each.js';
+import { createFixtureServer } from '../../test-utils/fixture-server.js';
+import { call, connectInMemory, META, names, resultText } from '../../test-utils/mcp-harness.js';
+import { recordToolListChanges, waitFor } from '../../test-utils/wait.js';
 import { silentLogger } from './logger.js';
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';

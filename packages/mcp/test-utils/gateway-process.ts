@@ -1,15 +1,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { McpServerConfig } from '../gateway/mcp-servers-config.js';
+import type { McpServerConfig } from '../src/gateway/mcp-servers-config.js';
 
 /** The built gateway bin (`pnpm --filter @toolscout/mcp build`). */
-export const GATEWAY_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+export const GATEWAY_BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 /** The tests' own MCP server, run straight from its TypeScript source. */
 export const FIXTURE_SERVER = fileURLToPath(new URL('./fixture-server.ts', import.meta.url));
 
-const modules = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url));
+const modules = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/', import.meta.url));
 
 /** The entry points of the reference servers installed from the npm registry. */
 export const REFERENCE_SERVERS = {

@@ -3,12 +3,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
 import { parseJsonOrText } from '@toolscout/test-kit/json';
-import type { McpConnectable } from '../gateway/serve-stdio.js';
+import type { McpConnectable } from '../src/gateway/serve-stdio.js';
 import {
   type McpConnectionOptions,
   McpToolSearchServer,
   type McpToolSearchServerOptions,
-} from '../mcp-tool-search-server.js';
+} from '../src/mcp-tool-search-server.js';
 
 /** A real MCP `Client` connected in memory to a search server (or a gateway). */
 export async function connectInMemory(
