@@ -124,6 +124,17 @@ describe('preselect', () => {
     expect(after.toolNames).toEqual([...META, 'get_weather', 'send_email', 'translate_text']);
   });
 
+  it('marks a tool whose id is not its model-facing name as preselected, in every strategy', async () => {
+    const tools = [{ id: 'crm contacts.lookup', description: 'Look up a contact in the CRM address book.' }];
+    for (const state of ['memory', 'conversation'] as const) {
+      const session = new ToolSearchSession({ catalog: tools, preselect: true, state });
+      const step = await session.prepareStep({ threadId: 't', conversation: [user('look up a CRM contact')] });
+      const offered = step.tools.at(-1);
+      expect(offered?.name, state).not.toBe('crm contacts.lookup');
+      expect(offered, state).toMatchObject({ kind: 'loaded', preselected: true, tool: { id: 'crm contacts.lookup' } });
+    }
+  });
+
   it('a request without a thread id preselects from its own conversation', async () => {
     const { session } = sessionWith(true);
     const step = await session.prepareStep({ conversation: [user('weather forecast for Paris')] });

@@ -89,7 +89,7 @@ export class Preselector<TTool> {
   /**
    * Loads read from the conversation: the loaded tool names `derive` finds, with the preselections
    * of the conversation's user messages (the last {@link MAX_PRESELECTED_MESSAGES}) in their place,
-   * so the order stays append-only; and which of the names are preselections.
+   * so the order stays append-only; and the ids of the preselected tools among them.
    */
   async fromConversation(
     request: StepRequest,
@@ -98,10 +98,10 @@ export class Preselector<TTool> {
     const conversation = request.conversation ?? [];
     const names = new Set<string>();
     const preselected = new Set<string>();
-    const add = (name: string, fromPreselect: boolean) => {
+    const add = (name: string, preselectedId?: string) => {
       if (names.has(name) || names.size >= DEFAULT_MAX_TOOLS_PER_THREAD) return;
       names.add(name);
-      if (fromPreselect) preselected.add(name);
+      if (preselectedId !== undefined) preselected.add(preselectedId);
     };
     const segments = splitAtUserMessages(conversation);
     const recent = new Set(segments.flatMap((segment) => segment.message ?? []).slice(-MAX_PRESELECTED_MESSAGES));
@@ -114,9 +114,9 @@ export class Preselector<TTool> {
     for (const [index, segment] of segments.entries()) {
       for (const id of await selections[index]!) {
         const tool = this.#session.catalog.get(id);
-        if (tool && (await allowed(tool, PRESELECT_PHASES))) add(tool.toolName, true);
+        if (tool && (await allowed(tool, PRESELECT_PHASES))) add(tool.toolName, tool.id);
       }
-      for (const name of derive(segment.entries)) add(name, false);
+      for (const name of derive(segment.entries)) add(name);
     }
     return { names: [...names], preselected };
   }
