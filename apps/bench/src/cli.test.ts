@@ -193,7 +193,12 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
     expect(entry.direct).toBeGreaterThan(500);
     expect(Object.keys(entry.modes)).toEqual(['search-load', 'auto-load', 'catalog', 'proxy']);
     const searchLoad = entry.modes['search-load'];
-    expect(Object.keys(searchLoad)).toEqual(['metaTools', 'withFiveLoaded', 'searchResult']);
+    expect(Object.keys(searchLoad)).toEqual(['metaTools', 'instructions', 'withFiveLoaded', 'searchResult']);
+    // Mastra's sentences with the default names: about 40 tokens, a few more for auto-load's.
+    for (const mode of ['search-load', 'auto-load', 'catalog', 'proxy']) {
+      expect(entry.modes[mode].instructions, mode).toBeGreaterThan(25);
+      expect(entry.modes[mode].instructions, mode).toBeLessThan(70);
+    }
     expect(searchLoad.metaTools).toBeGreaterThan(50);
     expect(searchLoad.metaTools).toBeLessThanOrEqual(300);
     expect(searchLoad.withFiveLoaded).toBeGreaterThan(searchLoad.metaTools);

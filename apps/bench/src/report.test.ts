@@ -48,10 +48,10 @@ const tokens = (meta: number): TokenResult[] => [
     direct: 1000,
     sampledQueries: 2,
     modes: {
-      'search-load': { metaTools: meta, withFiveLoaded: 700, searchResult: 200 },
-      'auto-load': { metaTools: 90, withFiveLoaded: 600, searchResult: 400 },
-      catalog: { metaTools: 900, withFiveLoaded: 950, searchResult: null },
-      proxy: { metaTools: 250, withFiveLoaded: 250, searchResult: 200 },
+      'search-load': { metaTools: meta, instructions: 44, withFiveLoaded: 700, searchResult: 200 },
+      'auto-load': { metaTools: 90, instructions: 45, withFiveLoaded: 600, searchResult: 400 },
+      catalog: { metaTools: 900, instructions: 40, withFiveLoaded: 950, searchResult: null },
+      proxy: { metaTools: 250, instructions: 50, withFiveLoaded: 250, searchResult: 200 },
     },
   },
 ];
@@ -253,8 +253,8 @@ describe('tables', () => {
   it('tokens: the direct cost in the heading and each mode', () => {
     const table = tokensTables(tokens(197)).replace(/ +/g, ' ');
     expect(table).toContain('every definition offered directly = 1,000 tokens per step');
-    expect(table).toContain('| search-load | 197 | 700 | 70.00 % | 200 |');
-    expect(table).toContain('| catalog | 900 | 950 | 95.00 % | – (no search tool) |');
+    expect(table).toContain('| search-load | 197 | 44 | 700 | 70.00 % | 200 |');
+    expect(table).toContain('| catalog | 900 | 40 | 950 | 95.00 % | – (no search tool) |');
   });
 
   it('gateway: latency per operation, then memory, sessions and CPU, and the errors below', () => {

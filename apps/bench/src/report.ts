@@ -191,10 +191,11 @@ export function perfTable(results: readonly PerfResult[]): string {
 export function tokensTables(results: readonly TokenResult[]): string {
   return results
     .map((result) => {
-      const headers = ['mode', 'meta-tools', 'with 5 loaded', 'share of direct', 'search result'];
+      const headers = ['mode', 'meta-tools', 'instructions', 'with 5 loaded', 'share of direct', 'search result'];
       const rows = Object.entries(result.modes).map(([mode, figures]) => [
         mode,
         fmt(figures.metaTools, 0),
+        fmt(figures.instructions, 0),
         fmt(figures.withFiveLoaded, 0),
         `${fmt((100 * figures.withFiveLoaded) / Math.max(result.direct, 1), 2)} %`,
         figures.searchResult === null ? '– (no search tool)' : fmt(figures.searchResult, 0),
@@ -202,7 +203,7 @@ export function tokensTables(results: readonly TokenResult[]): string {
       return [
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools): every definition offered directly = ${fmt(result.direct, 0)} tokens per step`,
         '',
-        markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r']),
+        markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r', 'r']),
       ].join('\n');
     })
     .join('\n\n');
@@ -515,7 +516,7 @@ ${perfTable(results.perf)}
 
 ## Tokens per step
 
-o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model at a step, as OpenAI function tools (name, description, JSON Schema). _meta-tools_: the first step, before anything is loaded (in \`catalog\` mode the discovery tool lists every tool). _with 5 loaded_: the step after loading the 5 top hits of a query (\`auto-load\`: the search loads them; \`proxy\`: nothing is ever loaded, tools run through \`call_tool\`). _search result_: the JSON of one \`search_tools\` result, as the model reads it back. Medians over ${context.settings.tokenQueries} queries per dataset, spread evenly.
+o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model at a step, as OpenAI function tools (name, description, JSON Schema). _meta-tools_: the first step, before anything is loaded (in \`catalog\` mode the discovery tool lists every tool). _instructions_: the mode's default system text (\`step.instructions\`, which adapters add once per request; not part of the offered tools). _with 5 loaded_: the step after loading the 5 top hits of a query (\`auto-load\`: the search loads them; \`proxy\`: nothing is ever loaded, tools run through \`call_tool\`). _search result_: the JSON of one \`search_tools\` result, as the model reads it back. Medians over ${context.settings.tokenQueries} queries per dataset, spread evenly.
 
 ${tokensTables(results.tokens)}
 
