@@ -3,6 +3,7 @@ import { checkMinScore } from '../index/ranking-params.js';
 import { MAX_TIMER_MS } from '../stores/loaded-tool-store.js';
 import type { CatalogTool } from '../types.js';
 import { describeValue, isRecord } from '../values.js';
+import type { ToolSearchMode } from './meta-tools.js';
 
 /** What a host's preselect selector is told about the request, besides the user's message. */
 export interface PreselectContext<TTool = unknown> {
@@ -62,13 +63,20 @@ export interface ResolvedPreselect<TTool> {
 }
 
 /**
- * The `preselect` option checked, with its defaults: `true` or an object turns it on, `false` or
- * absent leaves it off. Throws {@link InvalidOptionError} naming the bad field (`preselect.limit`).
+ * The `preselect` option checked, with its defaults: `true` or an object turns it on (in any mode
+ * but `proxy`), `false` or absent leaves it off. Throws {@link InvalidOptionError} naming the bad field (`preselect.limit`).
  */
 export function resolvePreselect<TTool>(
   option: boolean | PreselectOptions<TTool> | undefined,
+  mode: ToolSearchMode,
 ): ResolvedPreselect<TTool> | undefined {
   if (option === undefined || option === false) return undefined;
+  if (mode === 'proxy') {
+    throw new InvalidOptionError(
+      'preselect',
+      'preselect offers tools directly, which proxy mode never does (its tools run through call_tool); use another mode, or leave preselect out.',
+    );
+  }
   if (option !== true && !isRecord(option)) {
     throw new InvalidOptionError(
       'preselect',

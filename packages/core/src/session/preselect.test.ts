@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../errors.js';
+import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
+import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
 import { thrown } from '../test-utils/thrown.js';
 import type { ToolDescriptor } from '../types.js';
 import type { ConversationEntry } from './conversation.js';
@@ -225,6 +227,26 @@ describe('preselect', () => {
     expect(aborted).toBeInstanceOf(Error);
   });
 
+  it("a store that fails while recording a preselection fails that step, and the thread's next step tries again", async () => {
+    const store = new InMemoryLoadedToolStore();
+    let failures = 1;
+    const failing: LoadedToolStore = {
+      get: (key) => store.get(key),
+      add: async (key, ids) => {
+        if (failures-- > 0) throw new Error('store down');
+        return store.add(key, ids);
+      },
+      remove: (key, ids) => store.remove(key, ids),
+      clear: (key) => store.clear(key),
+      clearAll: () => store.clearAll(),
+    };
+    const session = new ToolSearchSession({ catalog: catalog(), preselect: true, state: failing });
+    const conversation = [user('weather forecast for Paris')];
+    await expect(session.prepareStep({ threadId: 't', conversation })).rejects.toThrow('store down');
+    expect((await session.prepareStep({ threadId: 't', conversation })).toolNames).toEqual([...META, 'get_weather']);
+    store.dispose();
+  });
+
   it('clearState forgets the thread: its next step preselects again', async () => {
     const { session, preselections } = sessionWith(true);
     const conversation = [user('weather forecast for Paris')];
@@ -255,6 +277,13 @@ describe('preselect', () => {
       const error = thrown(() => new ToolSearchSession({ catalog: catalog(), preselect: preselect as never }));
       expect(InvalidOptionError.isInstance(error), option).toBe(true);
       expect((error as InvalidOptionError).option).toBe(option);
+    }
+    // proxy mode never offers catalog tools: preselect there is a mistake, said at once
+    for (const preselect of [true, { limit: 1 }]) {
+      const error = thrown(() => new ToolSearchSession({ catalog: catalog(), mode: 'proxy', preselect }));
+      expect((error as Error).message).toContain('proxy mode');
+      expect(InvalidOptionError.isInstance(error)).toBe(true);
+      expect((error as InvalidOptionError).option).toBe('preselect');
     }
   });
 });

@@ -46,8 +46,10 @@ interface ThreadRecord {
  * host's `select`), keeps only those the policy allows at search and load, and makes them loaded
  * tools of the thread. Under stored state (a thread id and a store) they are added to the store
  * like loads, once per message per thread; where loads are read from the conversation, they are
- * derived from its user messages, with the selection of each message kept in a bounded cache.
- * Every selection that fails (throws, rejects, times out) preselects nothing: the step proceeds.
+ * derived from its user messages, with the selection of each message kept in a bounded cache (by
+ * thread and text; requests without a thread id share it by text, and the policy is asked again for
+ * every request). Every selection that fails (throws, rejects, times out) preselects nothing: the
+ * step proceeds.
  */
 export class Preselector<TTool> {
   readonly #options: ResolvedPreselect<TTool>;
@@ -76,7 +78,11 @@ export class Preselector<TTool> {
     const previous = this.#threads.get(key);
     if (previous?.message === message) return previous.done;
     const record: ThreadRecord = { message, done: Promise.resolve(), ids: previous?.ids ?? new Set() };
-    record.done = this.#addToStore(request, key, store, message, record.ids);
+    record.done = this.#addToStore(request, key, store, message, record.ids).catch((error: unknown) => {
+      // The store failed: the next step of the thread tries again (and the step reports the error).
+      if (this.#threads.get(key) === record) this.#threads.set(key, { ...record, message: '' });
+      throw error;
+    });
     this.#threads.set(key, record);
     return record.done;
   }

@@ -77,7 +77,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.mode = checkSessionOptions(options);
     this.metaTools = resolveMetaTools(this.mode, options.metaTools);
     this.instructions = resolveInstructions(options.instructions, this.mode, this.metaTools);
-    const preselect = resolvePreselect(options.preselect);
+    const preselect = resolvePreselect(options.preselect, this.mode);
     this.catalog = options.catalog instanceof ToolCatalog ? options.catalog : new ToolCatalog(options.catalog);
     const metaNames = new Set(this.metaTools.map((tool) => tool.name));
     this.#metaNames = metaNames;
