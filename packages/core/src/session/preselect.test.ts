@@ -135,6 +135,15 @@ describe('preselect', () => {
       expect(offered?.name, state).not.toBe('crm contacts.lookup');
       expect(offered, state).toMatchObject({ kind: 'loaded', preselected: true, tool: { id: 'crm contacts.lookup' } });
     }
+    // A host that kept it by id already: offered once, as the host's load.
+    const session = new ToolSearchSession({ catalog: tools, preselect: true });
+    const step = await session.prepareStep({
+      threadId: 't',
+      loaded: ['crm contacts.lookup'],
+      conversation: [user('look up a CRM contact')],
+    });
+    expect(step.loadedIds).toEqual(['crm contacts.lookup']);
+    expect(step.tools.at(-1)?.preselected).toBeUndefined();
   });
 
   it('a request without a thread id preselects from its own conversation', async () => {

@@ -104,7 +104,9 @@ export class Preselector<TTool> {
     const conversation = request.conversation ?? [];
     const names = new Set<string>();
     const preselected = new Set<string>();
-    const add = (name: string, preselectedId?: string) => {
+    const add = (given: string, preselectedId?: string) => {
+      // One name per tool, whichever way it was given (an id, or the model-facing name).
+      const name = this.#session.resolve(given)?.toolName ?? given;
       if (names.has(name) || names.size >= DEFAULT_MAX_TOOLS_PER_THREAD) return;
       names.add(name);
       if (preselectedId !== undefined) preselected.add(preselectedId);
