@@ -116,6 +116,19 @@ describe('preselect', () => {
     });
   }
 
+  it('works in auto-load and catalog mode too (a preselected tool counts as discovered)', async () => {
+    const auto = new ToolSearchSession({ catalog: catalog(), mode: 'auto-load', preselect: true });
+    const autoStep = await auto.prepareStep({ threadId: 't', conversation: [user('weather forecast for Paris')] });
+    expect(autoStep.toolNames).toEqual(['search_tools', 'get_weather']);
+    const lazy = new ToolSearchSession({ catalog: catalog(), mode: 'catalog', preselect: true });
+    const lazyStep = await lazy.prepareStep({ threadId: 't', conversation: [user('weather forecast for Paris')] });
+    expect(lazyStep.toolNames).toEqual(['discover_tools', 'get_weather']);
+    expect(await lazyStep.execute('discover_tools', { toolNames: ['get_weather'] })).toMatchObject({
+      ok: true,
+      output: { alreadyLoaded: ['get_weather'] },
+    });
+  });
+
   it('under the conversation strategy, survives a restart: derived from the user messages again', async () => {
     const conversation = [user('weather forecast for Paris'), ...loadCall('c1', 'send_email'), user('translate text')];
     const first = sessionWith(true, { state: 'conversation' });
