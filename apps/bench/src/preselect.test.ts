@@ -1,12 +1,13 @@
-import { countToolDefinitionTokens, ToolCatalog, ToolIndex } from '@toolscout/core';
+import { countToolDefinitionTokens, ToolCatalog, ToolIndex, ToolSearchSession } from '@toolscout/core';
 import { describe, expect, it } from 'vitest';
 import { type Dataset, loadDataset } from './datasets.js';
 import {
+  judgePreselected,
   NO_PRESELECT,
   type PreselectFigures,
   type PreselectSetting,
   pickSetting,
-  preselectOutcome,
+  preselectedAtFirstStep,
   preselectSettings,
   preselectText,
   runPreselect,
@@ -67,36 +68,23 @@ const row = (setting: PreselectSetting, figures: Partial<PreselectFigures>) => (
   ...figures,
 });
 
-describe('preselectOutcome', () => {
-  const hits = [
-    { id: 'a', score: 0.95 },
-    { id: 'a2', score: 0.9 },
-    { id: 'x', score: 0.7 },
-    { id: 'b', score: 0.4 },
-  ];
+describe('judgePreselected', () => {
   const judgement = { relevant: ['a', 'b'], alternatives: [['a', 'a2']] };
 
-  it('offers the first `limit` hits at or above `minScore`', () => {
-    expect(preselectOutcome({ hits, judgement }, { minScore: 0.2, limit: 3 }).offered).toEqual(['a', 'a2', 'x']);
-    expect(preselectOutcome({ hits, judgement }, { minScore: 0.7, limit: 5 }).offered).toEqual(['a', 'a2', 'x']);
-    expect(preselectOutcome({ hits, judgement }, { minScore: 0.95, limit: 5 }).offered).toEqual(['a']);
-    expect(preselectOutcome({ hits, judgement }, { minScore: 0.96, limit: 5 }).offered).toEqual([]);
-  });
-
   it('counts a second member of a filled alternatives group and irrelevant tools as not needed', () => {
-    expect(preselectOutcome({ hits, judgement }, { minScore: 0.2, limit: 4 })).toEqual({
+    expect(judgePreselected(['a', 'a2', 'x', 'b'], judgement)).toEqual({
       offered: ['a', 'a2', 'x', 'b'],
       needed: ['a', 'b'],
       wasted: ['a2', 'x'],
       allGold: true,
       anyGold: true,
     });
-    expect(preselectOutcome({ hits, judgement }, { minScore: 0.5, limit: 4 })).toMatchObject({
+    expect(judgePreselected(['a', 'a2', 'x'], judgement)).toMatchObject({
       needed: ['a'],
       allGold: false,
       anyGold: true,
     });
-    expect(preselectOutcome({ hits: [], judgement }, { minScore: 0.5, limit: 4 })).toEqual({
+    expect(judgePreselected([], judgement)).toEqual({
       offered: [],
       needed: [],
       wasted: [],
@@ -104,17 +92,20 @@ describe('preselectOutcome', () => {
       anyGold: false,
     });
   });
+});
 
-  it('is what a search with that minScore and limit returns, read from one search at the lowest and highest', async () => {
+describe('preselectedAtFirstStep', () => {
+  it("is core's preselect: the first `limit` hits scoring at least `minScore`, offered at the first step", async () => {
     const fixture = loadDataset(FIXTURE_DIR);
-    const index = new ToolIndex(new ToolCatalog(fixture.tools));
-    const settings = preselectSettings([0.2, 0.5, 0.8, 0.95], [1, 2, 5]);
-    for (const query of fixture.queries) {
-      const widest = await index.search(query.query, { minScore: 0.2, limit: 5 });
-      for (const setting of settings) {
-        const direct = (await index.search(query.query, setting)).map((hit) => hit.id);
-        expect(preselectOutcome({ hits: widest, judgement: query }, setting).offered).toEqual(direct);
+    const catalog = new ToolCatalog(fixture.tools);
+    const index = new ToolIndex(catalog);
+    for (const setting of preselectSettings([0.2, 0.5, 0.8, 0.95], [1, 2, 5])) {
+      const session = new ToolSearchSession({ catalog, index, state: 'conversation', preselect: setting });
+      for (const query of fixture.queries) {
+        const searched = (await index.search(query.query, setting)).map((hit) => hit.id);
+        expect(await preselectedAtFirstStep(session, query.query)).toEqual(searched);
       }
+      session.dispose();
     }
     index.dispose();
   });

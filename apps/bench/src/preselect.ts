@@ -1,9 +1,9 @@
-// Preselect, measured before it is built (issue #15): before the first model call of a user turn,
-// search the user's message and offer the confident hits directly. For each dataset and each
-// (minScore, limit): how often step 1 already offers every tool the request needs (no search round
-// trip), and what the preselected tools that were not needed cost in tokens. The default is picked
-// from the table of all datasets by one stated rule.
-import { countToolDefinitionTokens, ToolCatalog, ToolIndex } from '@toolscout/core';
+// Preselect (issue #15), measured through core's own: before the first model call of a user turn, a
+// session with `preselect: { minScore, limit }` searches the user's message and offers the confident
+// hits directly. For each dataset and each (minScore, limit): how often step 1 already offers every
+// tool the request needs (no search round trip), and what the preselected tools that were not needed
+// cost in tokens. The default is picked from the table of all datasets by one stated rule.
+import { countToolDefinitionTokens, ToolCatalog, ToolIndex, ToolSearchSession } from '@toolscout/core';
 import type { Dataset } from './datasets.js';
 import { fmt, markdownTable } from './markdown.js';
 import { type Judgement, relevantSlots } from './metrics.js';
@@ -133,12 +133,6 @@ export interface PreselectOptions {
   onProgress?: (line: string) => void;
 }
 
-/** A query's hits (best first) and what it needs. */
-export interface RankedQuery {
-  hits: readonly { id: string; score: number }[];
-  judgement: Judgement;
-}
-
 /** What preselecting offers for one query, and which of it was needed. */
 export interface PreselectOutcome {
   /** The preselected tool ids, best first. */
@@ -154,16 +148,11 @@ export interface PreselectOutcome {
 }
 
 /**
- * Preselects for one query: the first `limit` hits scoring at least `minScore`. Hits are sorted by
- * score, so from hits searched with a lower minScore and a higher limit this is exactly what a
- * search with this setting returns.
+ * Judges what was preselected for one query (tool ids, best first): which tools filled a relevant
+ * slot, which were not needed.
  */
-export function preselectOutcome(query: RankedQuery, setting: PreselectSetting): PreselectOutcome {
-  const { slotOf, slots } = relevantSlots(query.judgement);
-  const offered = query.hits
-    .filter((hit) => hit.score >= setting.minScore)
-    .slice(0, setting.limit)
-    .map((hit) => hit.id);
+export function judgePreselected(offered: readonly string[], judgement: Judgement): PreselectOutcome {
+  const { slotOf, slots } = relevantSlots(judgement);
   const filled = new Set<number>();
   const needed: string[] = [];
   const wasted: string[] = [];
@@ -176,7 +165,7 @@ export function preselectOutcome(query: RankedQuery, setting: PreselectSetting):
       wasted.push(id);
     }
   }
-  return { offered, needed, wasted, allGold: filled.size === slots, anyGold: filled.size > 0 };
+  return { offered: [...offered], needed, wasted, allGold: filled.size === slots, anyGold: filled.size > 0 };
 }
 
 /** No preselect: nothing offered, nothing covered, every query falls back to search. */
@@ -278,8 +267,18 @@ async function definitionTokens(catalog: ToolCatalog): Promise<Map<string, numbe
 }
 
 /**
+ * What core's preselect offers at the first step of a user turn whose message is `message`: the
+ * ids of the offered tools marked `preselected`, best first.
+ */
+export async function preselectedAtFirstStep(session: ToolSearchSession, message: string): Promise<string[]> {
+  const step = await session.prepareStep({ conversation: [{ type: 'user-message', text: message }] });
+  return step.tools.flatMap((tool) => (tool.preselected && tool.tool ? [tool.tool.id] : []));
+}
+
+/**
  * The exact (unrounded) figures of every setting on one dataset: its index built once with core's
- * defaults, each query searched once (lowest threshold, highest limit), every setting read from that.
+ * defaults, and per setting a session with `preselect` set to it, whose first step of each query
+ * (a request with the query as its only user message) is judged.
  */
 export async function measureDataset(
   dataset: Dataset,
@@ -289,20 +288,21 @@ export async function measureDataset(
   const index = new ToolIndex(catalog);
   const tokens = await definitionTokens(catalog);
   const tokensOf = (id: string) => tokens.get(id)!;
-  const minScore = Math.min(...settings.map((setting) => setting.minScore));
-  const limit = Math.max(...settings.map((setting) => setting.limit));
-  const tallies = settings.map(() => new Tally());
   try {
-    for (const query of dataset.queries) {
-      const hits = await index.search(query.query, { minScore, limit });
-      for (const [i, setting] of settings.entries()) {
-        tallies[i]!.add(preselectOutcome({ hits, judgement: query }, setting), tokensOf);
+    const rows: (PreselectSetting & PreselectFigures)[] = [];
+    for (const setting of settings) {
+      const tally = new Tally();
+      const session = new ToolSearchSession({ catalog, index, state: 'conversation', preselect: setting });
+      for (const query of dataset.queries) {
+        tally.add(judgePreselected(await preselectedAtFirstStep(session, query.query), query), tokensOf);
       }
+      session.dispose();
+      rows.push({ ...setting, ...tally.figures() });
     }
+    return rows;
   } finally {
     index.dispose();
   }
-  return settings.map((setting, i) => ({ ...setting, ...tallies[i]!.figures() }));
 }
 
 /** The mean of each figure over datasets; precision over the datasets that have one. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { loadDataset } from './datasets.js';
 import type { GatewayResult } from './gateway.js';
 import type { HostileResult } from './hostile.js';
 import type { PerfResult } from './perf.js';
+import { runPreselect } from './preselect.js';
 import type { QualityResult } from './quality.js';
 import {
   type BenchResults,
@@ -10,8 +12,10 @@ import {
   hostileTable,
   machineInfo,
   perfTable,
+  preselectSection,
   tokensTables,
 } from './report.js';
+import { FIXTURE_DIR } from './test-utils/fixture.js';
 import type { TokenResult } from './tokens.js';
 
 const m = (ndcg10: number) => ({ r1: 0, r5: 0, r10: 0, ndcg10, mrr: 0, complete10: 0, queryP50Ms: 1 });
@@ -48,10 +52,10 @@ const tokens = (meta: number): TokenResult[] => [
     direct: 1000,
     sampledQueries: 2,
     modes: {
-      'search-load': { metaTools: meta, withFiveLoaded: 700, searchResult: 200 },
-      'auto-load': { metaTools: 90, withFiveLoaded: 600, searchResult: 400 },
-      catalog: { metaTools: 900, withFiveLoaded: 950, searchResult: null },
-      proxy: { metaTools: 250, withFiveLoaded: 250, searchResult: 200 },
+      'search-load': { metaTools: meta, instructions: 44, withFiveLoaded: 700, searchResult: 200 },
+      'auto-load': { metaTools: 90, instructions: 45, withFiveLoaded: 600, searchResult: 400 },
+      catalog: { metaTools: 900, instructions: 40, withFiveLoaded: 950, searchResult: null },
+      proxy: { metaTools: 250, instructions: 50, withFiveLoaded: 250, searchResult: 200 },
     },
   },
 ];
@@ -253,8 +257,8 @@ describe('tables', () => {
   it('tokens: the direct cost in the heading and each mode', () => {
     const table = tokensTables(tokens(197)).replace(/ +/g, ' ');
     expect(table).toContain('every definition offered directly = 1,000 tokens per step');
-    expect(table).toContain('| search-load | 197 | 700 | 70.00 % | 200 |');
-    expect(table).toContain('| catalog | 900 | 950 | 95.00 % | – (no search tool) |');
+    expect(table).toContain('| search-load | 197 | 44 | 700 | 70.00 % | 200 |');
+    expect(table).toContain('| catalog | 900 | 40 | 950 | 95.00 % | – (no search tool) |');
   });
 
   it('gateway: latency per operation, then memory, sessions and CPU, and the errors below', () => {
@@ -295,5 +299,16 @@ describe('machineInfo', () => {
     const { packages } = machineInfo();
     expect(packages['@modelcontextprotocol/sdk']).toMatch(/^\d+\.\d+\.\d+/);
     expect(packages['@mastra/core']).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('preselectSection', () => {
+  it("says how core's preselect is measured, then gives its tables and the recommended default", async () => {
+    const result = await runPreselect([loadDataset(FIXTURE_DIR)], { thresholds: [0.5], limits: [1] });
+    const text = preselectSection(result);
+    expect(text).toContain("## Preselect: the tools of the user's message offered at step 1");
+    expect(text).toContain('a session with `preselect: { minScore, limit }`');
+    expect(text).toContain('### tiny (12 tools,');
+    expect(text).toContain('**Recommended default: minScore 0.5, limit 1**');
   });
 });

@@ -17,6 +17,7 @@ import { HOSTILE_BOUND_MS, type HostileResult } from './hostile.js';
 import { fmt, markdownTable } from './markdown.js';
 import { METRIC_COLUMNS } from './metrics.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
+import { type PreselectResult, preselectText } from './preselect.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
 import type { TokenResult } from './tokens.js';
 
@@ -27,6 +28,8 @@ export interface BenchResults {
   tokens: TokenResult[];
   gateway: GatewayResult[];
   hostile: HostileResult[];
+  /** Preselect per setting and dataset (`pnpm bench preselect`); its section is left out without it. */
+  preselect?: PreselectResult;
 }
 
 /** Where and how the figures were measured. */
@@ -191,10 +194,11 @@ export function perfTable(results: readonly PerfResult[]): string {
 export function tokensTables(results: readonly TokenResult[]): string {
   return results
     .map((result) => {
-      const headers = ['mode', 'meta-tools', 'with 5 loaded', 'share of direct', 'search result'];
+      const headers = ['mode', 'meta-tools', 'instructions', 'with 5 loaded', 'share of direct', 'search result'];
       const rows = Object.entries(result.modes).map(([mode, figures]) => [
         mode,
         fmt(figures.metaTools, 0),
+        fmt(figures.instructions, 0),
         fmt(figures.withFiveLoaded, 0),
         `${fmt((100 * figures.withFiveLoaded) / Math.max(result.direct, 1), 2)} %`,
         figures.searchResult === null ? '– (no search tool)' : fmt(figures.searchResult, 0),
@@ -202,7 +206,7 @@ export function tokensTables(results: readonly TokenResult[]): string {
       return [
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools): every definition offered directly = ${fmt(result.direct, 0)} tokens per step`,
         '',
-        markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r']),
+        markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r', 'r']),
       ].join('\n');
     })
     .join('\n\n');
@@ -515,10 +519,10 @@ ${perfTable(results.perf)}
 
 ## Tokens per step
 
-o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model at a step, as OpenAI function tools (name, description, JSON Schema). _meta-tools_: the first step, before anything is loaded (in \`catalog\` mode the discovery tool lists every tool). _with 5 loaded_: the step after loading the 5 top hits of a query (\`auto-load\`: the search loads them; \`proxy\`: nothing is ever loaded, tools run through \`call_tool\`). _search result_: the JSON of one \`search_tools\` result, as the model reads it back. Medians over ${context.settings.tokenQueries} queries per dataset, spread evenly.
+o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model at a step, as OpenAI function tools (name, description, JSON Schema). _meta-tools_: the first step, before anything is loaded (in \`catalog\` mode the discovery tool lists every tool). _instructions_: the mode's default system text (\`step.instructions\`, which adapters add once per request; not part of the offered tools). _with 5 loaded_: the step after loading the 5 top hits of a query (\`auto-load\`: the search loads them; \`proxy\`: nothing is ever loaded, tools run through \`call_tool\`). _search result_: the JSON of one \`search_tools\` result, as the model reads it back. Medians over ${context.settings.tokenQueries} queries per dataset, spread evenly.
 
 ${tokensTables(results.tokens)}
-
+${results.preselect ? preselectSection(results.preselect) : ''}
 ## The HTTP gateway under load
 
 The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls === 1 ? 'once' : `${context.settings.gatewayCalls} times`}, its answers checked, then leave: half with DELETE, half by dropping their connections without it. Latencies are p50 / p99 in ms, queueing included (every client starts at once). The gateway's sessions are counted at their most, once every client has left (the dropped ones stay until the idle timeout, shortened for the bench), and once the idle timeout has closed them. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The clients' part of the run is limited to ${context.settings.gatewayTimeoutS} s.
@@ -531,6 +535,16 @@ Each case in a fresh Node process against a catalog of ${fmt(results.hostile[0]?
 
 ${hostileTable(results.hostile)}
 `;
+}
+
+/** The preselect section: how it is measured, then its tables and the recommended default. */
+export function preselectSection(result: PreselectResult): string {
+  return `
+## Preselect: the tools of the user's message offered at step 1
+
+Core's \`preselect\` option, measured through core itself: for each setting, a session with \`preselect: { minScore, limit }\` over the dataset's catalog prepares the first step of each query (a request whose only user message is the query), and the tools it offers beside the meta-tools (\`preselected\`) are judged against the query's relevant tools. _all gold_: every relevant tool is offered at step 1, so the model needs no search round trip; _any gold_: at least one is; _tokens_ / _wasted tokens_: o200k tokens of the definitions preselected, and of those not needed (irrelevant, or a second tool for a slot already filled); _precision_: the share of preselected tools that were needed; _nothing preselected_: queries that fall back to search at no extra cost. \`preselect: true\` uses the recommended setting.
+
+${preselectText(result)}`;
 }
 
 /** Options of {@link writeReport}. */

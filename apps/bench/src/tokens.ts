@@ -19,6 +19,8 @@ const LOADED = 5;
 export interface TokenModeFigures {
   /** The meta-tools' definitions alone, as offered at the first step. */
   metaTools: number;
+  /** The mode's default instructions (`step.instructions`), the system text an adapter adds once per request. */
+  instructions: number;
   /** Everything offered at the step after five tools were loaded (in `proxy` nothing is ever loaded). */
   withFiveLoaded: number;
   /** The JSON result of one `search_tools` call; null in `catalog` mode, which has no search tool. */
@@ -114,6 +116,7 @@ export async function runTokens(datasets: readonly Dataset[], options: TokenOpti
       session.dispose();
       modes[mode] = {
         metaTools: first.offered.tokens,
+        instructions: await countTokens(session.instructions ?? ''),
         withFiveLoaded: loaded.length > 0 ? median(loaded) : first.offered.tokens,
         searchResult: searchResults.length > 0 ? median(searchResults) : null,
       };

@@ -63,8 +63,12 @@ export interface TurnRequest {
 
 /** What a turn looked like from the model's side. */
 export interface Transcript {
-  /** Per model call, in order: the tool names offered, in the order offered. */
-  steps: { offered: string[]; descriptions: Record<string, string> }[];
+  /**
+   * Per model call, in order: the tool names offered, in the order offered, and (harnesses with the
+   * `instructions` capability) the system text the model received: its system messages joined by a
+   * blank line, undefined when it received none.
+   */
+  steps: { offered: string[]; descriptions: Record<string, string>; system?: string }[];
   /**
    * Every tool result the model saw, in order. `output` is what the model received, parsed from JSON
    * when it was JSON text; errors are reported with `isError: true` and their message in `output`.

@@ -8,8 +8,9 @@ function isEntryList(history: unknown): history is ConversationEntry[] {
 /**
  * The harness of no framework: a plain agent loop over a {@link ToolSearchSession}, with a model
  * that follows the script. The conformance suite runs against it as part of `pnpm test`, and it is
- * the smallest example of what an adapter does: prepare a step, offer its tools, route every call
- * through `step.execute`, and keep the conversation.
+ * the smallest example of what an adapter does: prepare a step, offer its tools, hand the model
+ * `step.instructions` as system text, route every call through `step.execute`, and keep the
+ * conversation (the user's messages too, for `preselect`).
  */
 export function createReferenceHarness(): ConformanceHarness {
   return {
@@ -20,7 +21,10 @@ export function createReferenceHarness(): ConformanceHarness {
           if (turn.history !== undefined && !isEntryList(turn.history)) {
             throw new TypeError('The reference harness takes the history it returned from an earlier turn.');
           }
-          const conversation: ConversationEntry[] = [...(turn.history ?? [])];
+          const conversation: ConversationEntry[] = [
+            ...(turn.history ?? []),
+            { type: 'user-message', text: turn.prompt },
+          ];
           const transcript: Transcript = { steps: [], results: [], history: conversation };
           let callId = 0;
           for (const action of turn.script) {
@@ -28,6 +32,7 @@ export function createReferenceHarness(): ConformanceHarness {
             transcript.steps.push({
               offered: [...step.toolNames],
               descriptions: Object.fromEntries(step.tools.map((tool) => [tool.name, tool.description])),
+              system: step.instructions,
             });
             if (action.type === 'answer') break;
             // Parallel calls run against the same step, as a framework runs one model response's calls.
@@ -48,7 +53,7 @@ export function createReferenceHarness(): ConformanceHarness {
     trimHistory(history, toolNames) {
       if (!isEntryList(history)) throw new TypeError('Not a reference-harness history.');
       const names = new Set(toolNames);
-      return history.filter((entry) => !names.has(entry.toolName));
+      return history.filter((entry) => entry.type === 'user-message' || !names.has(entry.toolName));
     },
   };
 }

@@ -4,9 +4,11 @@ import type { ScenarioName } from './scenario-names.js';
 import { badInputScenarios } from './scenarios/bad-input.js';
 import { type ConformanceCapabilities, createScenarioContext } from './scenarios/context.js';
 import { hostToolScenarios } from './scenarios/host-tools.js';
+import { instructionScenarios } from './scenarios/instructions.js';
 import { loadingScenarios } from './scenarios/loading.js';
 import { optionErrorScenarios } from './scenarios/option-errors.js';
 import { policyScenarios } from './scenarios/policy.js';
+import { preselectScenarios } from './scenarios/preselect.js';
 import { stateScenarios } from './scenarios/state.js';
 import { telemetryScenarios } from './scenarios/telemetry.js';
 
@@ -45,5 +47,7 @@ export function runConformance(options: ConformanceOptions): void {
     badInputScenarios(context);
     telemetryScenarios(context);
     optionErrorScenarios(context);
+    instructionScenarios(context);
+    preselectScenarios(context);
   });
 }

@@ -37,6 +37,12 @@ export const SCENARIOS = [
   'option error: search.limit',
   'option error: filterTimeoutMs',
   'option error: state',
+  'instructions: the default names the configured meta-tools',
+  'instructions: custom text, or none',
+  'preselect: the tool the user asks for is offered at the first step',
+  'preselect: once per user message, additive across turns',
+  'preselect: a failing selector preselects nothing',
+  'preselect: the policy filter applies',
 ] as const;
 
 /** A scenario's name; a misspelled one does not compile. */

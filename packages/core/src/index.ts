@@ -61,6 +61,7 @@ export {
 export { MODEL_INPUT_LIMITS } from './session/model-input-limits.js';
 // Policy
 export type { PolicyFilter, PolicyPhase, PolicyRequest } from './session/policy.js';
+export type { PreselectContext, PreselectOptions, PreselectSelector } from './session/preselect-options.js';
 // The tool-search session: options, steps, meta-tool calls, loaded state
 export type { LoadedStateStrategy, ToolSearchSessionOptions } from './session/session-options.js';
 export type {
@@ -79,6 +80,7 @@ export type {
   BlockedEvent,
   CallEvent,
   LoadEvent,
+  PreselectEvent,
   SearchEvent,
   SelfCorrectionEvent,
   StepEvent,

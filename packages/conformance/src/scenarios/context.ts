@@ -12,6 +12,16 @@ export interface ConformanceCapabilities {
   history?: boolean;
   /** The harness implements `trimHistory`. */
   trimHistory?: boolean;
+  /**
+   * The adapter puts `step.instructions` in the framework's system channel, and the harness reports
+   * the system text the model received (`Transcript.steps[].system`).
+   */
+  instructions?: boolean;
+  /**
+   * The adapter passes the user's messages to the session (`{ type: 'user-message', text }` entries
+   * of the conversation), which `preselect` needs.
+   */
+  userMessages?: boolean;
 }
 
 /** An agent built for a scenario, with the fixture's tools and what they ran. */

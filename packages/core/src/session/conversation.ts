@@ -4,11 +4,13 @@ import { describeValue, isRecord } from '../values.js';
 
 /**
  * The conversation in a framework-neutral form: the tool calls and tool results an adapter extracts
- * from its framework's messages, oldest first. Other messages do not matter to tool search.
+ * from its framework's messages, and the user's messages (their text, for `preselect`), oldest
+ * first. Other messages do not matter to tool search.
  */
 export type ConversationEntry =
   | { type: 'tool-call'; toolCallId?: string; toolName: string; input: unknown }
-  | { type: 'tool-result'; toolCallId?: string; toolName: string; output: unknown };
+  | { type: 'tool-result'; toolCallId?: string; toolName: string; output: unknown }
+  | { type: 'user-message'; text: string };
 
 /**
  * Unwraps a tool result as frameworks store it: a JSON string, an AI SDK output part

@@ -8,6 +8,7 @@ import type { ToolDescriptor } from '../types.js';
 import { describeValue, isIterable, isRecord } from '../values.js';
 import { type MetaToolsConfig, TOOL_SEARCH_MODES, type ToolSearchMode } from './meta-tools.js';
 import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter } from './policy.js';
+import type { PreselectOptions } from './preselect-options.js';
 import type { ToolSearchEventListener } from './telemetry.js';
 
 /** Where loaded tools are remembered between steps. */
@@ -64,6 +65,22 @@ export interface ToolSearchSessionOptions<TTool = unknown> {
   descriptionBudget?: number;
   /** Receives every telemetry event (also: `session.subscribe`). */
   onEvent?: ToolSearchEventListener;
+  /**
+   * What the model is told about tool search in the framework's system channel (`step.instructions`;
+   * adapters add it as a system message). Default: a paragraph per mode naming the configured
+   * meta-tools (in `search-load` and `auto-load` mode, Mastra's `ToolSearchProcessor` text); a string
+   * replaces it (at most 10,000 characters); `false` adds none.
+   */
+  instructions?: string | false;
+  /**
+   * Preselect (off by default): before the first model call of a user turn, offer the tools that
+   * match the user's latest message confidently, as loaded tools, so the common case needs no search
+   * round trip; the meta-tools stay. Once per user message, additive across turns, under the policy's
+   * search and load phases; a failing or slow selection preselects nothing. `true` uses the defaults
+   * (minScore 0.6, limit 3); see {@link PreselectOptions}. Needs the user's messages in
+   * `StepRequest.conversation` (`{ type: 'user-message', text }`).
+   */
+  preselect?: boolean | PreselectOptions<TTool>;
 }
 
 /** How many hits `search_tools` returns by default. */

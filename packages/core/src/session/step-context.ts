@@ -11,6 +11,8 @@ import type { ToolSearchStep } from './tool-search-step.js';
  */
 export interface StepContext<TTool> {
   readonly mode: ToolSearchMode;
+  /** The session's instructions for the model's system channel (undefined: none). */
+  readonly instructions: string | undefined;
   /** The name the model sees for a meta-tool role, when this mode has it. */
   metaToolName(role: MetaToolRole): string | undefined;
   /** The direct or catalog tool a model-facing name or an id refers to (never one shadowed by a meta-tool). */

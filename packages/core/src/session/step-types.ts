@@ -48,6 +48,12 @@ export interface OfferedTool<TTool = unknown> {
   role?: MetaToolRole;
   /** The catalog tool, for everything but `meta`. */
   tool?: CatalogTool<TTool>;
+  /**
+   * `true` for a `loaded` tool the session preselected for a user message (the `preselect` option)
+   * rather than one the model loaded. It behaves as any loaded tool (`load_tool` answers "already
+   * loaded"). Under a store, known for the preselections this process made.
+   */
+  preselected?: true;
 }
 
 /** Why a call did not run. Every code comes with a message written for the model. */

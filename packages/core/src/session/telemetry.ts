@@ -61,7 +61,37 @@ export interface StepEvent extends EventBase {
   loaded: string[];
 }
 
-export type ToolSearchEvent = SearchEvent | LoadEvent | CallEvent | BlockedEvent | SelfCorrectionEvent | StepEvent;
+/**
+ * A preselection for a user message (the `preselect` option), made once per message: the tools it
+ * made loaded, or why it made none (the step proceeds without them).
+ */
+export interface PreselectEvent extends EventBase {
+  type: 'preselect';
+  /** `search`: the session searched the message; `select`: the host's `preselect.select` chose. */
+  source: 'search' | 'select';
+  /** The preselected catalog tool ids, best first, as the policy allowed them. */
+  toolIds: string[];
+  /** What the selector returned that is no catalog tool (ignored), when it returned any. */
+  unknown?: string[];
+  /**
+   * Set when nothing was preselected because of a failure: `error` (the selection threw or
+   * rejected), `timeout` (it did not answer within `preselect.timeoutMs`), `tool-limit` (the
+   * thread's store is full).
+   */
+  failed?: 'error' | 'timeout' | 'tool-limit';
+  /** The error, for `error` and `tool-limit`. */
+  error?: unknown;
+  latencyMs: number;
+}
+
+export type ToolSearchEvent =
+  | SearchEvent
+  | LoadEvent
+  | CallEvent
+  | BlockedEvent
+  | SelfCorrectionEvent
+  | StepEvent
+  | PreselectEvent;
 
 /** Receives every event of a session. A throwing listener is ignored; it never breaks a step. */
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;

@@ -3,15 +3,17 @@ import { DuplicateToolError, InvalidOptionError, ToolLimitError } from '../error
 import { ToolIndex } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/loaded-tool-store.js';
-import { countToolDefinitionTokens } from '../token-count.js';
 import type { CatalogTool } from '../types.js';
-import { loadedNamesFromConversation } from './conversation.js';
+import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
 import { undiscoveredListing } from './discovery-listing.js';
+import { resolveInstructions } from './instructions.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
 import { type MetaToolDefinition, type MetaToolRole, resolveMetaTools, type ToolSearchMode } from './meta-tools.js';
 import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
 import { type PolicyCheck, type PolicyPhase, policyCheck } from './policy.js';
+import { Preselector } from './preselect.js';
+import { resolvePreselect } from './preselect-options.js';
 import { RecentByThread } from './recent-by-thread.js';
 import {
   checkSessionOptions,
@@ -22,6 +24,7 @@ import {
 } from './session-options.js';
 import type { StepContext } from './step-context.js';
 import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
+import { StepTokenMeter } from './step-tokens.js';
 import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } from './step-types.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { threadKey } from './thread-key.js';
@@ -52,6 +55,8 @@ export class ToolSearchSession<TTool = unknown> {
   readonly metaTools: readonly MetaToolDefinition[];
   /** The tools offered at every step beside the meta-tools (the `tools` option), never searched. */
   readonly directTools: readonly CatalogTool<TTool>[];
+  /** What the model is told about tool search, for the host's system channel (`instructions` option). */
+  readonly instructions: string | undefined;
   readonly #store: LoadedToolStore | undefined;
   readonly #ownsIndex: boolean;
   readonly #telemetry = new TelemetryEmitter();
@@ -59,17 +64,20 @@ export class ToolSearchSession<TTool = unknown> {
   readonly #metaNames: ReadonlySet<string>;
   readonly #unsubscribe: () => void;
   #catalogVersion = 0;
-  #catalogTokens: { version: number; value: Promise<{ bytes: number; tokens: number }> } | undefined;
+  readonly #tokens = new StepTokenMeter<TTool>(() => [...this.directTools, ...this.catalog.list()]);
   /** The steps kept for the tool calls that come after them (see {@link KeptSteps}). */
   readonly #kept = new KeptSteps<ToolSearchStep<TTool>>();
   /** Per thread, where loads are read from the conversation: the tools loaded at its last step. */
   readonly #lastLoads = new RecentByThread<readonly string[]>(MAX_REMEMBERED_THREADS);
   /** What this session's steps ask of it. */
   readonly #steps: StepContext<TTool>;
+  readonly #preselect: Preselector<TTool> | undefined;
 
   constructor(readonly options: ToolSearchSessionOptions<TTool>) {
     this.mode = checkSessionOptions(options);
     this.metaTools = resolveMetaTools(this.mode, options.metaTools);
+    this.instructions = resolveInstructions(options.instructions, this.mode, this.metaTools);
+    const preselect = resolvePreselect(options.preselect, this.mode);
     this.catalog = options.catalog instanceof ToolCatalog ? options.catalog : new ToolCatalog(options.catalog);
     const metaNames = new Set(this.metaTools.map((tool) => tool.name));
     this.#metaNames = metaNames;
@@ -104,6 +112,7 @@ export class ToolSearchSession<TTool = unknown> {
     });
     if (options.onEvent) this.#telemetry.subscribe(options.onEvent);
     this.#steps = this.#stepContext();
+    this.#preselect = preselect && new Preselector(preselect, this, this.#steps);
   }
 
   /** Receives every telemetry event; returns the unsubscribe function. */
@@ -131,6 +140,7 @@ export class ToolSearchSession<TTool = unknown> {
     if (key === undefined) return;
     this.#kept.forgetThread(key);
     this.#lastLoads.delete(key);
+    this.#preselect?.forget(key);
     if (this.#store) await this.#store.clear(key);
   }
 
@@ -138,6 +148,7 @@ export class ToolSearchSession<TTool = unknown> {
   async clearAllState(): Promise<void> {
     this.#kept.clear();
     this.#lastLoads.clear();
+    this.#preselect?.clear();
     await this.#store?.clearAll();
   }
 
@@ -148,6 +159,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.memoryStore?.dispose();
     this.#kept.clear();
     this.#lastLoads.clear();
+    this.#preselect?.clear();
   }
 
   /**
@@ -155,43 +167,48 @@ export class ToolSearchSession<TTool = unknown> {
    * from the catalog are skipped. From `request.loaded` when given; else from the store for a
    * request with a thread id; else from the conversation. Where loads are read from the
    * conversation, a thread's request that brings none (`conversation` absent: an approval resumed
-   * without its messages) gets the tools loaded at the thread's last step.
+   * without its messages) gets the tools loaded at the thread's last step. With `preselect`, the
+   * tools preselected for the request's user messages are loaded tools too (see {@link Preselector}).
    */
   async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
-    const key = threadKey(checkStepRequest(request));
+    return (await this.#loaded(checkStepRequest(request))).tools;
+  }
+
+  /** {@link loadedTools}, and which of them were preselected (ids). */
+  async #loaded(request: StepRequest): Promise<{ tools: CatalogTool<TTool>[]; preselected: ReadonlySet<string> }> {
+    const key = threadKey(request);
     const tools: CatalogTool<TTool>[] = [];
-    if (request.loaded) {
-      for (const name of new Set(request.loaded)) {
-        const tool = this.resolve(name);
-        if (tool && !this.#isDirect(tool)) tools.push(tool);
-      }
-      return tools;
-    }
-    if (key && this.#store) {
+    if (key && this.#store && !request.loaded) {
+      await this.#preselect?.record(request, key, this.#store);
       for (const id of await this.#store.get(key)) {
         const tool = this.catalog.get(id);
         if (tool) tools.push(tool);
       }
-      return tools;
+      return { tools, preselected: this.#preselect?.preselectedIn(key) ?? new Set() };
     }
     const remembered = key !== undefined && request.conversation === undefined ? this.#lastLoads.get(key) : undefined;
-    if (remembered !== undefined) {
+    if (remembered !== undefined && !request.loaded) {
       for (const id of remembered) {
         const tool = this.catalog.get(id);
         if (tool) tools.push(tool);
       }
-      return tools;
+      return { tools, preselected: new Set() };
     }
-    const names = loadedNamesFromConversation(request.conversation, {
-      load: this.metaToolName('load'),
-      autoLoadSearch: this.mode === 'auto-load' ? this.metaToolName('search') : undefined,
-      discover: this.metaToolName('discover'),
-    });
-    for (const name of names) {
+    const derive = (entries: readonly ConversationEntry[]) =>
+      request.loaded ??
+      loadedNamesFromConversation(entries, {
+        load: this.metaToolName('load'),
+        autoLoadSearch: this.mode === 'auto-load' ? this.metaToolName('search') : undefined,
+        discover: this.metaToolName('discover'),
+      });
+    const { names, preselected } = this.#preselect
+      ? await this.#preselect.fromConversation(request, derive)
+      : { names: derive(request.conversation ?? []), preselected: new Set<string>() };
+    for (const name of new Set(names)) {
       const tool = this.resolve(name);
-      if (tool) tools.push(tool);
+      if (tool && !this.#isDirect(tool)) tools.push(tool);
     }
-    return tools;
+    return { tools, preselected };
   }
 
   /**
@@ -209,6 +226,7 @@ export class ToolSearchSession<TTool = unknown> {
 
   async #prepareStep(request: StepRequest, options: PrepareStepOptions): Promise<ToolSearchStep<TTool>> {
     const allowed = this.#policyFor(request);
+    const { tools: loaded, preselected } = await this.#loaded(request);
     const offered: OfferedTool<TTool>[] = [];
     const offeredIds = new Set<string>();
     const catalogOffers: OfferedTool<TTool>[] = [];
@@ -222,6 +240,7 @@ export class ToolSearchSession<TTool = unknown> {
         description: tool.description ?? '',
         inputSchema: tool.jsonSchema,
         tool,
+        ...(preselected.has(tool.id) ? { preselected: true as const } : {}),
       });
     };
     for (const tool of this.directTools) {
@@ -235,7 +254,6 @@ export class ToolSearchSession<TTool = unknown> {
       });
     }
     for (const tool of this.#pinned.values()) await offerCatalogTool(tool, 'pinned');
-    const loaded = await this.loadedTools(request);
     const key = threadKey(request);
     if (key !== undefined && !this.#store && request.loaded === undefined && request.conversation !== undefined) {
       this.#lastLoads.set(
@@ -328,22 +346,7 @@ export class ToolSearchSession<TTool = unknown> {
    * tokenizer.
    */
   async measureStep(step: ToolSearchStep<TTool>): Promise<StepTokenReport> {
-    const offered = await countToolDefinitionTokens(step.tools);
-    if (this.#catalogTokens?.version !== this.#catalogVersion) {
-      const all = [...this.directTools, ...this.catalog.list()].map((tool) => ({
-        name: tool.toolName,
-        description: tool.description ?? '',
-        inputSchema: tool.jsonSchema,
-      }));
-      this.#catalogTokens = { version: this.#catalogVersion, value: countToolDefinitionTokens(all) };
-    }
-    const catalog = await this.#catalogTokens.value;
-    return {
-      offered: { tools: step.tools.length, ...offered },
-      catalog: { tools: this.directTools.length + this.catalog.size, ...catalog },
-      savedTokens: catalog.tokens - offered.tokens,
-      ratio: catalog.tokens === 0 ? 0 : offered.tokens / catalog.tokens,
-    };
+    return this.#tokens.measure(step.tools, this.#catalogVersion);
   }
 
   /**
@@ -380,6 +383,7 @@ export class ToolSearchSession<TTool = unknown> {
   #stepContext(): StepContext<TTool> {
     return {
       mode: this.mode,
+      instructions: this.instructions,
       descriptionBudget: () => this.options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
       metaToolName: (role) => this.metaToolName(role),
       resolve: (name) => this.resolve(name),

@@ -36,6 +36,11 @@ export class ToolSearchStep<TTool = unknown> {
   readonly toolNames: readonly string[];
   /** Catalog tool ids loaded when the step began, in load order. */
   readonly loadedIds: readonly string[];
+  /**
+   * What to tell the model about tool search, for the framework's system channel (the session's
+   * `instructions` option; undefined when it is `false`). The same at every step of a session.
+   */
+  readonly instructions: string | undefined;
   readonly #session: StepContext<TTool>;
   /** Catalog tool ids loaded at this step: at its start and by its calls so far. */
   readonly #loadedNow: Set<string>;
@@ -52,6 +57,7 @@ export class ToolSearchStep<TTool = unknown> {
     this.tools = tools;
     this.toolNames = tools.map((tool) => tool.name);
     this.loadedIds = loadedIds;
+    this.instructions = session.instructions;
     this.#loadedNow = new Set(loadedIds);
     this.#byName = new Map(tools.map((tool) => [tool.name, tool]));
   }
