@@ -61,7 +61,29 @@ export interface StepEvent extends EventBase {
   loaded: string[];
 }
 
-export type ToolSearchEvent = SearchEvent | LoadEvent | CallEvent | BlockedEvent | SelfCorrectionEvent | StepEvent;
+/**
+ * A deferred tool's `resolve` ran: for a load (`purpose: 'load'`: when it failed, the tool was not
+ * loaded) or for a step offering a loaded tool (`purpose: 'offer'`: when it failed, the tool was
+ * withheld at that step).
+ */
+export interface ResolveEvent extends EventBase {
+  type: 'resolve';
+  toolId: string;
+  purpose: 'load' | 'offer';
+  ok: boolean;
+  latencyMs: number;
+  /** Why it failed, when `ok` is false: it threw or rejected, timed out, or returned an unusable tool. */
+  error?: 'resolve-failed' | 'resolve-timeout' | 'invalid-tool';
+}
+
+export type ToolSearchEvent =
+  | SearchEvent
+  | LoadEvent
+  | CallEvent
+  | BlockedEvent
+  | SelfCorrectionEvent
+  | StepEvent
+  | ResolveEvent;
 
 /** Receives every event of a session. A throwing listener is ignored; it never breaks a step. */
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;
