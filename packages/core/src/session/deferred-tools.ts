@@ -7,6 +7,7 @@ import { MAX_TIMER_MS } from '../stores/loaded-tool-store.js';
 import type { CatalogTool, ToolDescriptor } from '../types.js';
 import { isRecord } from '../values.js';
 import type { CallFailure } from './messages.js';
+import { RecentByThread } from './recent-by-thread.js';
 import type { StepRequest } from './step-types.js';
 import type { TelemetryEmitter } from './telemetry.js';
 import { threadKey } from './thread-key.js';
@@ -62,7 +63,7 @@ type ResolvedCache<TTool> = WeakMap<CatalogTool<TTool>, Promise<Resolved<TTool>>
 export class DeferredTools<TTool> {
   readonly #byObject = new WeakMap<object, ResolvedCache<TTool>>();
   /** Per thread key (requests whose context is not an object), the most recent threads only. */
-  readonly #byThread = new Map<string, ResolvedCache<TTool>>();
+  readonly #byThread = new RecentByThread<ResolvedCache<TTool>>(MAX_RESOLVED_THREADS);
 
   constructor(
     readonly timeoutMs: number,
@@ -109,20 +110,19 @@ export class DeferredTools<TTool> {
 
   #cacheFor(request: StepRequest): ResolvedCache<TTool> {
     const { context } = request;
-    const owner = (typeof context === 'object' && context !== null) || typeof context === 'function' ? context : undefined;
+    const owner =
+      (typeof context === 'object' && context !== null) || typeof context === 'function' ? context : undefined;
     const key = owner === undefined ? threadKey(request) : undefined;
-    if (key === undefined) {
-      const target = owner ?? request;
-      let cache = this.#byObject.get(target);
-      if (cache === undefined) this.#byObject.set(target, (cache = new WeakMap()));
+    if (key !== undefined) {
+      const cache = this.#byThread.get(key) ?? new WeakMap();
+      this.#byThread.set(key, cache);
       return cache;
     }
-    let cache = this.#byThread.get(key);
-    this.#byThread.delete(key);
-    this.#byThread.set(key, (cache ??= new WeakMap()));
-    for (const oldest of this.#byThread.keys()) {
-      if (this.#byThread.size <= MAX_RESOLVED_THREADS) break;
-      this.#byThread.delete(oldest);
+    const target = owner ?? request;
+    let cache = this.#byObject.get(target);
+    if (cache === undefined) {
+      cache = new WeakMap();
+      this.#byObject.set(target, cache);
     }
     return cache;
   }

@@ -1,10 +1,10 @@
 // The answers of the five meta-tools (search_tools, load_tool, discover_tools, describe_tool,
 // call_tool) to a call the model made at a step.
 import { ToolLimitError } from '../errors.js';
-import { couldNotLoad, unavailableTool } from './deferred-tools.js';
 import { compactText } from '../text/compact-text.js';
 import type { CatalogTool } from '../types.js';
 import { isRecord } from '../values.js';
+import { couldNotLoad, unavailableTool } from './deferred-tools.js';
 import {
   type CallFailure,
   loadLimitReached,

@@ -6,15 +6,14 @@ import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/lo
 import { countToolDefinitionTokens } from '../token-count.js';
 import type { CatalogTool } from '../types.js';
 import { loadedNamesFromConversation } from './conversation.js';
+import { checkResolveTimeout, DeferredTools } from './deferred-tools.js';
 import { undiscoveredListing } from './discovery-listing.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
-import { checkResolveTimeout, DeferredTools } from './deferred-tools.js';
 import { type MetaToolDefinition, type MetaToolRole, resolveMetaTools, type ToolSearchMode } from './meta-tools.js';
 import { type PolicyCheck, policyCheck } from './policy.js';
 import { RecentByThread } from './recent-by-thread.js';
 import { RequestToolSets, type RequestTools } from './request-tools.js';
-import { type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from './session-search.js';
 import {
   checkSessionOptions,
   DEFAULT_DESCRIPTION_BUDGET,
@@ -22,6 +21,7 @@ import {
   storeOf,
   type ToolSearchSessionOptions,
 } from './session-options.js';
+import { type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from './session-search.js';
 import type { StepContext } from './step-context.js';
 import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
 import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } from './step-types.js';
@@ -110,7 +110,13 @@ export class ToolSearchSession<TTool = unknown> {
     this.#deferred = new DeferredTools(checkResolveTimeout(options.resolveTimeoutMs), emit);
     this.#requestTools = new RequestToolSets(options, (tool) => metaNames.has(tool.toolName) || !!this.#direct(tool));
     const { catalog, index } = this;
-    this.#sources = { catalog, index, requestTools: this.#requestTools, isMetaTool: (name) => metaNames.has(name), emit };
+    this.#sources = {
+      catalog,
+      index,
+      requestTools: this.#requestTools,
+      isMetaTool: (name) => metaNames.has(name),
+      emit,
+    };
     this.#steps = this.#stepContext();
   }
 
