@@ -255,6 +255,34 @@ describe('deferred tools', () => {
     expect(refused.ok || refused.error.message).toContain('Could not load');
   });
 
+  it('resolve the loaded tools a step offers together, not one after the other', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = (id: string): ToolDescriptor => ({
+      id,
+      description: `Connector tool ${id}.`,
+      resolve: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((settle) => setTimeout(settle, 10));
+        inFlight--;
+        return { execute: () => id };
+      },
+    });
+    const session = new ToolSearchSession({ catalog: [slow('one'), slow('two'), slow('three')] });
+    await (await session.prepareStep({ threadId: 't1' })).execute('load_tool', { toolNames: ['one', 'two', 'three'] });
+    most = 0;
+    const step = await session.prepareStep({ threadId: 't1', context: {} });
+    expect(step.toolNames).toEqual(['search_tools', 'load_tool', 'one', 'two', 'three']);
+    expect(most).toBe(3);
+  });
+
+  it('reject a deferred direct tool (direct tools are offered as given)', () => {
+    const fixture = crm();
+    expect(() => new ToolSearchSession({ catalog: [], tools: [fixture.catalog[0]!] })).toThrow(
+      expect.objectContaining({ option: 'tools' }),
+    );
+  });
+
   it('reject a resolve that is not a function, and a bad resolveTimeoutMs', () => {
     expect(() => new ToolCatalog([{ id: 'x', resolve: 'later' as never }])).toThrow(InvalidToolError);
     for (const resolveTimeoutMs of [0, -1, Number.NaN, 2 ** 31, '5' as never]) {

@@ -8,7 +8,7 @@ import type { CatalogTool, ToolDescriptor } from '../types.js';
 import { isRecord } from '../values.js';
 import type { CallFailure } from './messages.js';
 import { RecentByThread } from './recent-by-thread.js';
-import type { StepRequest } from './step-types.js';
+import type { OfferedTool, StepRequest } from './step-types.js';
 import type { TelemetryEmitter } from './telemetry.js';
 import { threadKey } from './thread-key.js';
 
@@ -31,7 +31,7 @@ export interface DeferredToolOptions {
 export type ResolveFailure = 'resolve-failed' | 'resolve-timeout' | 'invalid-tool';
 
 /** The `resolveTimeoutMs` option, checked. */
-export function checkResolveTimeout(value: unknown): number {
+function checkResolveTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_RESOLVE_TIMEOUT_MS;
   if (typeof value === 'number' && value >= 1 && value <= MAX_TIMER_MS) return value;
   throw new InvalidOptionError(
@@ -65,10 +65,51 @@ export class DeferredTools<TTool> {
   /** Per thread key (requests whose context is not an object), the most recent threads only. */
   readonly #byThread = new RecentByThread<ResolvedCache<TTool>>(MAX_RESOLVED_THREADS);
 
+  readonly timeoutMs: number;
+
+  /**
+   * Checks `resolveTimeoutMs` ({@link InvalidOptionError}) and that no direct tool (`tools`
+   * option, offered as given at every step) is deferred.
+   */
   constructor(
-    readonly timeoutMs: number,
+    timeoutMs: unknown,
+    directTools: readonly CatalogTool<TTool>[],
     readonly emit: TelemetryEmitter['emit'],
-  ) {}
+  ) {
+    this.timeoutMs = checkResolveTimeout(timeoutMs);
+    const deferred = directTools.find((tool) => tool.resolve !== undefined);
+    if (deferred !== undefined) {
+      throw new InvalidOptionError(
+        'tools',
+        `Tool "${deferred.id}" has resolve (a deferred tool), but direct tools are offered as given; put it in the catalog.`,
+      );
+    }
+  }
+
+  /**
+   * What a step offers of these tools, in order: each as it is, a deferred one as resolved for the
+   * request (all resolved at once, so a step waits for the slowest, not their sum); a deferred one
+   * whose resolve fails is withheld.
+   */
+  async offers(
+    tools: readonly (readonly [CatalogTool<TTool>, OfferedTool<TTool>['kind']])[],
+    request: StepRequest,
+  ): Promise<OfferedTool<TTool>[]> {
+    const ready = await Promise.all(tools.map(([tool]) => this.ready(tool, request, 'offer')));
+    return ready.flatMap((tool, i) =>
+      tool === undefined
+        ? []
+        : [
+            {
+              kind: tools[i]![1],
+              name: tool.toolName,
+              description: tool.description ?? '',
+              inputSchema: tool.jsonSchema,
+              tool,
+            },
+          ],
+    );
+  }
 
   /**
    * The tool ready to offer and run: the tool itself when it is not deferred, else its resolved

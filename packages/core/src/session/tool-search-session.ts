@@ -6,7 +6,7 @@ import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/lo
 import { countToolDefinitionTokens } from '../token-count.js';
 import type { CatalogTool } from '../types.js';
 import { loadedNamesFromConversation } from './conversation.js';
-import { checkResolveTimeout, DeferredTools } from './deferred-tools.js';
+import { DeferredTools } from './deferred-tools.js';
 import { undiscoveredListing } from './discovery-listing.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
@@ -107,7 +107,7 @@ export class ToolSearchSession<TTool = unknown> {
     });
     if (options.onEvent) this.#telemetry.subscribe(options.onEvent);
     const emit: TelemetryEmitter['emit'] = (event) => this.#telemetry.emit(event);
-    this.#deferred = new DeferredTools(checkResolveTimeout(options.resolveTimeoutMs), emit);
+    this.#deferred = new DeferredTools(options.resolveTimeoutMs, this.directTools, emit);
     this.#requestTools = new RequestToolSets(options, (tool) => metaNames.has(tool.toolName) || !!this.#direct(tool));
     const { catalog, index } = this;
     this.#sources = {
@@ -230,30 +230,17 @@ export class ToolSearchSession<TTool = unknown> {
     const set = this.#requestTools.of(request.tools);
     const offered: OfferedTool<TTool>[] = [];
     const offeredIds = new Set<string>();
-    const catalogOffers: OfferedTool<TTool>[] = [];
-    const offerCatalogTool = async (listed: CatalogTool<TTool>, kind: 'pinned' | 'loaded') => {
-      if (offeredIds.has(listed.id)) return;
-      if (!(await allowed(listed, ['active']))) return;
-      const tool = await this.#deferred.ready(listed, request, 'offer');
-      if (tool === undefined) return;
+    // Direct, pinned and loaded tools, in that order (deferred ones resolved together at the end).
+    const toOffer: [CatalogTool<TTool>, 'direct' | 'pinned' | 'loaded'][] = [];
+    const offerCatalogTool = async (tool: CatalogTool<TTool>, kind: 'pinned' | 'loaded') => {
+      if (offeredIds.has(tool.id)) return;
+      if (!(await allowed(tool, ['active']))) return;
       offeredIds.add(tool.id);
-      catalogOffers.push({
-        kind,
-        name: tool.toolName,
-        description: tool.description ?? '',
-        inputSchema: tool.jsonSchema,
-        tool,
-      });
+      toOffer.push([tool, kind]);
     };
     for (const tool of this.directTools) {
       offeredIds.add(tool.id);
-      catalogOffers.push({
-        kind: 'direct',
-        name: tool.toolName,
-        description: tool.description ?? '',
-        inputSchema: tool.jsonSchema,
-        tool,
-      });
+      toOffer.push([tool, 'direct']);
     }
     for (const tool of this.#pinned.values()) if (!set?.shadows(tool)) await offerCatalogTool(tool, 'pinned');
     for (const tool of set?.pinned() ?? []) await offerCatalogTool(tool, 'pinned');
@@ -293,7 +280,7 @@ export class ToolSearchSession<TTool = unknown> {
         inputSchema: meta.inputSchema,
       });
     }
-    offered.push(...catalogOffers);
+    offered.push(...(await this.#deferred.offers(toOffer, request)));
     if (!options.quiet)
       this.#telemetry.emit({
         type: 'step',
