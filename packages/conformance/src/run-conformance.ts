@@ -3,6 +3,7 @@ import type { ConformanceHarness } from './harness.js';
 import type { ScenarioName } from './scenario-names.js';
 import { badInputScenarios } from './scenarios/bad-input.js';
 import { type ConformanceCapabilities, createScenarioContext } from './scenarios/context.js';
+import { deferredScenarios } from './scenarios/deferred.js';
 import { hostToolScenarios } from './scenarios/host-tools.js';
 import { loadingScenarios } from './scenarios/loading.js';
 import { optionErrorScenarios } from './scenarios/option-errors.js';
@@ -44,6 +45,7 @@ export function runConformance(options: ConformanceOptions): void {
     stateScenarios(context);
     badInputScenarios(context);
     telemetryScenarios(context);
+    deferredScenarios(context);
     optionErrorScenarios(context);
   });
 }

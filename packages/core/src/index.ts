@@ -48,6 +48,8 @@ export {
 export { toJsonSchema, type ValidationIssue, type ValidationResult, validateInput } from './schema/schema.js';
 // Conversations, as adapters hand them to a session
 export type { ConversationEntry } from './session/conversation.js';
+// The tool-search session: options, steps, meta-tool calls, loaded state
+export type { DeferredToolOptions } from './session/deferred-tools.js';
 // Meta-tools and modes
 export {
   DEFAULT_META_TOOL_NAMES,
@@ -61,7 +63,7 @@ export {
 export { MODEL_INPUT_LIMITS } from './session/model-input-limits.js';
 // Policy
 export type { PolicyFilter, PolicyPhase, PolicyRequest } from './session/policy.js';
-// The tool-search session: options, steps, meta-tool calls, loaded state
+export type { RequestToolOptions } from './session/request-tools.js';
 export type { LoadedStateStrategy, ToolSearchSessionOptions } from './session/session-options.js';
 export type {
   CallAuthorization,
@@ -79,6 +81,7 @@ export type {
   BlockedEvent,
   CallEvent,
   LoadEvent,
+  ResolveEvent,
   SearchEvent,
   SelfCorrectionEvent,
   StepEvent,
@@ -114,6 +117,7 @@ export type {
   CatalogTool,
   Embedder,
   JsonSchema,
+  ResolvedTool,
   SchemaLike,
   SearchField,
   SearchFilter,
@@ -122,4 +126,5 @@ export type {
   ToolAnnotations,
   ToolDescriptor,
   ToolExecutionContext,
+  ToolResolveContext,
 } from './types.js';

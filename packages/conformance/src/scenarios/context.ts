@@ -12,6 +12,11 @@ export interface ConformanceCapabilities {
   history?: boolean;
   /** The harness implements `trimHistory`. */
   trimHistory?: boolean;
+  /**
+   * The adapter hands catalog descriptors to core with their `resolve` (deferred tools: schema and
+   * executor fetched on load), and gives the model the schema of the resolved tool.
+   */
+  deferredTools?: boolean;
 }
 
 /** An agent built for a scenario, with the fixture's tools and what they ran. */
