@@ -164,6 +164,7 @@ describe('deferred tools', () => {
     expect(outcome).toMatchObject({ ok: true, loaded: ['get_weather'], output: { success: false } });
     expect(resolveEvents()).toMatchObject([{ ok: false, error: 'resolve-timeout' }]);
     expect(fixture.resolves[0]?.signal.aborted).toBe(true);
+    expect(fixture.resolves[0]?.signal.reason).toMatchObject({ name: 'TimeoutError' });
   });
 
   it('try again after a failure (failures are not cached)', async () => {

@@ -187,7 +187,8 @@ export class DeferredTools<TTool> {
       );
       const resolved = await Promise.race([resolving, expiry]);
       if (resolved === 'resolve-timeout') {
-        controller.abort(new Error(`Resolving tool "${tool.id}" took longer than ${this.timeoutMs} ms.`));
+        const message = `Resolving tool "${tool.id}" took longer than ${this.timeoutMs} ms.`;
+        controller.abort(new DOMException(message, 'TimeoutError'));
         resolving.catch(() => {}); // settles later, unread
         return resolved;
       }

@@ -48,6 +48,18 @@ describe('request tools (StepRequest.tools)', () => {
     expect(await step.execute('create_issue', {})).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
   });
 
+  it('are read at every step: a list changed in place counts as changed', async () => {
+    const session = new ToolSearchSession({ catalog });
+    const tools: ToolDescriptor[] = [];
+    const request = { threadId: 't1', tools };
+    expect(resultNames(await (await session.prepareStep(request)).execute('search_tools', { query: 'issue' }))).toEqual(
+      [],
+    );
+    tools.push(issueTool('ann'));
+    const step = await session.prepareStep(request);
+    expect(resultNames(await step.execute('search_tools', { query: 'issue' }))).toEqual(['create_issue']);
+  });
+
   it('never leak into another request', async () => {
     const session = new ToolSearchSession({ catalog });
     const mine = await session.prepareStep({ threadId: 't1', tools: [issueTool('ann')] });

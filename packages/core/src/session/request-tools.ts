@@ -60,15 +60,14 @@ export class RequestTools<TTool> {
 }
 
 /**
- * The request tools of a session's requests: each request's `tools` checked and made into a
- * {@link RequestTools} (kept per list object, and each tool per descriptor object, so a host that
- * passes the same list or the same descriptors at every step pays for them once) and admitted to
- * the shared {@link RequestToolPool}. `excluded` leaves out tools the session owns the name of
- * (direct tools, meta-tools).
+ * The request tools of a session's requests: each request's `tools` made into a
+ * {@link RequestTools} (each tool checked and fingerprinted once per descriptor object, so a host
+ * that passes the same descriptors at every step pays for them once) and admitted to the shared
+ * {@link RequestToolPool}. `excluded` leaves out tools the session owns the name of (direct tools,
+ * meta-tools).
  */
 export class RequestToolSets<TTool> {
   readonly pool: RequestToolPool;
-  readonly #sets = new WeakMap<object, RequestTools<TTool>>();
   readonly #entries = new WeakMap<object, { key: string; tool: CatalogTool<TTool> }>();
 
   constructor(
@@ -88,11 +87,7 @@ export class RequestToolSets<TTool> {
         `request.tools must be an iterable of tool descriptors; got ${describeValue(tools)}.`,
       );
     }
-    let set = this.#sets.get(tools);
-    if (set === undefined) {
-      set = this.#build(tools);
-      this.#sets.set(tools, set);
-    }
+    const set = this.#build(tools);
     this.pool.admit(set.byKey);
     return set;
   }

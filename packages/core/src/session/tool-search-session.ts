@@ -174,8 +174,12 @@ export class ToolSearchSession<TTool = unknown> {
    * without its messages) gets the tools loaded at the thread's last step.
    */
   async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
-    const key = threadKey(checkStepRequest(request));
-    const set = this.#requestTools.of(request.tools);
+    return this.#loadedTools(checkStepRequest(request), this.#requestTools.of(request.tools));
+  }
+
+  /** {@link loadedTools} of a request that brings `set` (its own tools). */
+  async #loadedTools(request: StepRequest, set: RequestTools<TTool> | undefined): Promise<CatalogTool<TTool>[]> {
+    const key = threadKey(request);
     const byId = (id: string) => set?.get(id) ?? this.catalog.get(id);
     const tools: CatalogTool<TTool>[] = [];
     if (request.loaded) {
@@ -244,7 +248,7 @@ export class ToolSearchSession<TTool = unknown> {
     }
     for (const tool of this.#pinned.values()) if (!set?.shadows(tool)) await offerCatalogTool(tool, 'pinned');
     for (const tool of set?.pinned() ?? []) await offerCatalogTool(tool, 'pinned');
-    const loaded = await this.loadedTools(request);
+    const loaded = await this.#loadedTools(request, set);
     const key = threadKey(request);
     if (key !== undefined && !this.#store && request.loaded === undefined && request.conversation !== undefined) {
       this.#lastLoads.set(
