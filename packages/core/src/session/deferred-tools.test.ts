@@ -209,6 +209,9 @@ describe('deferred tools', () => {
       ok: false,
       error: 'resolve-failed',
     });
+    // Not "already loaded": loading it again tries to resolve it again.
+    const retried = await later.execute('load_tool', { toolName: 'mail_send' });
+    expect((retried.ok && (retried.output as { message: string }).message) || '').toContain('Could not load');
     // Still loaded for the thread: offered again once the connector is back.
     revoked = false;
     expect((await session.prepareStep({ threadId: 't1', context: {} })).toolNames).toContain('mail_send');

@@ -284,7 +284,11 @@ export class ToolSearchSession<TTool = unknown> {
         inputSchema: meta.inputSchema,
       });
     }
-    offered.push(...(await this.#deferred.offers(toOffer, request)));
+    const offers = await this.#deferred.offers(toOffer, request);
+    offered.push(...offers);
+    // A loaded deferred tool withheld (its resolve failed) is not loaded at this step: a load retries it.
+    const withheld = new Set(toOffer.map(([tool]) => tool.id));
+    for (const offer of offers) if (offer.tool) withheld.delete(offer.tool.id);
     if (!options.quiet)
       this.#telemetry.emit({
         type: 'step',
@@ -297,7 +301,7 @@ export class ToolSearchSession<TTool = unknown> {
       this.#stepContextIn(set),
       request,
       offered,
-      loaded.map((tool) => tool.id),
+      loaded.flatMap((tool) => (withheld.has(tool.id) ? [] : [tool.id])),
     );
   }
 
