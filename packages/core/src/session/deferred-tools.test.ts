@@ -120,6 +120,21 @@ describe('deferred tools', () => {
     ]);
   });
 
+  it('load once when two parallel calls of one step load the same tool', async () => {
+    const fixture = crm();
+    const { session } = sessionOf(fixture);
+    const step = await session.prepareStep({ threadId: 't1', context: {} });
+    for (const name of ['crm_find_contact', 'get_weather']) {
+      const [first, second] = await Promise.all([
+        step.execute('load_tool', { toolName: name }),
+        step.execute('load_tool', { toolName: name }),
+      ]);
+      expect(first).toMatchObject({ loaded: [name], output: { loaded: [name], alreadyLoaded: [] } });
+      expect(second).toMatchObject({ output: { loaded: [], alreadyLoaded: [name] } });
+    }
+    expect(fixture.resolves).toHaveLength(1);
+  });
+
   it('cache by thread when the request context is not an object', async () => {
     const fixture = crm();
     const { session } = sessionOf(fixture);

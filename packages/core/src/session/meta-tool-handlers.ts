@@ -142,13 +142,14 @@ async function load<TTool>(
       alreadyLoaded.push(tool.toolName);
       continue;
     }
+    loadedNow.add(tool.id); // (before resolving: a parallel load of it sees it loaded)
     const ready = await session.ready(tool, request);
     if (!ready) {
+      loadedNow.delete(tool.id);
       unavailable.push(tool.toolName);
       continue;
     }
     tools.push(ready);
-    loadedNow.add(tool.id);
     newIds.push(tool.id);
     loaded.push(tool.toolName);
   }
