@@ -10,5 +10,6 @@ runConformance({
     trimHistory: true,
     instructions: true,
     userMessages: true,
+    deferredTools: true,
   },
 });

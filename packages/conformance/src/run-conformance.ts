@@ -3,6 +3,7 @@ import type { ConformanceHarness } from './harness.js';
 import type { ScenarioName } from './scenario-names.js';
 import { badInputScenarios } from './scenarios/bad-input.js';
 import { type ConformanceCapabilities, createScenarioContext } from './scenarios/context.js';
+import { deferredScenarios } from './scenarios/deferred.js';
 import { hostToolScenarios } from './scenarios/host-tools.js';
 import { instructionScenarios } from './scenarios/instructions.js';
 import { loadingScenarios } from './scenarios/loading.js';
@@ -46,6 +47,7 @@ export function runConformance(options: ConformanceOptions): void {
     stateScenarios(context);
     badInputScenarios(context);
     telemetryScenarios(context);
+    deferredScenarios(context);
     optionErrorScenarios(context);
     instructionScenarios(context);
     preselectScenarios(context);

@@ -32,6 +32,7 @@ export const SCENARIOS = [
   'bad arguments to a loaded tool',
   'a tool that throws is an error result (execution-failed)',
   'telemetry events',
+  'deferred tools',
   'duplicate ids rejected',
   'option error: mode',
   'option error: search.limit',

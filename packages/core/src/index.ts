@@ -48,6 +48,8 @@ export {
 export { toJsonSchema, type ValidationIssue, type ValidationResult, validateInput } from './schema/schema.js';
 // Conversations, as adapters hand them to a session
 export type { ConversationEntry } from './session/conversation.js';
+// The tool-search session: options, steps, meta-tool calls, loaded state
+export type { DeferredToolOptions } from './session/deferred-tools.js';
 // Meta-tools and modes
 export {
   DEFAULT_META_TOOL_NAMES,
@@ -62,7 +64,7 @@ export { MODEL_INPUT_LIMITS } from './session/model-input-limits.js';
 // Policy
 export type { PolicyFilter, PolicyPhase, PolicyRequest } from './session/policy.js';
 export type { PreselectContext, PreselectOptions, PreselectSelector } from './session/preselect-options.js';
-// The tool-search session: options, steps, meta-tool calls, loaded state
+export type { RequestToolOptions } from './session/request-tools.js';
 export type { LoadedStateStrategy, ToolSearchSessionOptions } from './session/session-options.js';
 export type {
   CallAuthorization,
@@ -81,6 +83,7 @@ export type {
   CallEvent,
   LoadEvent,
   PreselectEvent,
+  ResolveEvent,
   SearchEvent,
   SelfCorrectionEvent,
   StepEvent,
@@ -116,6 +119,7 @@ export type {
   CatalogTool,
   Embedder,
   JsonSchema,
+  ResolvedTool,
   SchemaLike,
   SearchField,
   SearchFilter,
@@ -124,4 +128,5 @@ export type {
   ToolAnnotations,
   ToolDescriptor,
   ToolExecutionContext,
+  ToolResolveContext,
 } from './types.js';

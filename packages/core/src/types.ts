@@ -70,7 +70,47 @@ export interface ToolDescriptor<TTool = unknown> {
   tool?: TTool;
   /** Anything else an adapter wants to carry along. */
   metadata?: Record<string, unknown>;
+  /**
+   * Makes the tool **deferred**: the descriptor carries what search needs (id, description, tags,
+   * source, an input schema if known) and `resolve` fetches the rest (the input schema, `execute`,
+   * ...) when the model loads the tool, for catalogs whose schemas are expensive to fetch (remote
+   * connectors). Search and indexing never call it. Loading calls it once per request context
+   * (cached by the request's `context` object, else by thread), and so does a later step that
+   * offers the loaded tool; what it returns is merged over the descriptor and validated like one.
+   * A resolve that throws, rejects or takes longer than the session's `resolveTimeoutMs` leaves
+   * the tool unloaded: the model is told it could not be loaded, and a step withholds it.
+   *
+   * @example
+   * ```ts
+   * { id: 'crm_find_contact', description: 'Find a CRM contact by name', source: 'crm',
+   *   resolve: async ({ signal }) => fetchToolDefinition('crm_find_contact', { signal }) }
+   * ```
+   */
+  resolve?: (context: ToolResolveContext) => Promise<ResolvedTool<TTool>>;
 }
+
+/** What a deferred tool's `resolve` receives. */
+export interface ToolResolveContext {
+  /** The id of the tool being resolved. */
+  toolId: string;
+  /** The request's thread id, when the host has one. */
+  threadId?: string;
+  /** The request's resource (user, tenant) id, when the host has one. */
+  resourceId?: string;
+  /** The host's own request context (e.g. whose credentials to fetch the definition with). */
+  context?: unknown;
+  /** Aborted when the session stops waiting (see `resolveTimeoutMs`). */
+  signal: AbortSignal;
+}
+
+/**
+ * What a deferred tool's `resolve` returns: the parts of the descriptor fetched on load. Each given
+ * field replaces the descriptor's; the id, name and searchable metadata stay the descriptor's.
+ */
+export type ResolvedTool<TTool = unknown> = Pick<
+  ToolDescriptor<TTool>,
+  'description' | 'inputSchema' | 'outputSchema' | 'annotations' | 'execute' | 'tool' | 'metadata'
+>;
 
 /**
  * A tool as a catalog holds it: the descriptor plus the provider-safe `toolName` and the input

@@ -22,6 +22,11 @@ export interface ConformanceCapabilities {
    * of the conversation), which `preselect` needs.
    */
   userMessages?: boolean;
+  /**
+   * The adapter hands catalog descriptors to core with their `resolve` (deferred tools: schema and
+   * executor fetched on load), and gives the model the schema of the resolved tool.
+   */
+  deferredTools?: boolean;
 }
 
 /** An agent built for a scenario, with the fixture's tools and what they ran. */

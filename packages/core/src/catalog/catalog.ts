@@ -116,6 +116,9 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   if (descriptor.execute !== undefined && typeof descriptor.execute !== 'function') {
     throw invalidTool(label, 'execute', `must be a function, got ${describeValue(descriptor.execute)}`);
   }
+  if (descriptor.resolve !== undefined && typeof descriptor.resolve !== 'function') {
+    throw invalidTool(label, 'resolve', `must be a function, got ${describeValue(descriptor.resolve)}`);
+  }
   optionalRecord(descriptor, 'annotations', label);
   optionalRecord(descriptor, 'metadata', label);
   if (descriptor.outputSchema !== undefined && !isRecord(descriptor.outputSchema)) {

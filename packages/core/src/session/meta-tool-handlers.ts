@@ -4,6 +4,7 @@ import { ToolLimitError } from '../errors.js';
 import { compactText } from '../text/compact-text.js';
 import type { CatalogTool } from '../types.js';
 import { isRecord } from '../values.js';
+import { couldNotLoad, unavailableTool } from './deferred-tools.js';
 import {
   type CallFailure,
   loadLimitReached,
@@ -117,6 +118,8 @@ async function load<TTool>(
   loaded: string[];
   alreadyLoaded: string[];
   notFound: string[];
+  /** Deferred tools whose resolve failed: not loaded. */
+  unavailable: string[];
   tools: CatalogTool<TTool>[];
   limitReached?: string;
 }> {
@@ -124,6 +127,7 @@ async function load<TTool>(
   const loaded: string[] = [];
   const alreadyLoaded: string[] = [];
   const notFound: string[] = [];
+  const unavailable: string[] = [];
   const tools: CatalogTool<TTool>[] = [];
   const newIds: string[] = [];
   for (const name of new Set(names)) {
@@ -132,13 +136,20 @@ async function load<TTool>(
       notFound.push(clipName(name));
       continue;
     }
-    tools.push(tool);
     const pinnedOrOffered = tool.pinned || loadedNow.has(tool.id);
     if (pinnedOrOffered) {
+      tools.push(tool);
       alreadyLoaded.push(tool.toolName);
       continue;
     }
-    loadedNow.add(tool.id);
+    loadedNow.add(tool.id); // (before resolving: a parallel load of it sees it loaded)
+    const ready = await session.ready(tool, request);
+    if (!ready) {
+      loadedNow.delete(tool.id);
+      unavailable.push(tool.toolName);
+      continue;
+    }
+    tools.push(ready);
     newIds.push(tool.id);
     loaded.push(tool.toolName);
   }
@@ -153,6 +164,7 @@ async function load<TTool>(
       loaded: [],
       alreadyLoaded,
       notFound,
+      unavailable,
       tools: tools.filter((tool) => !refused.has(tool.id)),
       limitReached: loadLimitReached(error.limit, loaded),
     };
@@ -166,7 +178,7 @@ async function load<TTool>(
     alreadyLoaded,
     notFound,
   });
-  return { loaded, alreadyLoaded, notFound, tools };
+  return { loaded, alreadyLoaded, notFound, unavailable, tools };
 }
 
 /** The tool names of a `load_tool` (`allowSingle`: `toolName` too) or `discover_tools` call, or the error. */
@@ -226,9 +238,10 @@ async function loadTools<TTool>(
 ): Promise<ToolCallOutcome> {
   const names = readNames(call, name, args, true);
   if (!Array.isArray(names)) return names;
-  const { loaded, alreadyLoaded, notFound, limitReached } = await load(call, names);
+  const { loaded, alreadyLoaded, notFound, unavailable, limitReached } = await load(call, names);
   const parts: string[] = [];
   if (limitReached) parts.push(limitReached);
+  if (unavailable.length > 0) parts.push(couldNotLoad(unavailable));
   if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}: available from your next step`);
   if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
   if (notFound.length > 0) {
@@ -236,7 +249,7 @@ async function loadTools<TTool>(
     parts.push(`Not found: ${notFound.join(', ')}.${suggestionHint(suggestions, call.session.metaToolName('search'))}`);
   }
   const output: Record<string, unknown> = {
-    success: notFound.length === 0 && !limitReached,
+    success: notFound.length === 0 && unavailable.length === 0 && !limitReached,
     message: parts.join(' | '),
     loadedCount: loaded.length,
     loaded,
@@ -297,8 +310,10 @@ async function describeTool<TTool>(
 ): Promise<ToolCallOutcome> {
   const toolName = readToolName(call, name, args, 'a "toolName" string');
   if (typeof toolName !== 'string') return toolName;
-  const tool = call.session.resolve(toolName);
-  if (!tool || !(await call.allowed(tool, DESCRIBE_PHASES))) return call.unknownTool(toolName);
+  const listed = call.session.resolve(toolName);
+  if (!listed || !(await call.allowed(listed, DESCRIBE_PHASES))) return call.unknownTool(toolName);
+  const tool = await call.session.ready(listed, call.request);
+  if (!tool) return unavailableTool(listed.toolName);
   return {
     ok: true,
     output: { name: tool.toolName, description: compactText(tool.description, 0), inputSchema: tool.jsonSchema },
@@ -318,8 +333,10 @@ async function callTool<TTool>(
       { path: 'arguments', message: 'expected an object' },
     ]);
   }
-  const tool = call.session.resolve(toolName);
-  if (!tool || !(await call.allowed(tool, CALL_THROUGH_PHASES, toolArgs))) return call.unknownTool(toolName);
+  const listed = call.session.resolve(toolName);
+  if (!listed || !(await call.allowed(listed, CALL_THROUGH_PHASES, toolArgs))) return call.unknownTool(toolName);
+  const tool = await call.session.ready(listed, call.request);
+  if (!tool) return unavailableTool(listed.toolName);
   const validated = await call.validate(tool, toolArgs);
   if (!validated.ok) return validated;
   return call.run(tool, validated.input);

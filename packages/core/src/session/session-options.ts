@@ -6,9 +6,11 @@ import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '..
 import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
 import type { ToolDescriptor } from '../types.js';
 import { describeValue, isIterable, isRecord } from '../values.js';
+import type { DeferredToolOptions } from './deferred-tools.js';
 import { type MetaToolsConfig, TOOL_SEARCH_MODES, type ToolSearchMode } from './meta-tools.js';
 import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter } from './policy.js';
 import type { PreselectOptions } from './preselect-options.js';
+import type { RequestToolOptions } from './request-tools.js';
 import type { ToolSearchEventListener } from './telemetry.js';
 
 /** Where loaded tools are remembered between steps. */
@@ -20,7 +22,7 @@ export type LoadedStateStrategy =
   /** A store of your own, e.g. a shared Redis store for several server instances. */
   | LoadedToolStore;
 
-export interface ToolSearchSessionOptions<TTool = unknown> {
+export interface ToolSearchSessionOptions<TTool = unknown> extends DeferredToolOptions, RequestToolOptions {
   /** The searchable tools: a catalog (which the session follows as it changes), or descriptors. */
   catalog: ToolCatalog<TTool> | Iterable<ToolDescriptor<TTool>>;
   /** Tools offered at every step beside the meta-tools, never searched (the host's own tools). */
@@ -92,7 +94,7 @@ export const DEFAULT_DESCRIPTION_BUDGET = 160;
 const CATALOG_LISTINGS: readonly unknown[] = ['names', 'names-and-summaries'];
 /** The options that, when given, must be functions, and those that must be objects. */
 const FUNCTION_OPTIONS = ['filter', 'onEvent'] as const;
-const OBJECT_OPTIONS = ['metaTools', 'indexOptions', 'memory', 'search'] as const;
+const OBJECT_OPTIONS = ['metaTools', 'indexOptions', 'memory', 'search', 'requestTools'] as const;
 
 /** A value as an error message quotes it: a string in quotes, anything else by its kind (never a throw). */
 function quoted(value: unknown): string {

@@ -42,6 +42,11 @@ export interface StepContext<TTool> {
    * tool the name itself refers to (refused, since it is being suggested against).
    */
   suggest(name: string, allowed: PolicyCheck<TTool>): Promise<string[]>;
+  /**
+   * The tool as it is loaded and run: itself, or for a deferred tool its resolved entry (once per
+   * request context); undefined when its `resolve` failed (reported as a `resolve` event).
+   */
+  ready(tool: CatalogTool<TTool>, request: StepRequest): Promise<CatalogTool<TTool> | undefined>;
   /** Characters of a tool description kept in search results. */
   descriptionBudget(): number;
   /**

@@ -1,4 +1,4 @@
-import type { CatalogTool, JsonSchema } from '../types.js';
+import type { CatalogTool, JsonSchema, ToolDescriptor } from '../types.js';
 import type { ConversationEntry } from './conversation.js';
 import type { MetaToolRole } from './meta-tools.js';
 
@@ -18,6 +18,16 @@ export interface StepRequest {
    * made during the step are still reported in `load_tool` results for the host to keep.
    */
   loaded?: readonly string[];
+  /**
+   * Tools that arrive with this request (a framework's per-request toolsets, an MCP client's
+   * tools): searchable and loadable in this request only, withheld until loaded like catalog
+   * tools, and run through the descriptor given here (never one cached from another request). A
+   * request tool with a catalog tool's id replaces it for this request; one named like a direct
+   * tool or a meta-tool is left out. Indexed incrementally: a tool already indexed (same id,
+   * description, tags, source and parameters) costs a lookup, so pass the same list at every
+   * step. Invalid descriptors are an `InvalidToolError`, two with one id a `DuplicateToolError`.
+   */
+  tools?: Iterable<ToolDescriptor<unknown>>;
 }
 
 /** Options of `prepareStep`. */
@@ -62,7 +72,9 @@ export type ToolCallErrorCode =
   | 'not-loaded'
   | 'invalid-arguments'
   | 'execution-failed'
-  | 'not-executable';
+  | 'not-executable'
+  /** A deferred tool whose definition could not be fetched (its `resolve` failed). */
+  | 'unavailable';
 
 export interface ToolCallError {
   code: ToolCallErrorCode;

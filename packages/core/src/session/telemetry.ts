@@ -84,6 +84,21 @@ export interface PreselectEvent extends EventBase {
   latencyMs: number;
 }
 
+/**
+ * A deferred tool's `resolve` ran: for a load (`purpose: 'load'`: when it failed, the tool was not
+ * loaded) or for a step offering a loaded tool (`purpose: 'offer'`: when it failed, the tool was
+ * withheld at that step).
+ */
+export interface ResolveEvent extends EventBase {
+  type: 'resolve';
+  toolId: string;
+  purpose: 'load' | 'offer';
+  ok: boolean;
+  latencyMs: number;
+  /** Why it failed, when `ok` is false: it threw or rejected, timed out, or returned an unusable tool. */
+  error?: 'resolve-failed' | 'resolve-timeout' | 'invalid-tool';
+}
+
 export type ToolSearchEvent =
   | SearchEvent
   | LoadEvent
@@ -91,7 +106,8 @@ export type ToolSearchEvent =
   | BlockedEvent
   | SelfCorrectionEvent
   | StepEvent
-  | PreselectEvent;
+  | PreselectEvent
+  | ResolveEvent;
 
 /** Receives every event of a session. A throwing listener is ignored; it never breaks a step. */
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;

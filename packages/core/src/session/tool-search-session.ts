@@ -5,16 +5,17 @@ import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/loaded-tool-store.js';
 import type { CatalogTool } from '../types.js';
 import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
+import { DeferredTools } from './deferred-tools.js';
 import { undiscoveredListing } from './discovery-listing.js';
 import { resolveInstructions } from './instructions.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
 import { type MetaToolDefinition, type MetaToolRole, resolveMetaTools, type ToolSearchMode } from './meta-tools.js';
-import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
-import { type PolicyCheck, type PolicyPhase, policyCheck } from './policy.js';
+import { type PolicyCheck, policyCheck } from './policy.js';
 import { Preselector } from './preselect.js';
 import { resolvePreselect } from './preselect-options.js';
 import { RecentByThread } from './recent-by-thread.js';
+import { RequestToolSets, type RequestTools } from './request-tools.js';
 import {
   checkSessionOptions,
   DEFAULT_DESCRIPTION_BUDGET,
@@ -22,6 +23,7 @@ import {
   storeOf,
   type ToolSearchSessionOptions,
 } from './session-options.js';
+import { type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from './session-search.js';
 import type { StepContext } from './step-context.js';
 import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
 import { StepTokenMeter } from './step-tokens.js';
@@ -29,9 +31,6 @@ import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } fr
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { threadKey } from './thread-key.js';
 import { ToolSearchStep } from './tool-search-step.js';
-
-/** The phases a "did you mean" suggestion must pass: the model can find, load and be offered it. */
-const SUGGESTION_PHASES: readonly PolicyPhase[] = ['search', 'load', 'active'];
 
 /**
  * The tool-search behaviour every adapter exposes, once: which tools the model is offered at each
@@ -72,6 +71,10 @@ export class ToolSearchSession<TTool = unknown> {
   /** What this session's steps ask of it. */
   readonly #steps: StepContext<TTool>;
   readonly #preselect: Preselector<TTool> | undefined;
+  readonly #deferred: DeferredTools<TTool>;
+  /** The tools requests bring (`StepRequest.tools`) and their shared index. */
+  readonly #requestTools: RequestToolSets<TTool>;
+  readonly #sources: SearchSources<TTool>;
 
   constructor(readonly options: ToolSearchSessionOptions<TTool>) {
     this.mode = checkSessionOptions(options);
@@ -111,6 +114,17 @@ export class ToolSearchSession<TTool = unknown> {
         this.#pinned.set(change.tool.id, change.tool);
     });
     if (options.onEvent) this.#telemetry.subscribe(options.onEvent);
+    const emit: TelemetryEmitter['emit'] = (event) => this.#telemetry.emit(event);
+    this.#deferred = new DeferredTools(options.resolveTimeoutMs, this.directTools, emit);
+    this.#requestTools = new RequestToolSets(options, (tool) => metaNames.has(tool.toolName) || !!this.#direct(tool));
+    const { catalog, index } = this;
+    this.#sources = {
+      catalog,
+      index,
+      requestTools: this.#requestTools,
+      isMetaTool: (name) => metaNames.has(name),
+      emit,
+    };
     this.#steps = this.#stepContext();
     this.#preselect = preselect && new Preselector(preselect, this, this.#steps);
   }
@@ -149,6 +163,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.#kept.clear();
     this.#lastLoads.clear();
     this.#preselect?.clear();
+    this.#deferred.clear();
     await this.#store?.clearAll();
   }
 
@@ -156,6 +171,7 @@ export class ToolSearchSession<TTool = unknown> {
   dispose(): void {
     this.#unsubscribe();
     if (this.#ownsIndex) this.index.dispose();
+    this.#requestTools.pool.dispose();
     this.memoryStore?.dispose();
     this.#kept.clear();
     this.#lastLoads.clear();
@@ -171,17 +187,22 @@ export class ToolSearchSession<TTool = unknown> {
    * tools preselected for the request's user messages are loaded tools too (see {@link Preselector}).
    */
   async loadedTools(request: StepRequest = {}): Promise<CatalogTool<TTool>[]> {
-    return (await this.#loaded(checkStepRequest(request))).tools;
+    const checked = checkStepRequest(request);
+    return (await this.#loaded(checked, this.#requestTools.of(checked.tools))).tools;
   }
 
-  /** {@link loadedTools}, and which of them were preselected (ids). */
-  async #loaded(request: StepRequest): Promise<{ tools: CatalogTool<TTool>[]; preselected: ReadonlySet<string> }> {
+  /** {@link loadedTools} of a request that brings `set` (its own tools), and which were preselected (ids). */
+  async #loaded(
+    request: StepRequest,
+    set: RequestTools<TTool> | undefined,
+  ): Promise<{ tools: CatalogTool<TTool>[]; preselected: ReadonlySet<string> }> {
     const key = threadKey(request);
+    const byId = (id: string) => set?.get(id) ?? this.catalog.get(id);
     const tools: CatalogTool<TTool>[] = [];
     if (key && this.#store && !request.loaded) {
       await this.#preselect?.record(request, key, this.#store);
       for (const id of await this.#store.get(key)) {
-        const tool = this.catalog.get(id);
+        const tool = byId(id);
         if (tool) tools.push(tool);
       }
       return { tools, preselected: this.#preselect?.preselectedIn(key) ?? new Set() };
@@ -189,7 +210,7 @@ export class ToolSearchSession<TTool = unknown> {
     const remembered = key !== undefined && request.conversation === undefined ? this.#lastLoads.get(key) : undefined;
     if (remembered !== undefined && !request.loaded) {
       for (const id of remembered) {
-        const tool = this.catalog.get(id);
+        const tool = byId(id);
         if (tool) tools.push(tool);
       }
       return { tools, preselected: new Set() };
@@ -205,7 +226,7 @@ export class ToolSearchSession<TTool = unknown> {
       ? await this.#preselect.fromConversation(request, derive)
       : { names: derive(request.conversation ?? []), preselected: new Set<string>() };
     for (const name of new Set(names)) {
-      const tool = this.resolve(name);
+      const tool = this.#resolveIn(set, name);
       if (tool && !this.#isDirect(tool)) tools.push(tool);
     }
     return { tools, preselected };
@@ -226,34 +247,24 @@ export class ToolSearchSession<TTool = unknown> {
 
   async #prepareStep(request: StepRequest, options: PrepareStepOptions): Promise<ToolSearchStep<TTool>> {
     const allowed = this.#policyFor(request);
-    const { tools: loaded, preselected } = await this.#loaded(request);
+    const set = this.#requestTools.of(request.tools);
     const offered: OfferedTool<TTool>[] = [];
     const offeredIds = new Set<string>();
-    const catalogOffers: OfferedTool<TTool>[] = [];
+    // Direct, pinned and loaded tools, in that order (deferred ones resolved together at the end).
+    const toOffer: [CatalogTool<TTool>, 'direct' | 'pinned' | 'loaded'][] = [];
     const offerCatalogTool = async (tool: CatalogTool<TTool>, kind: 'pinned' | 'loaded') => {
       if (offeredIds.has(tool.id)) return;
       if (!(await allowed(tool, ['active']))) return;
       offeredIds.add(tool.id);
-      catalogOffers.push({
-        kind,
-        name: tool.toolName,
-        description: tool.description ?? '',
-        inputSchema: tool.jsonSchema,
-        tool,
-        ...(preselected.has(tool.id) ? { preselected: true as const } : {}),
-      });
+      toOffer.push([tool, kind]);
     };
     for (const tool of this.directTools) {
       offeredIds.add(tool.id);
-      catalogOffers.push({
-        kind: 'direct',
-        name: tool.toolName,
-        description: tool.description ?? '',
-        inputSchema: tool.jsonSchema,
-        tool,
-      });
+      toOffer.push([tool, 'direct']);
     }
-    for (const tool of this.#pinned.values()) await offerCatalogTool(tool, 'pinned');
+    for (const tool of this.#pinned.values()) if (!set?.shadows(tool)) await offerCatalogTool(tool, 'pinned');
+    for (const tool of set?.pinned() ?? []) await offerCatalogTool(tool, 'pinned');
+    const { tools: loaded, preselected } = await this.#loaded(request, set);
     const key = threadKey(request);
     if (key !== undefined && !this.#store && request.loaded === undefined && request.conversation !== undefined) {
       this.#lastLoads.set(
@@ -289,7 +300,12 @@ export class ToolSearchSession<TTool = unknown> {
         inputSchema: meta.inputSchema,
       });
     }
-    offered.push(...catalogOffers);
+    const offers = await this.#deferred.offers(toOffer, request);
+    for (const offer of offers) if (offer.tool && preselected.has(offer.tool.id)) offer.preselected = true;
+    offered.push(...offers);
+    // A loaded deferred tool withheld (its resolve failed) is not loaded at this step: a load retries it.
+    const withheld = new Set(toOffer.map(([tool]) => tool.id));
+    for (const offer of offers) if (offer.tool) withheld.delete(offer.tool.id);
     if (!options.quiet)
       this.#telemetry.emit({
         type: 'step',
@@ -299,10 +315,10 @@ export class ToolSearchSession<TTool = unknown> {
         loaded: loaded.map((tool) => tool.id),
       });
     return new ToolSearchStep(
-      this.#steps,
+      this.#stepContextIn(set),
       request,
       offered,
-      loaded.map((tool) => tool.id),
+      loaded.flatMap((tool) => (withheld.has(tool.id) ? [] : [tool.id])),
     );
   }
 
@@ -337,7 +353,8 @@ export class ToolSearchSession<TTool = unknown> {
     request: StepRequest = {},
     limit?: number,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
-    return this.#search(checkQuery(query), checkStepRequest(request), limit, this.#policyFor(request));
+    const set = this.#requestTools.of(checkStepRequest(request).tools);
+    return this.#search(set, checkQuery(query), request, limit, this.#policyFor(request));
   }
 
   /**
@@ -390,12 +407,34 @@ export class ToolSearchSession<TTool = unknown> {
       isDirect: (tool) => this.#isDirect(tool),
       policyFor: (request) => this.#policyFor(request),
       loadPhases: () => (this.mode === 'auto-load' ? SUGGESTION_PHASES : DESCRIBE_PHASES),
-      search: (query, request, allowed) => this.#search(query, request, undefined, allowed),
-      suggest: (name, allowed) => this.#suggest(name, allowed),
+      search: (query, request, allowed) => this.#search(undefined, query, request, undefined, allowed),
+      suggest: (name, allowed) => suggestTools(this.#sources, undefined, name, this.resolve(name)?.id, allowed),
+      ready: (tool, request) => this.#deferred.ready(tool, request, 'load'),
       remember: (request, ids, loadedCount) => this.#remember(request, ids, loadedCount),
       emit: (event) => this.#telemetry.emit(event),
       expectCalls: (step, callIds) => this.#kept.expectCalls(step, callIds),
     };
+  }
+
+  /** The step context of a request that brings its own tools (`set`): they resolve and search too. */
+  #stepContextIn(set: RequestTools<TTool> | undefined): StepContext<TTool> {
+    if (set === undefined) return this.#steps;
+    return {
+      ...this.#steps,
+      resolve: (name) => this.#resolveIn(set, name),
+      search: (query, request, allowed) => this.#search(set, query, request, undefined, allowed),
+      suggest: (name, allowed) => suggestTools(this.#sources, set, name, this.#resolveIn(set, name)?.id, allowed),
+    };
+  }
+
+  /** What a name refers to for a request with its own tools (`set`): one of them first. */
+  #resolveIn(set: RequestTools<TTool> | undefined, name: string): CatalogTool<TTool> | undefined {
+    return set?.resolve(name) ?? this.resolve(name);
+  }
+
+  /** The direct tool a tool's id or model-facing name is taken by. */
+  #direct(tool: CatalogTool<TTool>): CatalogTool<TTool> | undefined {
+    return this.directTools.find((direct) => direct.id === tool.id || direct.toolName === tool.toolName);
   }
 
   #isDirect(tool: CatalogTool<TTool>): boolean {
@@ -422,60 +461,19 @@ export class ToolSearchSession<TTool = unknown> {
     );
   }
 
-  /** {@link search} within an operation's policy check. */
-  async #search(
-    fullQuery: string,
+  /** {@link search} within an operation's policy check, among the request's tools too (`set`). */
+  #search(
+    set: RequestTools<TTool> | undefined,
+    query: string,
     request: StepRequest,
     limit: number | undefined,
     allowed: PolicyCheck<TTool>,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
-    const started = performance.now();
-    const query = nameStart(fullQuery, MODEL_INPUT_LIMITS.queryLength);
-    const hits = await this.index.search(query, {
-      limit: limit ?? this.options.search?.limit ?? DEFAULT_LIMIT,
-      minScore: this.options.search?.minScore,
-      filter: async (id) => {
-        const tool = this.catalog.get(id);
-        return tool !== undefined && !this.#metaNames.has(tool.toolName) && (await allowed(tool, ['search']));
-      },
-    });
-    const results = hits.flatMap((hit) => {
-      const tool = this.catalog.get(hit.id);
-      return tool ? [{ tool, score: hit.score }] : [];
-    });
-    this.#telemetry.emit({
-      type: 'search',
-      threadId: request.threadId,
-      resourceId: request.resourceId,
-      query,
-      hits: results.map((result) => ({ id: result.tool.id, score: result.score })),
-      latencyMs: performance.now() - started,
-    });
-    return results;
-  }
-
-  /**
-   * Tool names to suggest for a name that is unknown (or hidden): ranked by the name's
-   * first characters (`MODEL_INPUT_LIMITS.echoLength`), allowed at search, load and active, never
-   * the tool the name itself refers to (refused, since it is being suggested against).
-   */
-  async #suggest(name: string, allowed: PolicyCheck<TTool>, limit = 3): Promise<string[]> {
-    const refused = this.resolve(name)?.id;
-    const hits = await this.index.search(nameStart(name), {
-      limit,
-      filter: async (id) => {
-        const tool = this.catalog.get(id);
-        return (
-          tool !== undefined &&
-          id !== refused &&
-          !this.#metaNames.has(tool.toolName) &&
-          (await allowed(tool, SUGGESTION_PHASES))
-        );
-      },
-    });
-    return hits.flatMap((hit) => {
-      const tool = this.catalog.get(hit.id);
-      return tool ? [tool.toolName] : [];
+    const { search } = this.options;
+    return searchTools(this.#sources, set, query, request, {
+      limit: limit ?? search?.limit ?? DEFAULT_LIMIT,
+      minScore: search?.minScore,
+      allowed,
     });
   }
 

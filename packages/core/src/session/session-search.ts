@@ -1,0 +1,111 @@
+// How a session searches for `search_tools` and for "did you mean" suggestions: the catalog's
+// index, and, for a request that brings its own tools, the request-tool pool among that request's
+// tools, merged by score (both scores are absolute, in [0, 1]).
+import type { ToolCatalog } from '../catalog/catalog.js';
+import type { ToolIndex } from '../index/tool-index.js';
+import type { CatalogTool } from '../types.js';
+import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
+import type { PolicyCheck, PolicyPhase } from './policy.js';
+import type { RequestToolSets, RequestTools } from './request-tools.js';
+import type { StepRequest } from './step-types.js';
+import type { TelemetryEmitter } from './telemetry.js';
+
+/** The phases a "did you mean" suggestion must pass: the model can find, load and be offered it. */
+export const SUGGESTION_PHASES: readonly PolicyPhase[] = ['search', 'load', 'active'];
+
+/** A ranked tool. */
+export type ScoredTool<TTool> = { tool: CatalogTool<TTool>; score: number };
+
+/** What a session's searches read. */
+export interface SearchSources<TTool> {
+  catalog: ToolCatalog<TTool>;
+  index: ToolIndex<TTool>;
+  requestTools: RequestToolSets<TTool>;
+  isMetaTool(toolName: string): boolean;
+  emit: TelemetryEmitter['emit'];
+}
+
+/**
+ * Ranks the catalog (and the request's own tools, when it brings any) for a query, each hit
+ * allowed by `allowed`'s `phases`; a catalog tool the request replaces is left out. The best
+ * `limit` of both.
+ */
+async function rank<TTool>(
+  sources: SearchSources<TTool>,
+  set: RequestTools<TTool> | undefined,
+  query: string,
+  options: { limit: number; minScore?: number; keep: (tool: CatalogTool<TTool>) => Promise<boolean> },
+): Promise<ScoredTool<TTool>[]> {
+  const { catalog, index, isMetaTool } = sources;
+  const keep = async (tool: CatalogTool<TTool>) => !isMetaTool(tool.toolName) && (await options.keep(tool));
+  const fromCatalog = index
+    .search(query, {
+      limit: options.limit,
+      minScore: options.minScore,
+      filter: async (id) => {
+        const tool = catalog.get(id);
+        return tool !== undefined && !set?.shadows(tool) && (await keep(tool));
+      },
+    })
+    .then((hits) =>
+      hits.flatMap((hit) => {
+        const tool = catalog.get(hit.id);
+        return tool ? [{ tool, score: hit.score }] : [];
+      }),
+    );
+  if (set === undefined || set.size === 0) return fromCatalog;
+  const [own, fromRequest] = await Promise.all([
+    fromCatalog,
+    sources.requestTools.search(set, query, { ...options, filter: keep }),
+  ]);
+  return [...own, ...fromRequest].sort((a, b) => b.score - a.score).slice(0, options.limit);
+}
+
+/**
+ * Searches as `search_tools` does, under the policy's `search` phase: the first 2,000 characters
+ * of the query (`MODEL_INPUT_LIMITS.queryLength`); reports a `search` event.
+ */
+export async function searchTools<TTool>(
+  sources: SearchSources<TTool>,
+  set: RequestTools<TTool> | undefined,
+  fullQuery: string,
+  request: StepRequest,
+  options: { limit: number; minScore?: number; allowed: PolicyCheck<TTool> },
+): Promise<ScoredTool<TTool>[]> {
+  const started = performance.now();
+  const query = nameStart(fullQuery, MODEL_INPUT_LIMITS.queryLength);
+  const results = await rank(sources, set, query, {
+    limit: options.limit,
+    minScore: options.minScore,
+    keep: (tool) => options.allowed(tool, ['search']),
+  });
+  sources.emit({
+    type: 'search',
+    threadId: request.threadId,
+    resourceId: request.resourceId,
+    query,
+    hits: results.map((result) => ({ id: result.tool.id, score: result.score })),
+    latencyMs: performance.now() - started,
+  });
+  return results;
+}
+
+/**
+ * Tool names to suggest for a name that is unknown (or hidden): ranked by the name's first
+ * characters (`MODEL_INPUT_LIMITS.echoLength`), allowed at search, load and active, never
+ * `refused` (the tool the name itself refers to, since it is being suggested against).
+ */
+export async function suggestTools<TTool>(
+  sources: SearchSources<TTool>,
+  set: RequestTools<TTool> | undefined,
+  name: string,
+  refused: string | undefined,
+  allowed: PolicyCheck<TTool>,
+  limit = 3,
+): Promise<string[]> {
+  const hits = await rank(sources, set, nameStart(name), {
+    limit,
+    keep: async (tool) => tool.id !== refused && (await allowed(tool, SUGGESTION_PHASES)),
+  });
+  return hits.map((hit) => hit.tool.toolName);
+}
