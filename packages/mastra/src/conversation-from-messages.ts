@@ -1,28 +1,12 @@
 import type { ConversationEntry } from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
-
-/** A tool invocation as Mastra stores it in a message part (`{ type: 'tool-invocation', toolInvocation }`). */
-export interface MastraToolInvocation {
-  /** `call` (or `partial-call`) while pending, `result` once answered, `output-error` when it failed. */
-  state?: string;
-  /** Pairs the call with its result. */
-  toolCallId?: string;
-  /** The name the model called. */
-  toolName?: string;
-  /** The call's arguments. */
-  args?: unknown;
-  /** The tool's output, in state `result`. */
-  result?: unknown;
-  /** What went wrong, in state `output-error`. */
-  errorText?: unknown;
-}
+import { conversationFromInvocations, isRecord, type ToolInvocation } from '@toolscout/core/internal';
 
 /**
  * The tool invocations of Mastra messages (`MastraDBMessage[]`, as processors and memory hold them),
  * oldest first: the `tool-invocation` parts of `content.parts`, or the older `content.toolInvocations`
  * list when a message has no parts. Anything else in the messages is skipped.
  */
-export function toolInvocationsOf(messages: readonly unknown[] | undefined): MastraToolInvocation[] {
+export function toolInvocationsOf(messages: readonly unknown[] | undefined): ToolInvocation[] {
   if (!Array.isArray(messages)) return [];
   return messages.flatMap((message) => {
     const content = isRecord(message) && isRecord(message.content) ? message.content : {};
@@ -32,7 +16,7 @@ export function toolInvocationsOf(messages: readonly unknown[] | undefined): Mas
       : Array.isArray(toolInvocations)
         ? toolInvocations
         : [];
-    return invocations.filter(isRecord) as MastraToolInvocation[];
+    return invocations.filter(isRecord) as ToolInvocation[];
   });
 }
 
@@ -49,11 +33,5 @@ export function toolInvocationsOf(messages: readonly unknown[] | undefined): Mas
  * ```
  */
 export function conversationFromMessages(messages: readonly unknown[] | undefined): ConversationEntry[] {
-  return toolInvocationsOf(messages).flatMap(({ toolCallId, toolName, state, args, result, errorText }) => {
-    if (typeof toolName !== 'string') return [];
-    const id = typeof toolCallId === 'string' ? toolCallId : undefined;
-    const call: ConversationEntry = { type: 'tool-call', toolCallId: id, toolName, input: args };
-    if (state !== 'result' && state !== 'output-error') return [call];
-    return [call, { type: 'tool-result', toolCallId: id, toolName, output: state === 'result' ? result : errorText }];
-  });
+  return conversationFromInvocations(toolInvocationsOf(messages));
 }

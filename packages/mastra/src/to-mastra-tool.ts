@@ -1,24 +1,9 @@
 import type { StandardSchemaWithJSON } from '@mastra/core/schema';
 import { createTool, type Tool } from '@mastra/core/tools';
-import type { JsonSchema, OfferedTool, ToolSearchStep } from '@toolscout/core';
+import type { OfferedTool, ToolSearchStep } from '@toolscout/core';
 import { ToolCallFailedError } from '@toolscout/core/errors';
+import { standardJsonSchema } from '@toolscout/core/internal';
 import type { MastraExecutionContext, MastraTool } from './from-mastra-tools.js';
-
-/**
- * The input schema the wrapper shows Mastra: the tool's JSON Schema for the model, and a validation
- * that accepts anything, because the session validates the arguments itself (with the tool's own
- * schema) and reports a mismatch as a tool error the model can act on.
- */
-function sessionValidatedSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<string, unknown>> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'toolscout',
-      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
-      jsonSchema: { input: () => schema, output: () => schema },
-    },
-  } as unknown as StandardSchemaWithJSON<Record<string, unknown>>;
-}
 
 /** Settings of the original tool that change how Mastra runs or shows a call, carried to the wrapper. */
 const CARRIED_SETTINGS = [
@@ -55,7 +40,8 @@ export function toMastraTool(offered: OfferedTool<MastraTool>, step: ToolSearchS
   const wrapper = createTool({
     id: offered.name,
     description: offered.description,
-    inputSchema: sessionValidatedSchema(offered.inputSchema),
+    // Mastra sees the JSON Schema and lets any input through: the session validates with the tool's own schema.
+    inputSchema: standardJsonSchema(offered.inputSchema) as StandardSchemaWithJSON<Record<string, unknown>>,
   }) as unknown as Tool;
   const original = offered.tool?.tool as Record<string, unknown> | undefined;
   if (original && typeof original === 'object') {
@@ -64,11 +50,8 @@ export function toMastraTool(offered: OfferedTool<MastraTool>, step: ToolSearchS
       if (original[setting] !== undefined) settings[setting] = original[setting];
     }
   }
-  // Set after construction, so Mastra's own input validation wrapper is skipped: the session validates,
-  // and the context Mastra passes (which records that its tool builder checked the input) reaches the
-  // original tool untouched.
-  // Mastra's context of the call travels with it as `host`, so that a catalog tool the session runs
-  // gets exactly what Mastra gave the call (request context, writer, suspend, abort signal).
+  // Set after construction, which skips Mastra's input validation wrapper; Mastra's context of the call
+  // travels as `host`, so that the original tool gets exactly what Mastra gave the call.
   const execute: MastraToolExecute = async (input, context) => {
     const abortSignal = context?.abortSignal instanceof AbortSignal ? context.abortSignal : undefined;
     const outcome = await step.execute(offered.name, input, { abortSignal, host: context });

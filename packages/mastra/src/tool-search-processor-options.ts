@@ -1,13 +1,22 @@
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Embedder, LoadedToolStore, PolicyPhase, ToolSearchMode, ToolSearchSessionOptions } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isIterable, isRecord, MAX_TIMER_MS } from '@toolscout/core/internal';
+import {
+  checkOptionRules,
+  isBoolean,
+  isIterable,
+  isNumberIn,
+  isOneOf,
+  isRecord,
+  isWholeNumberFrom,
+  MAX_TIMER_MS,
+  type OptionRule,
+} from '@toolscout/core/internal';
 import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
 
 /**
- * When the filter is asked: `search` (may the tool appear in results?), `load` (may it be loaded?),
- * `active` (may a loaded or pinned tool be offered at this step?) — the phases of Mastra's processor —
- * and `call` (may this call run? asked with the call's `input`), which Mastra's processor lacks.
+ * When the filter is asked: `search`, `load` and `active` (may a loaded or pinned tool be offered at
+ * this step?), the phases of Mastra's processor, and `call` (with the call's `input`), which it lacks.
  */
 export type ToolSearchFilterPhase = PolicyPhase;
 
@@ -15,10 +24,7 @@ export type ToolSearchFilterPhase = PolicyPhase;
 export interface ToolSearchFilterArgs {
   /** The tool's id (its record key when it has none). */
   toolName: string;
-  /**
-   * The tool as you gave it; for a descriptor without a Mastra tool, its catalog entry (with `tags`
-   * and `source`; `processor.session.catalog.get(toolName)` has it for every tool).
-   */
+  /** The tool as you gave it; for a descriptor without a Mastra tool, its catalog entry. */
   tool: MastraTool;
   /** The request's context, as Mastra passes it to processors and tools. */
   requestContext?: RequestContext;
@@ -30,10 +36,7 @@ export interface ToolSearchFilterArgs {
   resourceId?: string;
   /** For `call`: the arguments of the call. */
   input?: unknown;
-  /**
-   * Aborted when the operation stops waiting for the filter (`filterTimeoutMs`): hand it to the
-   * requests an async filter makes.
-   */
+  /** Aborted when the processor stops waiting (`filterTimeoutMs`): hand it to an async filter's requests. */
   signal?: AbortSignal;
 }
 
@@ -65,10 +68,7 @@ export interface ToolSearchProcessorOptions
      * the index's (0.1), which drops hits whose only evidence is a common word or a typo.
      */
     minScore?: number;
-    /**
-     * `search_tools` loads what it finds; there is no `load_tool`. Same as `mode: 'auto-load'`. Keep
-     * `topK` small with it. Default false.
-     */
+    /** `search_tools` loads what it finds; there is no `load_tool`. Same as `mode: 'auto-load'`. Default false. */
     autoLoad?: boolean;
   };
   /**
@@ -83,7 +83,7 @@ export interface ToolSearchProcessorOptions
   storage?: 'in-memory' | 'context';
   /**
    * Idle time after which a thread's loaded tools are forgotten, in ms, for `storage: 'in-memory'`.
-   * `0` keeps them forever. Default 3,600,000 (1 hour). Ignored with `storage: 'context'`.
+   * `0` keeps them forever. Default 3,600,000 (1 hour).
    */
   ttl?: number;
   /**
@@ -91,130 +91,85 @@ export interface ToolSearchProcessorOptions
    * {@link ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
    */
   filter?(args: ToolSearchFilterArgs): boolean | Promise<boolean>;
-  /**
-   * Not supported (`true` is rejected): pass the tools to search in `tools`, e.g.
-   * `await mcp.listTools()`. Tools resolved for the agent itself are always offered.
-   */
+  /** Not supported (`true` is rejected): pass the tools to search in `tools`, e.g. `await mcp.listTools()`. */
   includeResolvedTools?: boolean;
   /** Not supported (`true` is rejected): `mode: 'catalog'` lists the catalog in the discovery tool. */
   injectCatalog?: boolean;
   /**
-   * How the model reaches the catalog: `search-load` (default: `search_tools` + `load_tool`),
-   * `auto-load` (same as `search.autoLoad`), `catalog` (a listing in the discovery tool, for tens of
-   * tools) or `proxy` (`search_tools`, `describe_tool`, `call_tool`; the offered tools never change).
+   * How the model reaches the catalog: `search-load` (default), `auto-load` (same as
+   * `search.autoLoad`), `catalog` or `proxy`; see {@link ToolSearchMode}.
    */
   mode?: ToolSearchMode;
   /** Ids of tools offered at every step without being searched or loaded. */
   pinned?: readonly string[];
-  /**
-   * A loaded-tool store shared by several server instances (e.g. `@toolscout/redis`), instead of
-   * `storage`.
-   */
+  /** A loaded-tool store shared by several server instances (e.g. `@toolscout/redis`), instead of `storage`. */
   store?: LoadedToolStore;
   /** Turns on hybrid search: tools are also ranked by meaning with this embedder. */
   embedder?: Embedder;
 }
 
-/** Options of Mastra's processor that this one does not take, and what to use instead. */
-const UNSUPPORTED = {
-  includeResolvedTools:
-    'pass the tools to search in `tools` (e.g. await mcp.listTools()); tools given to the agent itself are always offered',
-  injectCatalog: "use mode: 'catalog', which lists the catalog in the discovery tool's description",
-} as const;
+type Rule = OptionRule<ToolSearchProcessorOptions>;
 
 /**
- * Checks the options only the processor has (or names its own way); the session checks the rest
- * (`mode`, `filter`, `filterTimeoutMs`, ...) when it is created, with the same errors in every adapter.
- *
- * @throws InvalidOptionError naming the option.
+ * The options only the processor has (or names its own way), in Mastra's words; the session checks
+ * the rest (`mode`, `filter`, `filterTimeoutMs`, ...) with the same errors in every adapter.
  */
-export function checkOptions(options: ToolSearchProcessorOptions): void {
-  if (!isRecord(options)) {
-    throw new InvalidOptionError(
-      'options',
-      'ToolSearchProcessor needs an options object: new ToolSearchProcessor({ tools }).',
-    );
-  }
-  if (!isRecord(options.tools) && !isIterable(options.tools)) {
-    throw new InvalidOptionError(
-      'tools',
-      `ToolSearchProcessor needs \`tools\`: the searchable tools, by name or as a list; got ${describeValue(options.tools)}.`,
-    );
-  }
-  checkSearch(options);
-  checkStorage(options);
-  for (const [option, instead] of Object.entries(UNSUPPORTED)) {
-    const value = options[option as keyof typeof UNSUPPORTED];
-    if (value !== undefined && value !== false) {
-      throw new InvalidOptionError(option, `${option} is not supported: ${instead}.`);
-    }
-  }
-}
-
-function checkSearch({ search = {}, mode }: ToolSearchProcessorOptions): void {
-  if (!isRecord(search)) {
-    throw new InvalidOptionError(
-      'search',
-      `search must be { topK, minScore, autoLoad }; got ${describeValue(search)}.`,
-    );
-  }
-  const { topK, minScore, autoLoad } = search;
-  if (topK !== undefined && (!Number.isSafeInteger(topK) || topK < 1)) {
-    throw new InvalidOptionError('search.topK', `search.topK must be a whole number >= 1, got ${String(topK)}.`);
-  }
-  if (minScore !== undefined && !(typeof minScore === 'number' && minScore >= 0 && minScore <= 1)) {
-    const above = typeof minScore === 'number' && minScore > 1;
-    throw new InvalidOptionError(
-      'search.minScore',
-      above
-        ? `search.minScore is a relevance in [0, 1] in toolscout (Mastra's processor used raw BM25 scores); got ${minScore}. Try 0.1 to 0.3, or leave it out for the default.`
-        : `search.minScore must be a number in [0, 1], got ${String(minScore)}.`,
-    );
-  }
-  if (autoLoad !== undefined && typeof autoLoad !== 'boolean') {
-    throw new InvalidOptionError('search.autoLoad', `search.autoLoad must be a boolean, got ${String(autoLoad)}.`);
-  }
-  if (autoLoad === true && mode !== undefined && mode !== 'auto-load') {
-    throw new InvalidOptionError(
-      'search.autoLoad',
-      `search.autoLoad is mode 'auto-load', but mode is '${mode}'; give one of the two.`,
-    );
-  }
-}
-
-function checkStorage({ storage, store, ttl }: ToolSearchProcessorOptions): void {
-  if (storage !== undefined && storage !== 'in-memory' && storage !== 'context') {
-    throw new InvalidOptionError(
-      'storage',
-      `storage must be 'in-memory' or 'context', got ${JSON.stringify(storage)}.`,
-    );
-  }
-  if (ttl !== undefined && !(typeof ttl === 'number' && ttl >= 0 && ttl <= MAX_TIMER_MS)) {
-    throw new InvalidOptionError(
-      'ttl',
-      `ttl must be milliseconds >= 0 (0: never forget), at most ${MAX_TIMER_MS}; got ${ttl}.`,
-    );
-  }
-  if (store === undefined) return;
-  if (!isRecord(store) || typeof store.get !== 'function' || typeof store.add !== 'function') {
-    throw new InvalidOptionError('store', 'store must be a LoadedToolStore (get, add, remove, clear, clearAll).');
-  }
-  if (storage !== undefined) {
-    throw new InvalidOptionError('store', `Give either store or storage ('${storage}'), not both.`);
-  }
-  if (ttl !== undefined) {
-    throw new InvalidOptionError('ttl', 'ttl applies to the in-memory store; set the expiry on your store instead.');
-  }
-}
+const RULES: readonly Rule[] = [
+  [
+    'tools',
+    (tools) => isRecord(tools) || isIterable(tools),
+    'the searchable tools, by name or as a list (ToolSearchProcessor needs `tools`)',
+    'required',
+  ],
+  ['search', isRecord, '{ topK, minScore, autoLoad }'],
+  ['search.topK', isWholeNumberFrom(1), 'a whole number >= 1'],
+  [
+    'search.minScore',
+    isNumberIn(0, 1),
+    "a relevance in [0, 1] in toolscout (Mastra's processor used raw BM25 scores): try 0.1 to 0.3, or leave it out for the default",
+  ],
+  ['search.autoLoad', isBoolean, 'a boolean'],
+  [
+    'search.autoLoad',
+    (autoLoad, { mode }) => !autoLoad || mode === undefined || mode === 'auto-load',
+    `left out when mode is given: it is mode 'auto-load', so give one of the two`,
+  ],
+  ['storage', isOneOf('in-memory', 'context'), "'in-memory' or 'context'"],
+  ['ttl', isNumberIn(0, MAX_TIMER_MS), `milliseconds >= 0 (0: never forget), at most ${MAX_TIMER_MS}`],
+  [
+    'store',
+    (store) => isRecord(store) && typeof store.get === 'function' && typeof store.add === 'function',
+    'a LoadedToolStore (get, add, remove, clear, clearAll)',
+  ],
+  ['store', (_, { storage }) => storage === undefined, 'left out when storage is given: give either store or storage'],
+  [
+    'ttl',
+    (_, { store }) => store === undefined,
+    'left out with a store (it is for the in-memory one): set the expiry on your store instead',
+  ],
+  [
+    'includeResolvedTools',
+    (value) => value === false,
+    'false (not supported): pass the tools to search in `tools` (e.g. await mcp.listTools()); tools given to the agent itself are always offered',
+  ],
+  [
+    'injectCatalog',
+    (value) => value === false,
+    "false (not supported): use mode: 'catalog', which lists the catalog in the discovery tool's description",
+  ],
+  ['pinned', (pinned) => Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'), 'an array of tool ids'],
+];
 
 /**
- * The session options for the processor's: its tools as descriptors (the `pinned` ones marked), its
- * Mastra-named options in the session's terms, the filter asked with Mastra's arguments, and the
- * options both share as they are.
+ * The session options for the processor's, checked: its tools as descriptors (the `pinned` ones
+ * marked), its Mastra-named options in the session's terms, the filter asked with Mastra's arguments,
+ * and the options both share as they are.
+ *
+ * @throws InvalidOptionError naming the option as the user wrote it.
  */
 export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessionOptions<MastraTool> {
+  checkOptionRules(options, RULES, 'new ToolSearchProcessor({ tools })');
   const { tools, search, storage, ttl, store, filter, pinned, embedder, mode, ...rest } = options;
-  // What is left are the options the session has too, but for two of Mastra's it does not take.
   const { includeResolvedTools, injectCatalog, ...shared } = rest;
   const session: ToolSearchSessionOptions<MastraTool> = { ...shared, catalog: pinnedMarked(tools, pinned) };
   session.mode = mode ?? (search?.autoLoad ? 'auto-load' : undefined);
@@ -242,14 +197,12 @@ export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearc
 
 /** The tools as descriptors, those named in `pinned` marked as pinned. */
 function pinnedMarked(tools: MastraToolInput, pinned: readonly string[] = []) {
-  if (!Array.isArray(pinned) || pinned.some((id) => typeof id !== 'string')) {
-    throw new InvalidOptionError('pinned', 'pinned must be an array of tool ids.');
-  }
   const descriptors = fromMastraTools(tools);
-  const unknown = pinned.filter((id) => !descriptors.some((descriptor) => descriptor.id === id));
+  const ids = new Set(descriptors.map((descriptor) => descriptor.id));
+  const unknown = pinned.filter((id) => !ids.has(id));
   if (unknown.length > 0) {
     throw new InvalidOptionError('pinned', `pinned names tools that are not in tools: ${unknown.join(', ')}.`);
   }
-  const ids = new Set(pinned);
-  return descriptors.map((descriptor) => (ids.has(descriptor.id) ? { ...descriptor, pinned: true } : descriptor));
+  const pinnedIds = new Set(pinned);
+  return descriptors.map((descriptor) => (pinnedIds.has(descriptor.id) ? { ...descriptor, pinned: true } : descriptor));
 }

@@ -1,27 +1,27 @@
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
-import { type ConversationEntry, type StepRequest, ToolSearchSession, type ToolSearchStep } from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
+import { type ConversationEntry, type StepRequest, ToolSearchSession } from '@toolscout/core';
+import {
+  activeToolNames,
+  correctUnroutedCalls,
+  isRecord,
+  type UnroutedCallsMemo,
+  withHostTools,
+} from '@toolscout/core/internal';
 import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
 import type { MastraTool } from './from-mastra-tools.js';
 import { requestIds } from './request-ids.js';
 import { toMastraTool } from './to-mastra-tool.js';
-import { checkOptions, type ToolSearchProcessorOptions, toSessionOptions } from './tool-search-processor-options.js';
-
-interface RunState {
-  /** The step prepared last in this request. */
-  step?: ToolSearchStep<MastraTool>;
-  /** Tool calls whose outcome was already seen (and corrected when needed). */
-  seen?: Set<string>;
-}
-
-const RUN_STATE_KEY = 'toolscout';
+import { type ToolSearchProcessorOptions, toSessionOptions } from './tool-search-processor-options.js';
 
 /** How Mastra reports a call of a tool that is not in the step's tools. */
-function isToolNotFound(toolName: string, errorText: unknown): boolean {
-  return typeof errorText === 'string' && errorText.startsWith(`Tool "${toolName}" not found.`);
+function isToolNotFound(toolName: string, errorText: string): boolean {
+  return errorText.startsWith(`Tool "${toolName}" not found.`);
 }
+
+/** Where the processor keeps its part of a run's processor state. */
+const RUN_STATE_KEY = 'toolscout';
 
 /**
  * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, same
@@ -52,7 +52,6 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
 
   /** @throws InvalidOptionError for a bad option (`option` names it); the errors of `fromMastraTools`. */
   constructor(options: ToolSearchProcessorOptions) {
-    checkOptions(options);
     this.session = new ToolSearchSession(toSessionOptions(options));
   }
 
@@ -63,22 +62,17 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
     const runState = this.#runState(args.state);
-    await this.#correctUnknownToolCalls(args.messages, runState);
+    // Mastra answers a call of a tool the step did not offer itself; the step the call was made at knows better.
+    await correctUnroutedCalls(toolInvocationsOf(args.messages), runState, isToolNotFound);
     const request = this.#request(args.requestContext, conversationFromMessages(args.messages));
     const step = await this.session.prepareStep(request);
     runState.step = step;
-
-    const owned = (name: string) =>
-      this.session.isMetaTool(name) || this.session.catalog.getByToolName(name) !== undefined;
-    const tools: Record<string, unknown> = {};
-    for (const offered of step.tools) if (offered.kind === 'meta') tools[offered.name] = toMastraTool(offered, step);
-    const agentTools = Object.entries(args.tools ?? {}).filter(([name]) => !owned(name));
-    for (const [name, tool] of agentTools) tools[name] = tool;
-    for (const offered of step.tools) if (offered.kind !== 'meta') tools[offered.name] = toMastraTool(offered, step);
+    const tools = withHostTools<MastraTool, unknown>(this.session, step, args.tools, (offered) =>
+      toMastraTool(offered, step),
+    );
     const result: ProcessInputStepResult = { tools };
     if (Array.isArray(args.activeTools)) {
-      const active = new Set(args.activeTools.filter((name) => !owned(name)));
-      result.activeTools = Object.keys(tools).filter((name) => active.has(name) || owned(name));
+      result.activeTools = activeToolNames(this.session, Object.keys(tools), args.activeTools);
     }
     return result;
   }
@@ -142,27 +136,10 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     return { ...requestIds(requestContext), context: requestContext, conversation };
   }
 
-  /** What this processor keeps in the run's processor state (none outside a run). */
-  #runState(state: Record<string, unknown> | undefined): RunState {
+  /** The processor's part of the run's processor state (none outside a run). */
+  #runState(state: Record<string, unknown> | undefined): UnroutedCallsMemo<MastraTool> {
     if (!state) return {};
     if (!isRecord(state[RUN_STATE_KEY])) state[RUN_STATE_KEY] = {};
-    return state[RUN_STATE_KEY] as RunState;
-  }
-
-  /**
-   * Mastra answers a call of a tool the step did not offer with its own "Tool "x" not found" error.
-   * The previous step knows better (the tool is not loaded yet: load it; or: did you mean ...), so
-   * that error text is replaced with the session's message before the model reads it.
-   */
-  async #correctUnknownToolCalls(messages: readonly unknown[] | undefined, runState: RunState): Promise<void> {
-    runState.seen ??= new Set();
-    for (const invocation of toolInvocationsOf(messages)) {
-      const { toolCallId, toolName, state } = invocation;
-      if (typeof toolCallId !== 'string' || typeof toolName !== 'string') continue;
-      if ((state !== 'result' && state !== 'output-error') || runState.seen.has(toolCallId)) continue;
-      runState.seen.add(toolCallId);
-      if (!runState.step || state !== 'output-error' || !isToolNotFound(toolName, invocation.errorText)) continue;
-      invocation.errorText = (await runState.step.refuseUnrouted(toolName)).message;
-    }
+    return state[RUN_STATE_KEY] as UnroutedCallsMemo<MastraTool>;
   }
 }
