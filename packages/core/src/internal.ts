@@ -7,7 +7,13 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
-export { activeToolNames, sessionOwns, withHostTools } from './host/host-tools.js';
+export {
+  activeToolNames,
+  keptTools,
+  runStateEntry,
+  sessionOwns,
+  withHostTools,
+} from './host/host-tools.js';
 export {
   checkOptionRules,
   isBoolean,

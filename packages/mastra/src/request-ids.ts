@@ -1,4 +1,5 @@
 import { MASTRA_RESOURCE_ID_KEY, MASTRA_THREAD_ID_KEY, type RequestContext } from '@mastra/core/request-context';
+import type { ConversationEntry, StepRequest } from '@toolscout/core';
 import { type StepIdPaths, type StepIds, stepIdsFrom } from '@toolscout/core/internal';
 
 /**
@@ -15,4 +16,12 @@ const MASTRA_ID_PATHS: StepIdPaths = {
 export function requestIds(requestContext: RequestContext | undefined): StepIds {
   if (typeof requestContext?.get !== 'function') return {};
   return stepIdsFrom((key) => requestContext.get(key), MASTRA_ID_PATHS);
+}
+
+/** The session's request: the thread and resource, Mastra's request context, the conversation when given. */
+export function stepRequest(
+  requestContext: RequestContext | undefined,
+  conversation?: ConversationEntry[],
+): StepRequest {
+  return { ...requestIds(requestContext), context: requestContext, conversation };
 }

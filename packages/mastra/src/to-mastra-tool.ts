@@ -7,23 +7,12 @@ import type { MastraExecutionContext, MastraTool } from './from-mastra-tools.js'
 
 /** Settings of the original tool that change how Mastra runs or shows a call, carried to the wrapper. */
 const CARRIED_SETTINGS = [
-  'requireApproval',
-  'needsApprovalFn',
-  'toModelOutput',
-  'providerOptions',
-  'strict',
-  'mcp',
-  'mcpMetadata',
-  'transform',
-  'inputExamples',
-  'suspendSchema',
-  'resumeSchema',
-  'background',
-  'title',
-  'onInputStart',
-  'onInputDelta',
-  'onInputAvailable',
-  'onOutput',
+  // approval, suspension and how the call runs
+  ...['requireApproval', 'needsApprovalFn', 'suspendSchema', 'resumeSchema', 'background', 'transform'],
+  // what the model and the UI see
+  ...['toModelOutput', 'providerOptions', 'strict', 'inputExamples', 'title', 'mcp', 'mcpMetadata'],
+  // streaming hooks
+  ...['onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput'],
 ] as const;
 
 type MastraToolExecute = (input: unknown, context?: MastraExecutionContext) => Promise<unknown>;

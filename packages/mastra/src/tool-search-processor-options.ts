@@ -1,5 +1,5 @@
 import type { RequestContext } from '@mastra/core/request-context';
-import type { Embedder, LoadedToolStore, PolicyPhase, ToolSearchMode, ToolSearchSessionOptions } from '@toolscout/core';
+import type { Embedder, LoadedToolStore, PolicyPhase, ToolSearchSessionOptions } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import {
   checkOptionRules,
@@ -44,12 +44,13 @@ export interface ToolSearchFilterArgs {
  * Options of `ToolSearchProcessor`. The options of Mastra's own `ToolSearchProcessor` keep their
  * names and meaning (`tools`, `search.topK`, `search.minScore`, `search.autoLoad`, `storage`, `ttl`,
  * `filter`); the rest are toolscout's, and those the session has too (`filterTimeoutMs`, `onEvent`,
- * `metaTools`, `descriptionBudget`, `catalogListing`) are passed to it as they are.
+ * `metaTools`, `descriptionBudget`, `catalogListing`, `mode`: `auto-load` is `search.autoLoad`) are
+ * passed to it as they are.
  */
 export interface ToolSearchProcessorOptions
   extends Pick<
     ToolSearchSessionOptions<MastraTool>,
-    'filterTimeoutMs' | 'onEvent' | 'metaTools' | 'descriptionBudget' | 'catalogListing'
+    'filterTimeoutMs' | 'onEvent' | 'metaTools' | 'descriptionBudget' | 'catalogListing' | 'mode'
   > {
   /**
    * The searchable tools: a record of Mastra tools by name (as Mastra's processor takes them; a tool
@@ -95,11 +96,6 @@ export interface ToolSearchProcessorOptions
   includeResolvedTools?: boolean;
   /** Not supported (`true` is rejected): `mode: 'catalog'` lists the catalog in the discovery tool. */
   injectCatalog?: boolean;
-  /**
-   * How the model reaches the catalog: `search-load` (default), `auto-load` (same as
-   * `search.autoLoad`), `catalog` or `proxy`; see {@link ToolSearchMode}.
-   */
-  mode?: ToolSearchMode;
   /** Ids of tools offered at every step without being searched or loaded. */
   pinned?: readonly string[];
   /** A loaded-tool store shared by several server instances (e.g. `@toolscout/redis`), instead of `storage`. */
@@ -109,62 +105,40 @@ export interface ToolSearchProcessorOptions
 }
 
 type Rule = OptionRule<ToolSearchProcessorOptions>;
+const isToolInput = (tools: unknown) => isRecord(tools) || isIterable(tools);
+const isStore = (store: unknown) =>
+  isRecord(store) && typeof store.get === 'function' && typeof store.add === 'function';
+const isOff = (value: unknown) => value === false;
+const isIdList = (ids: unknown) => Array.isArray(ids) && ids.every((id) => typeof id === 'string');
 
 /**
  * The options only the processor has (or names its own way), in Mastra's words; the session checks
  * the rest (`mode`, `filter`, `filterTimeoutMs`, ...) with the same errors in every adapter.
  */
 const RULES: readonly Rule[] = [
-  [
-    'tools',
-    (tools) => isRecord(tools) || isIterable(tools),
-    'the searchable tools, by name or as a list (ToolSearchProcessor needs `tools`)',
-    'required',
-  ],
+  ['tools', isToolInput, 'the searchable tools, by name or as a list (ToolSearchProcessor needs `tools`)', 'required'],
   ['search', isRecord, '{ topK, minScore, autoLoad }'],
   ['search.topK', isWholeNumberFrom(1), 'a whole number >= 1'],
-  [
-    'search.minScore',
-    isNumberIn(0, 1),
-    "a relevance in [0, 1] in toolscout (Mastra's processor used raw BM25 scores): try 0.1 to 0.3, or leave it out for the default",
-  ],
+  ['search.minScore', isNumberIn(0, 1), "a relevance in [0, 1] (not Mastra's raw BM25 scores: try 0.1 to 0.3)"],
   ['search.autoLoad', isBoolean, 'a boolean'],
   [
     'search.autoLoad',
     (autoLoad, { mode }) => !autoLoad || mode === undefined || mode === 'auto-load',
-    `left out when mode is given: it is mode 'auto-load', so give one of the two`,
+    "left out when mode is given: it is mode 'auto-load', so give one of the two",
   ],
   ['storage', isOneOf('in-memory', 'context'), "'in-memory' or 'context'"],
   ['ttl', isNumberIn(0, MAX_TIMER_MS), `milliseconds >= 0 (0: never forget), at most ${MAX_TIMER_MS}`],
-  [
-    'store',
-    (store) => isRecord(store) && typeof store.get === 'function' && typeof store.add === 'function',
-    'a LoadedToolStore (get, add, remove, clear, clearAll)',
-  ],
+  ['store', isStore, 'a LoadedToolStore (get, add, remove, clear, clearAll)'],
   ['store', (_, { storage }) => storage === undefined, 'left out when storage is given: give either store or storage'],
-  [
-    'ttl',
-    (_, { store }) => store === undefined,
-    'left out with a store (it is for the in-memory one): set the expiry on your store instead',
-  ],
-  [
-    'includeResolvedTools',
-    (value) => value === false,
-    'false (not supported): pass the tools to search in `tools` (e.g. await mcp.listTools()); tools given to the agent itself are always offered',
-  ],
-  [
-    'injectCatalog',
-    (value) => value === false,
-    "false (not supported): use mode: 'catalog', which lists the catalog in the discovery tool's description",
-  ],
-  ['pinned', (pinned) => Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'), 'an array of tool ids'],
+  ['ttl', (_, { store }) => store === undefined, 'left out with a store: set the expiry on your store instead'],
+  ['includeResolvedTools', isOff, 'false (not supported): pass the tools to search in `tools`, e.g. mcp.listTools()'],
+  ['injectCatalog', isOff, "false (not supported): use mode: 'catalog', which lists the catalog in the discovery tool"],
+  ['pinned', isIdList, 'an array of tool ids'],
 ];
 
 /**
- * The session options for the processor's, checked: its tools as descriptors (the `pinned` ones
- * marked), its Mastra-named options in the session's terms, the filter asked with Mastra's arguments,
- * and the options both share as they are.
- *
+ * The processor's options, checked, as session options: Mastra's names in the session's terms, the
+ * filter asked with Mastra's arguments.
  * @throws InvalidOptionError naming the option as the user wrote it.
  */
 export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessionOptions<MastraTool> {

@@ -1,17 +1,18 @@
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
-import { type ConversationEntry, type StepRequest, ToolSearchSession } from '@toolscout/core';
+import { ToolSearchSession } from '@toolscout/core';
 import {
   activeToolNames,
   correctUnroutedCalls,
-  isRecord,
+  keptTools,
+  runStateEntry,
   type UnroutedCallsMemo,
   withHostTools,
 } from '@toolscout/core/internal';
 import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
 import type { MastraTool } from './from-mastra-tools.js';
-import { requestIds } from './request-ids.js';
+import { stepRequest } from './request-ids.js';
 import { toMastraTool } from './to-mastra-tool.js';
 import { type ToolSearchProcessorOptions, toSessionOptions } from './tool-search-processor-options.js';
 
@@ -61,10 +62,10 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * loaded tools, each bound to this step.
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
-    const runState = this.#runState(args.state);
+    const runState = runStateEntry<UnroutedCallsMemo<MastraTool>>(args.state, RUN_STATE_KEY);
     // Mastra answers a call of a tool the step did not offer itself; the step the call was made at knows better.
     await correctUnroutedCalls(toolInvocationsOf(args.messages), runState, isToolNotFound);
-    const request = this.#request(args.requestContext, conversationFromMessages(args.messages));
+    const request = stepRequest(args.requestContext, conversationFromMessages(args.messages));
     const step = await this.session.prepareStep(request);
     runState.step = step;
     const tools = withHostTools<MastraTool, unknown>(this.session, step, args.tools, (offered) =>
@@ -89,12 +90,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   ): Promise<Record<string, Tool>> {
     const requestContext = args.requestContext ?? args.stepArgs?.requestContext;
     const conversation = args.stepArgs ? conversationFromMessages(args.stepArgs.messages) : undefined;
-    const step = await this.session.prepareStep(this.#request(requestContext, conversation), { quiet: true });
-    const tools: Record<string, Tool> = {};
-    for (const offered of step.tools) {
-      if (offered.kind === 'pinned' || offered.kind === 'loaded') tools[offered.name] = toMastraTool(offered, step);
-    }
-    return tools;
+    const step = await this.session.prepareStep(stepRequest(requestContext, conversation), { quiet: true });
+    return keptTools(step, (offered) => toMastraTool(offered, step));
   }
 
   /**
@@ -129,17 +126,5 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   /** Releases the session (index, in-memory store and its timer). */
   dispose(): void {
     this.session.dispose();
-  }
-
-  /** The session's request: the thread and resource, Mastra's request context, the conversation when given. */
-  #request(requestContext: RequestContext | undefined, conversation: ConversationEntry[] | undefined): StepRequest {
-    return { ...requestIds(requestContext), context: requestContext, conversation };
-  }
-
-  /** The processor's part of the run's processor state (none outside a run). */
-  #runState(state: Record<string, unknown> | undefined): UnroutedCallsMemo<MastraTool> {
-    if (!state) return {};
-    if (!isRecord(state[RUN_STATE_KEY])) state[RUN_STATE_KEY] = {};
-    return state[RUN_STATE_KEY] as UnroutedCallsMemo<MastraTool>;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolSearchSession } from '../session/tool-search-session.js';
-import { activeToolNames, sessionOwns, withHostTools } from './host-tools.js';
+import { activeToolNames, keptTools, runStateEntry, sessionOwns, withHostTools } from './host-tools.js';
 
 describe('withHostTools', () => {
   it("offers the meta-tools, then the host's tools, then the pinned and loaded ones; hides the host's copies of catalog tools", async () => {
@@ -33,5 +33,32 @@ describe('withHostTools', () => {
     ]);
     expect(activeToolNames(session, Object.keys(tools), [])).toEqual(['search_tools', 'load_tool', 'get_time']);
     session.dispose();
+  });
+});
+
+describe('keptTools', () => {
+  it("are a step's pinned and loaded tools, not its meta-tools", async () => {
+    const session = new ToolSearchSession({
+      catalog: [
+        { id: 'send_email', description: 'Send an email.' },
+        { id: 'get_time', description: 'Tell the time.', pinned: true },
+      ],
+    });
+    const first = await session.prepareStep({ threadId: 't' });
+    await first.execute('load_tool', { toolName: 'send_email' });
+    const step = await session.prepareStep({ threadId: 't' });
+    expect(keptTools(step, (offered) => offered.kind)).toEqual({ get_time: 'pinned', send_email: 'loaded' });
+    session.dispose();
+  });
+});
+
+describe('runStateEntry', () => {
+  it('keeps one object under its key in the run state, and a fresh one without a run state', () => {
+    const state: Record<string, unknown> = { other: 1, mine: 'not an object' };
+    const entry = runStateEntry<{ count: number }>(state, 'mine');
+    entry.count = 1;
+    expect(runStateEntry<{ count: number }>(state, 'mine')).toBe(entry);
+    expect(state).toEqual({ other: 1, mine: { count: 1 } });
+    expect(runStateEntry(undefined, 'mine')).toEqual({});
   });
 });

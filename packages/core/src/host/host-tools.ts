@@ -1,5 +1,6 @@
 import type { OfferedTool } from '../session/step-types.js';
 import type { ToolSearchStep } from '../session/tool-search-step.js';
+import { isRecord } from '../values.js';
 
 /** What the helpers here ask of a session (a `ToolSearchSession`): its meta-tool names and its catalog's tool names. */
 interface NameOwner {
@@ -39,4 +40,30 @@ export function withHostTools<TTool, THostTool>(
 export function activeToolNames(session: NameOwner, names: readonly string[], active: readonly string[]): string[] {
   const kept = new Set(active.filter((name) => !sessionOwns(session, name)));
   return names.filter((name) => kept.has(name) || sessionOwns(session, name));
+}
+
+/**
+ * A step's pinned and loaded tools by model-facing name, made with `convert`: what a host hands a call
+ * it resumes outside a model step (an approved call), so the call finds its tool.
+ */
+export function keptTools<TTool, THostTool>(
+  step: ToolSearchStep<TTool>,
+  convert: (offered: OfferedTool<TTool>) => THostTool,
+): Record<string, THostTool> {
+  const tools: Record<string, THostTool> = {};
+  for (const offered of step.tools) {
+    if (offered.kind === 'pinned' || offered.kind === 'loaded') tools[offered.name] = convert(offered);
+  }
+  return tools;
+}
+
+/**
+ * The object kept under `key` in a framework's per-run state (created there on first use), for a host
+ * that keeps something between the steps of one run (e.g. `correctUnroutedCalls`' memo); a fresh one
+ * when there is no run state.
+ */
+export function runStateEntry<T extends object>(state: Record<string, unknown> | undefined, key: string): Partial<T> {
+  if (!state) return {};
+  if (!isRecord(state[key])) state[key] = {};
+  return state[key] as Partial<T>;
 }
