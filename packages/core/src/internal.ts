@@ -9,6 +9,8 @@ export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog
 export { checkFor, markerOf } from './errors.js';
 export {
   activeToolNames,
+  carrySettings,
+  executeThroughStep,
   keptTools,
   runStateEntry,
   sessionOwns,

@@ -26,13 +26,6 @@ export interface MastraTool {
 }
 
 /**
- * What Mastra hands a tool's `execute` besides its input (`requestContext`, `abortSignal`, `writer`,
- * `agent: { toolCallId, messages, suspend, ... }`, ...); a call through Mastra hands it to the session
- * as the call's `host`, so the original tool gets exactly that.
- */
-export type MastraExecutionContext = Record<string, unknown>;
-
-/**
  * The searchable tools, in either of two forms:
  * - a record of Mastra tools by name, as Mastra's own `ToolSearchProcessor` takes them (a tool
  *   without an `id` is known by its key);
@@ -56,7 +49,8 @@ export function isMastraToolInstance(value: unknown): boolean {
  */
 async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolExecutionContext): Promise<unknown> {
   const execute = tool.execute as unknown as (input: unknown, context: unknown) => unknown;
-  const mastraContext: MastraExecutionContext = isRecord(context.host)
+  // What Mastra gave the call (requestContext, abortSignal, writer, agent: { toolCallId, messages, suspend }, ...).
+  const mastraContext: Record<string, unknown> = isRecord(context.host)
     ? context.host
     : { requestContext: context.context, abortSignal: context.abortSignal };
   if (isMastraToolInstance(tool)) return execute.call(tool, input, mastraContext);

@@ -2,11 +2,7 @@ import { MASTRA_RESOURCE_ID_KEY, MASTRA_THREAD_ID_KEY, type RequestContext } fro
 import type { ConversationEntry, StepRequest } from '@toolscout/core';
 import { type StepIdPaths, type StepIds, stepIdsFrom } from '@toolscout/core/internal';
 
-/**
- * Where a Mastra request keeps its ids, as Mastra's own processor reads them: the reserved
- * `mastra__threadId` / `mastra__resourceId` keys first, then the memory thread the agent resolved
- * (`memory: { thread, resource }` on `generate`/`stream`, under `MastraMemory`).
- */
+/** Where Mastra keeps a request's ids, as its own processor reads them: reserved keys, then the memory thread. */
 const MASTRA_ID_PATHS: StepIdPaths = {
   threadId: [MASTRA_THREAD_ID_KEY, 'MastraMemory.thread.id'],
   resourceId: [MASTRA_RESOURCE_ID_KEY, 'MastraMemory.resourceId', 'MastraMemory.thread.resourceId'],

@@ -1,9 +1,8 @@
 import type { StandardSchemaWithJSON } from '@mastra/core/schema';
 import { createTool, type Tool } from '@mastra/core/tools';
 import type { OfferedTool, ToolSearchStep } from '@toolscout/core';
-import { ToolCallFailedError } from '@toolscout/core/errors';
-import { standardJsonSchema } from '@toolscout/core/internal';
-import type { MastraExecutionContext, MastraTool } from './from-mastra-tools.js';
+import { carrySettings, executeThroughStep, standardJsonSchema } from '@toolscout/core/internal';
+import type { MastraTool } from './from-mastra-tools.js';
 
 /** Settings of the original tool that change how Mastra runs or shows a call, carried to the wrapper. */
 const CARRIED_SETTINGS = [
@@ -14,8 +13,6 @@ const CARRIED_SETTINGS = [
   // streaming hooks
   ...['onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput'],
 ] as const;
-
-type MastraToolExecute = (input: unknown, context?: MastraExecutionContext) => Promise<unknown>;
 
 /**
  * The Mastra tool the model is offered for one of a step's tools: its name, description and JSON
@@ -32,21 +29,9 @@ export function toMastraTool(offered: OfferedTool<MastraTool>, step: ToolSearchS
     // Mastra sees the JSON Schema and lets any input through: the session validates with the tool's own schema.
     inputSchema: standardJsonSchema(offered.inputSchema) as StandardSchemaWithJSON<Record<string, unknown>>,
   }) as unknown as Tool;
-  const original = offered.tool?.tool as Record<string, unknown> | undefined;
-  if (original && typeof original === 'object') {
-    const settings = wrapper as unknown as Record<string, unknown>;
-    for (const setting of CARRIED_SETTINGS) {
-      if (original[setting] !== undefined) settings[setting] = original[setting];
-    }
-  }
+  carrySettings(offered.tool?.tool, wrapper, CARRIED_SETTINGS);
   // Set after construction, which skips Mastra's input validation wrapper; Mastra's context of the call
   // travels as `host`, so that the original tool gets exactly what Mastra gave the call.
-  const execute: MastraToolExecute = async (input, context) => {
-    const abortSignal = context?.abortSignal instanceof AbortSignal ? context.abortSignal : undefined;
-    const outcome = await step.execute(offered.name, input, { abortSignal, host: context });
-    if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
-    return outcome.output;
-  };
-  (wrapper as unknown as { execute: MastraToolExecute }).execute = execute;
+  (wrapper as unknown as { execute: unknown }).execute = executeThroughStep(step, offered.name);
   return wrapper;
 }

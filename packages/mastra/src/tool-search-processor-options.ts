@@ -1,5 +1,5 @@
 import type { RequestContext } from '@mastra/core/request-context';
-import type { Embedder, LoadedToolStore, PolicyPhase, ToolSearchSessionOptions } from '@toolscout/core';
+import type { Embedder, LoadedToolStore, PolicyPhase, PolicyRequest, ToolSearchSessionOptions } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import {
   checkOptionRules,
@@ -20,8 +20,8 @@ import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-m
  */
 export type ToolSearchFilterPhase = PolicyPhase;
 
-/** What the `filter` option is asked about. A superset of Mastra's `ToolSearchFilterArgs`. */
-export interface ToolSearchFilterArgs {
+/** What the `filter` option is asked about: Mastra's `ToolSearchFilterArgs`, and the call's `input` and a `signal`. */
+export interface ToolSearchFilterArgs extends Pick<PolicyRequest<MastraTool>, 'input' | 'signal'> {
   /** The tool's id (its record key when it has none). */
   toolName: string;
   /** The tool as you gave it; for a descriptor without a Mastra tool, its catalog entry. */
@@ -34,10 +34,6 @@ export interface ToolSearchFilterArgs {
   threadId?: string;
   /** The request's resource (`mastra__resourceId`, or the memory resource). */
   resourceId?: string;
-  /** For `call`: the arguments of the call. */
-  input?: unknown;
-  /** Aborted when the processor stops waiting (`filterTimeoutMs`): hand it to an async filter's requests. */
-  signal?: AbortSignal;
 }
 
 /**

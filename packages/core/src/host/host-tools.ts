@@ -1,3 +1,4 @@
+import { ToolCallFailedError } from '../errors.js';
 import type { OfferedTool } from '../session/step-types.js';
 import type { ToolSearchStep } from '../session/tool-search-step.js';
 import { isRecord } from '../values.js';
@@ -66,4 +67,30 @@ export function runStateEntry<T extends object>(state: Record<string, unknown> |
   if (!state) return {};
   if (!isRecord(state[key])) state[key] = {};
   return state[key] as Partial<T>;
+}
+
+/**
+ * A framework tool's `execute` for one of a step's tools (`name`): each call goes through
+ * `step.execute` (policy, argument validation, the tool itself) with the framework's per-call data as
+ * `host` and its `abortSignal`. A call the session refuses, or a tool that fails, throws a
+ * `ToolCallFailedError`, which frameworks report to the model as the call's error: its message says
+ * what to do instead.
+ */
+export function executeThroughStep<TTool>(
+  step: ToolSearchStep<TTool>,
+  name: string,
+): (input: unknown, host?: unknown) => Promise<unknown> {
+  return async (input, host) => {
+    const signal = isRecord(host) ? host.abortSignal : undefined;
+    const abortSignal = signal instanceof AbortSignal ? signal : undefined;
+    const outcome = await step.execute(name, input, { abortSignal, host });
+    if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
+    return outcome.output;
+  };
+}
+
+/** Copies the settings named in `keys` that `from` has (not undefined) onto `to`: a framework tool's, onto its wrapper. */
+export function carrySettings(from: unknown, to: object, keys: readonly string[]): void {
+  if (!isRecord(from)) return;
+  for (const key of keys) if (from[key] !== undefined) (to as Record<string, unknown>)[key] = from[key];
 }
