@@ -32,11 +32,13 @@ export {
   conversationFromInvocations,
   correctUnroutedCalls,
   type ToolInvocation,
+  toolInvocationsOf,
   type UnroutedCallsMemo,
 } from './host/tool-invocations.js';
 export {
   descriptorsOfRecord,
   descriptorsOfToolInput,
+  markPinned,
   readToolSchema,
   runsThroughTool,
   type ToolLike,

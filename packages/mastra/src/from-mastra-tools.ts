@@ -9,8 +9,8 @@ import {
 } from '@toolscout/core/internal';
 
 /**
- * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from
- * `@mastra/mcp` returns (`listTools()`, `listToolsets()`), or an AI SDK tool (`tool(...)`).
+ * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from `@mastra/mcp` returns
+ * (`listTools()`, `listToolsets()`), or an AI SDK tool (`tool(...)`).
  */
 export interface MastraTool {
   /** The tool's id: what the model sees and loads. A tool given in a record without one takes its key. */
@@ -27,11 +27,11 @@ export interface MastraTool {
 
 /**
  * The searchable tools, in either of two forms:
- * - a record of Mastra tools by name, as Mastra's own `ToolSearchProcessor` takes them (a tool
- *   without an `id` is known by its key);
- * - a list of Mastra tools (each with an `id`) and toolscout `ToolDescriptor`s. A descriptor without
- *   `execute` whose `tool` is a Mastra tool runs through that tool, so a descriptor can add `tags`,
- *   `source` or `pinned` to a Mastra tool.
+ * - a record of Mastra tools by name, as Mastra's own `ToolSearchProcessor` takes them (a tool without an `id` is known
+ *   by its key);
+ * - a list of Mastra tools (each with an `id`) and toolscout `ToolDescriptor`s. A descriptor without `execute` whose
+ *   `tool` is a Mastra tool runs through that tool, so a descriptor can add `tags`, `source` or `pinned` to a Mastra
+ *   tool.
  */
 export type MastraToolInput = Readonly<Record<string, MastraTool>> | Iterable<MastraTool | ToolDescriptor<MastraTool>>;
 
@@ -44,8 +44,8 @@ export function isMastraToolInstance(value: unknown): boolean {
 }
 
 /**
- * Runs a Mastra (or AI SDK) tool for the session, with the context Mastra gave the call (its `host`);
- * outside an agent call (a direct `step.execute`), with the request context and abort signal.
+ * Runs a Mastra (or AI SDK) tool for the session, with the context Mastra gave the call (its `host`); outside an agent
+ * call (a direct `step.execute`), with the request context and abort signal.
  */
 async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolExecutionContext): Promise<unknown> {
   const execute = tool.execute as unknown as (input: unknown, context: unknown) => unknown;
@@ -89,26 +89,25 @@ const MASTRA_TOOLS: ToolLikeReader<MastraTool> = {
 };
 
 /**
- * Converts one Mastra (or AI SDK) tool into a toolscout descriptor (`tool` keeps the original, and
- * `execute` runs it with the context Mastra gives the call). Its id is the tool's own, else `key`
- * (the tool's key in a record of tools); its MCP server, when it has one, is its `source`. `label`
- * is how error messages name the tool.
+ * Converts one Mastra (or AI SDK) tool into a toolscout descriptor (`tool` keeps the original, and `execute` runs it
+ * with the context Mastra gives the call). Its id is the tool's own, else `key` (the tool's key in a record of tools);
+ * its MCP server, when it has one, is its `source`. `label` is how error messages name the tool.
  *
- * @throws InvalidToolError for a value that is not a tool, a tool without an id (and no `key`), a
- * description computed per call, or a schema that cannot be read.
+ * @throws InvalidToolError for a value that is not a tool, a tool without an id (and no `key`), a description computed
+ * per call, or a schema that cannot be read.
  */
 export function fromMastraTool(tool: MastraTool, key?: string, label?: string): ToolDescriptor<MastraTool> {
   return toolLikeDescriptor(tool, MASTRA_TOOLS, key, label);
 }
 
 /**
- * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original
- * Mastra tool). Ids are the tools' own ids, or their record keys when they have none. Two tools with
- * one id are rejected: loading one of them must never load the other. A descriptor given in a list
- * is kept as it is; without an `execute`, it runs through its `tool` when that is a Mastra tool.
+ * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original Mastra tool). Ids are
+ * the tools' own ids, or their record keys when they have none. Two tools with one id are rejected: loading one of them
+ * must never load the other. A descriptor given in a list is kept as it is; without an `execute`, it runs through its
+ * `tool` when that is a Mastra tool.
  *
- * @throws DuplicateToolError when two tools of a record share an id; InvalidToolError for a value
- * that is not a tool, or a listed tool without an id.
+ * @throws DuplicateToolError when two tools of a record share an id; InvalidToolError for a value that is not a tool,
+ * or a listed tool without an id.
  */
 export function fromMastraTools(tools: MastraToolInput): ToolDescriptor<MastraTool>[] {
   return descriptorsOfToolInput(tools, MASTRA_TOOLS);

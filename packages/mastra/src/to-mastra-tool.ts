@@ -15,12 +15,11 @@ const CARRIED_SETTINGS = [
 ] as const;
 
 /**
- * The Mastra tool the model is offered for one of a step's tools: its name, description and JSON
- * Schema as the session offers them, and a call that goes through the step (`step.execute`: the
- * policy's `call` phase, argument validation, then the tool itself with Mastra's context). Approval,
- * suspension and output settings of the original Mastra tool are kept. A call the session refuses,
- * or a tool that fails, throws a `ToolCallFailedError`, which Mastra reports to the model as the
- * call's error: its message says what to do instead.
+ * The Mastra tool the model is offered for one of a step's tools: its name, description and JSON Schema as the session
+ * offers them, and a call that goes through the step (`step.execute`: the policy's `call` phase, argument validation,
+ * then the tool itself with Mastra's context). Approval, suspension and output settings of the original Mastra tool are
+ * kept. A call the session refuses, or a tool that fails, throws a `ToolCallFailedError`, which Mastra reports to the
+ * model as the call's error: its message says what to do instead.
  */
 export function toMastraTool(offered: OfferedTool<MastraTool>, step: ToolSearchStep<MastraTool>): Tool {
   const wrapper = createTool({

@@ -1,6 +1,5 @@
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Embedder, LoadedToolStore, PolicyPhase, PolicyRequest, ToolSearchSessionOptions } from '@toolscout/core';
-import { InvalidOptionError } from '@toolscout/core/errors';
 import {
   checkOptionRules,
   isBoolean,
@@ -10,13 +9,14 @@ import {
   isRecord,
   isWholeNumberFrom,
   MAX_TIMER_MS,
+  markPinned,
   type OptionRule,
 } from '@toolscout/core/internal';
 import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
 
 /**
- * When the filter is asked: `search`, `load` and `active` (may a loaded or pinned tool be offered at
- * this step?), the phases of Mastra's processor, and `call` (with the call's `input`), which it lacks.
+ * When the filter is asked: `search`, `load` and `active` (may a loaded or pinned tool be offered at this step?), the
+ * phases of Mastra's processor, and `call` (with the call's `input`), which it lacks.
  */
 export type ToolSearchFilterPhase = PolicyPhase;
 
@@ -37,11 +37,10 @@ export interface ToolSearchFilterArgs extends Pick<PolicyRequest<MastraTool>, 'i
 }
 
 /**
- * Options of `ToolSearchProcessor`. The options of Mastra's own `ToolSearchProcessor` keep their
- * names and meaning (`tools`, `search.topK`, `search.minScore`, `search.autoLoad`, `storage`, `ttl`,
- * `filter`); the rest are toolscout's, and those the session has too (`filterTimeoutMs`, `onEvent`,
- * `metaTools`, `descriptionBudget`, `catalogListing`, `mode`: `auto-load` is `search.autoLoad`) are
- * passed to it as they are.
+ * Options of `ToolSearchProcessor`. The options of Mastra's own `ToolSearchProcessor` keep their names and meaning
+ * (`tools`, `search.topK`, `search.minScore`, `search.autoLoad`, `storage`, `ttl`, `filter`); the rest are toolscout's,
+ * and those the session has too (`filterTimeoutMs`, `onEvent`, `metaTools`, `descriptionBudget`, `catalogListing`,
+ * `mode`: `auto-load` is `search.autoLoad`) are passed to it as they are.
  */
 export interface ToolSearchProcessorOptions
   extends Pick<
@@ -49,10 +48,9 @@ export interface ToolSearchProcessorOptions
     'filterTimeoutMs' | 'onEvent' | 'metaTools' | 'descriptionBudget' | 'catalogListing' | 'mode'
   > {
   /**
-   * The searchable tools: a record of Mastra tools by name (as Mastra's processor takes them; a tool
-   * without an `id` is known by its key), or a list of Mastra tools and toolscout descriptors. Tools
-   * an `MCPClient` returns (`await mcp.listTools()`) work as they are. Two tools with one id are
-   * rejected (`DuplicateToolError`).
+   * The searchable tools: a record of Mastra tools by name (as Mastra's processor takes them; a tool without an `id` is
+   * known by its key), or a list of Mastra tools and toolscout descriptors. Tools an `MCPClient` returns (`await
+   * mcp.listTools()`) work as they are. Two tools with one id are rejected (`DuplicateToolError`).
    */
   tools: MastraToolInput;
   /** How `search_tools` ranks and answers. */
@@ -60,9 +58,9 @@ export interface ToolSearchProcessorOptions
     /** How many tools `search_tools` returns. Default 5. */
     topK?: number;
     /**
-     * Leaves out hits scoring below this. toolscout scores are relevance in [0, 1] (1: the best
-     * possible match), not Mastra's raw BM25 scores, so a Mastra value above 1 is rejected. Default:
-     * the index's (0.1), which drops hits whose only evidence is a common word or a typo.
+     * Leaves out hits scoring below this. toolscout scores are relevance in [0, 1] (1: the best possible match), not
+     * Mastra's raw BM25 scores, so a Mastra value above 1 is rejected. Default: the index's (0.1), which drops hits
+     * whose only evidence is a common word or a typo.
      */
     minScore?: number;
     /** `search_tools` loads what it finds; there is no `load_tool`. Same as `mode: 'auto-load'`. Default false. */
@@ -70,22 +68,21 @@ export interface ToolSearchProcessorOptions
   };
   /**
    * Where loaded tools live:
-   * - `'in-memory'` (default): in this process, per thread (and resource), with a TTL (`ttl`).
-   *   A request without a thread reads its loaded tools from its own messages instead: nothing is
-   *   shared between anonymous requests.
-   * - `'context'`: derived from the conversation at every step: a tool is loaded while a
-   *   `load_tool` result (or, with `autoLoad`, a `search_tools` result) naming it is in the
-   *   messages. Restart-safe; a plain search result is never a load.
+   * - `'in-memory'` (default): in this process, per thread (and resource), with a TTL (`ttl`). A request without a
+   *   thread reads its loaded tools from its own messages instead: nothing is shared between anonymous requests.
+   * - `'context'`: derived from the conversation at every step: a tool is loaded while a `load_tool` result (or, with
+   *   `autoLoad`, a `search_tools` result) naming it is in the messages. Restart-safe; a plain search result is never a
+   *   load.
    */
   storage?: 'in-memory' | 'context';
   /**
-   * Idle time after which a thread's loaded tools are forgotten, in ms, for `storage: 'in-memory'`.
-   * `0` keeps them forever. Default 3,600,000 (1 hour).
+   * Idle time after which a thread's loaded tools are forgotten, in ms, for `storage: 'in-memory'`. `0` keeps them
+   * forever. Default 3,600,000 (1 hour).
    */
   ttl?: number;
   /**
-   * Decides, per request, whether a tool may be searched, loaded, offered or called (see
-   * {@link ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
+   * Decides, per request, whether a tool may be searched, loaded, offered or called (see {@link
+   * ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
    */
   filter?(args: ToolSearchFilterArgs): boolean | Promise<boolean>;
   /** Not supported (`true` is rejected): pass the tools to search in `tools`, e.g. `await mcp.listTools()`. */
@@ -108,8 +105,8 @@ const isOff = (value: unknown) => value === false;
 const isIdList = (ids: unknown) => Array.isArray(ids) && ids.every((id) => typeof id === 'string');
 
 /**
- * The options only the processor has (or names its own way), in Mastra's words; the session checks
- * the rest (`mode`, `filter`, `filterTimeoutMs`, ...) with the same errors in every adapter.
+ * The options only the processor has (or names its own way), in Mastra's words; the session checks the rest (`mode`,
+ * `filter`, `filterTimeoutMs`, ...) with the same errors in every adapter.
  */
 const RULES: readonly Rule[] = [
   ['tools', isToolInput, 'the searchable tools, by name or as a list (ToolSearchProcessor needs `tools`)', 'required'],
@@ -133,15 +130,18 @@ const RULES: readonly Rule[] = [
 ];
 
 /**
- * The processor's options, checked, as session options: Mastra's names in the session's terms, the
- * filter asked with Mastra's arguments.
+ * The processor's options, checked, as session options: Mastra's names in the session's terms, the filter asked with
+ * Mastra's arguments.
  * @throws InvalidOptionError naming the option as the user wrote it.
  */
 export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearchSessionOptions<MastraTool> {
   checkOptionRules(options, RULES, 'new ToolSearchProcessor({ tools })');
   const { tools, search, storage, ttl, store, filter, pinned, embedder, mode, ...rest } = options;
   const { includeResolvedTools, injectCatalog, ...shared } = rest;
-  const session: ToolSearchSessionOptions<MastraTool> = { ...shared, catalog: pinnedMarked(tools, pinned) };
+  const session: ToolSearchSessionOptions<MastraTool> = {
+    ...shared,
+    catalog: markPinned(fromMastraTools(tools), pinned ?? []),
+  };
   session.mode = mode ?? (search?.autoLoad ? 'auto-load' : undefined);
   session.search = { limit: search?.topK, minScore: search?.minScore };
   session.state = store ?? (storage === 'context' ? 'conversation' : 'memory');
@@ -163,16 +163,4 @@ export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearc
           })
       : (filter as undefined);
   return session;
-}
-
-/** The tools as descriptors, those named in `pinned` marked as pinned. */
-function pinnedMarked(tools: MastraToolInput, pinned: readonly string[] = []) {
-  const descriptors = fromMastraTools(tools);
-  const ids = new Set(descriptors.map((descriptor) => descriptor.id));
-  const unknown = pinned.filter((id) => !ids.has(id));
-  if (unknown.length > 0) {
-    throw new InvalidOptionError('pinned', `pinned names tools that are not in tools: ${unknown.join(', ')}.`);
-  }
-  const pinnedIds = new Set(pinned);
-  return descriptors.map((descriptor) => (pinnedIds.has(descriptor.id) ? { ...descriptor, pinned: true } : descriptor));
 }

@@ -25,15 +25,14 @@ function isToolNotFound(toolName: string, errorText: string): boolean {
 const RUN_STATE_KEY = 'toolscout';
 
 /**
- * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, same
- * meta-tools, same result shapes) over toolscout's session, which ranks with BM25 over weighted
- * fields (names, descriptions, tags, sources, parameters; camelCase and snake_case split), and offers the `auto-load`,
- * `catalog` and `proxy` modes, pinned tools, a shared store, a `call` phase for the filter, and
- * telemetry.
+ * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, same meta-tools, same
+ * result shapes) over toolscout's session, which ranks with BM25 over weighted fields (names, descriptions, tags,
+ * sources, parameters; camelCase and snake_case split), and offers the `auto-load`, `catalog` and `proxy` modes, pinned
+ * tools, a shared store, a `call` phase for the filter, and telemetry.
  *
- * At every step it offers the meta-tools, the agent's own tools, then the pinned and loaded tools
- * (in load order, so the prompt prefix stays stable). Calls of catalog tools run through the session:
- * the filter's `call` phase, argument validation, then the original tool with Mastra's context.
+ * At every step it offers the meta-tools, the agent's own tools, then the pinned and loaded tools (in load order, so
+ * the prompt prefix stays stable). Calls of catalog tools run through the session: the filter's `call` phase, argument
+ * validation, then the original tool with Mastra's context.
  *
  * @example
  * ```ts
@@ -57,9 +56,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 
   /**
-   * Prepares a step: corrects Mastra's "not found" errors of the previous step into toolscout's
-   * self-correction messages, then offers the meta-tools, the agent's own tools and the pinned and
-   * loaded tools, each bound to this step.
+   * Prepares a step: corrects Mastra's "not found" errors of the previous step into toolscout's self-correction
+   * messages, then offers the meta-tools, the agent's own tools and the pinned and loaded tools, each bound to this
+   * step.
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
     const runState = runStateEntry<UnroutedCallsMemo<MastraTool>>(args.state, RUN_STATE_KEY);
@@ -79,11 +78,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 
   /**
-   * The pinned and loaded tools of a request, as Mastra tools. Mastra calls it when a run starts and
-   * when an approved (or resumed) call runs, so a loaded tool that needs approval resumes with its
-   * executor: its call runs through the step prepared here (quietly: it is not a model step). With
-   * `stepArgs`, loaded tools are read from those messages; without them (a resumed approval under
-   * `storage: 'context'`), the session offers the tools loaded at the thread's last step.
+   * The pinned and loaded tools of a request, as Mastra tools. Mastra calls it when a run starts and when an approved
+   * (or resumed) call runs, so a loaded tool that needs approval resumes with its executor: its call runs through the
+   * step prepared here (quietly: it is not a model step). With `stepArgs`, loaded tools are read from those messages;
+   * without them (a resumed approval under `storage: 'context'`), the session offers the tools loaded at the thread's
+   * last step.
    */
   async getLoadedToolsForRequestContext(
     args: { requestContext?: RequestContext; stepArgs?: ProcessInputStepArgs; tools?: Record<string, unknown> } = {},
@@ -95,9 +94,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 
   /**
-   * Forgets the loaded tools of one thread (of one resource, when threads are per resource). With
-   * `storage: 'context'` the conversation is the state: it forgets only the loads kept for an
-   * approval resumed without its messages.
+   * Forgets the loaded tools of one thread (of one resource, when threads are per resource). With `storage: 'context'`
+   * the conversation is the state: it forgets only the loads kept for an approval resumed without its messages.
    */
   async clearState(threadId?: string, resourceId?: string): Promise<void> {
     if (threadId !== undefined) await this.session.clearState(threadId, resourceId);

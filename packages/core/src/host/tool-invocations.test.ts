@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ToolSearchSession } from '../session/tool-search-session.js';
-import { conversationFromInvocations, correctUnroutedCalls, type UnroutedCallsMemo } from './tool-invocations.js';
+import {
+  conversationFromInvocations,
+  correctUnroutedCalls,
+  toolInvocationsOf,
+  type UnroutedCallsMemo,
+} from './tool-invocations.js';
 
 describe('conversationFromInvocations', () => {
   it('turns invocations into calls and results in order; pending calls have no result', () => {
@@ -25,6 +30,33 @@ describe('conversationFromInvocations', () => {
       { type: 'tool-result', toolCallId: 'c2', toolName: 'nope', output: 'failed' },
       { type: 'tool-call', toolCallId: undefined, toolName: 'a', input: { x: 1 } },
     ]);
+  });
+});
+
+describe('toolInvocationsOf', () => {
+  it('reads tool-invocation parts, in a message or in its content, and the older toolInvocations list', () => {
+    const a = { toolCallId: 'a' };
+    const b = { toolCallId: 'b' };
+    const c = { toolCallId: 'c' };
+    const messages = [
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'hi' },
+          { type: 'tool-invocation', toolInvocation: a },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: { format: 2, parts: [{ type: 'step-start' }, { type: 'tool-invocation', toolInvocation: b }] },
+      },
+      { role: 'assistant', content: { toolInvocations: [c, 'junk'] } },
+      { role: 'user', content: 'plain text' },
+      null,
+      { parts: [{ type: 'tool-invocation' }] },
+    ];
+    expect(toolInvocationsOf(messages)).toEqual([a, b, c]);
+    expect(toolInvocationsOf(undefined)).toEqual([]);
   });
 });
 

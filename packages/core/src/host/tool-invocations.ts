@@ -22,6 +22,26 @@ export interface ToolInvocation {
 }
 
 /**
+ * The tool invocations of messages in the UI format (`{ parts }`, or `{ content: { parts } }` where the
+ * format sits in a message's content, as Mastra stores it), oldest first: the `toolInvocation` of each
+ * `tool-invocation` part, or a message's older `toolInvocations` list when it has no parts. Anything
+ * else is skipped.
+ */
+export function toolInvocationsOf(messages: readonly unknown[] | undefined): ToolInvocation[] {
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((message) => {
+    const body = isRecord(message) && isRecord(message.content) ? message.content : message;
+    const { parts, toolInvocations } = isRecord(body) ? body : {};
+    const invocations = Array.isArray(parts)
+      ? parts.map((part) => (isRecord(part) && part.type === 'tool-invocation' ? part.toolInvocation : undefined))
+      : Array.isArray(toolInvocations)
+        ? toolInvocations
+        : [];
+    return invocations.filter(isRecord) as ToolInvocation[];
+  });
+}
+
+/**
  * The conversation of tool invocations, oldest first: each one with a tool name is a `tool-call`
  * entry, followed by a `tool-result` once it has a result (`output`: the result) or failed
  * (`output`: the error text). A pending call (awaiting approval, say) has no result entry; values

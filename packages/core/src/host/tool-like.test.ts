@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DuplicateToolError, InvalidToolError } from '../errors.js';
+import { DuplicateToolError, InvalidOptionError, InvalidToolError } from '../errors.js';
 import type { ToolExecutionContext } from '../types.js';
-import { descriptorsOfToolInput, type ToolLike, type ToolLikeReader, toolLikeDescriptor } from './tool-like.js';
+import {
+  descriptorsOfToolInput,
+  markPinned,
+  type ToolLike,
+  type ToolLikeReader,
+  toolLikeDescriptor,
+} from './tool-like.js';
 
 interface FakeTool extends ToolLike {
   id?: string;
@@ -72,5 +78,24 @@ describe('descriptorsOfToolInput', () => {
       /Tool at index 0 must be a fake tool or a tool descriptor/,
     );
     expect(() => descriptorsOfToolInput('x', READER)).toThrow(/tools must be a record of fake tools by name or a list/);
+  });
+});
+
+describe('markPinned', () => {
+  it('marks the tools named, and refuses names that are not among the tools', () => {
+    const tools = [{ id: 'a' }, { id: 'b' }];
+    expect(markPinned(tools, ['b'])).toEqual([{ id: 'a' }, { id: 'b', pinned: true }]);
+    expect(tools[1]).toEqual({ id: 'b' });
+    let caught: unknown;
+    try {
+      markPinned(tools, ['b', 'nope', 'gone'], 'alwaysOn');
+    } catch (error) {
+      caught = error;
+    }
+    expect(InvalidOptionError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({
+      option: 'alwaysOn',
+      message: 'alwaysOn names tools that are not in tools: nope, gone.',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { DuplicateToolError, InvalidToolError } from '../errors.js';
+import { DuplicateToolError, InvalidOptionError, InvalidToolError } from '../errors.js';
 import type { SchemaLike, ToolDescriptor, ToolExecutionContext } from '../types.js';
 import { describeValue, isIterable, isRecord } from '../values.js';
 
@@ -147,4 +147,23 @@ export function descriptorsOfToolInput<TTool extends ToolLike>(
     throw new InvalidToolError(message, 'tools');
   }
   return descriptorsOfRecord(tools, (tool, key) => toolLikeDescriptor(tool as TTool, reader, key));
+}
+
+/**
+ * The descriptors with those whose ids are in `pinned` marked as pinned (offered at every step), for a
+ * host option that pins tools by id.
+ *
+ * @throws InvalidOptionError naming `option` when `pinned` names ids that are not among the tools.
+ */
+export function markPinned<TTool>(
+  descriptors: readonly ToolDescriptor<TTool>[],
+  pinned: readonly string[],
+  option = 'pinned',
+): ToolDescriptor<TTool>[] {
+  const ids = new Set(pinned);
+  const unknown = pinned.filter((id) => !descriptors.some((descriptor) => descriptor.id === id));
+  if (unknown.length > 0) {
+    throw new InvalidOptionError(option, `${option} names tools that are not in tools: ${unknown.join(', ')}.`);
+  }
+  return descriptors.map((descriptor) => (ids.has(descriptor.id) ? { ...descriptor, pinned: true } : descriptor));
 }
