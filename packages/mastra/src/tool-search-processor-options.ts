@@ -49,8 +49,8 @@ export interface ToolSearchProcessorOptions
   > {
   /**
    * The searchable tools: a record of Mastra tools by name (as Mastra's processor takes them; a tool without an `id` is
-   * known by its key), or a list of Mastra tools and toolscout descriptors. Tools an `MCPClient` returns (`await
-   * mcp.listTools()`) work as they are. Two tools with one id are rejected (`DuplicateToolError`).
+   * known by its key), or a list of Mastra tools and toolscout descriptors. Tools an `MCPClient` returns
+   * (`await mcp.listTools()`) work as they are. Two tools with one id are rejected (`DuplicateToolError`).
    */
   tools: MastraToolInput;
   /** How `search_tools` ranks and answers. */
@@ -81,8 +81,8 @@ export interface ToolSearchProcessorOptions
    */
   ttl?: number;
   /**
-   * Decides, per request, whether a tool may be searched, loaded, offered or called (see {@link
-   * ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
+   * Decides, per request, whether a tool may be searched, loaded, offered or called (see
+   * {@link ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
    */
   filter?(args: ToolSearchFilterArgs): boolean | Promise<boolean>;
   /** Not supported (`true` is rejected): pass the tools to search in `tools`, e.g. `await mcp.listTools()`. */
