@@ -67,18 +67,12 @@ export interface ToolSearchProcessorOptions
     autoLoad?: boolean;
   };
   /**
-   * Where loaded tools live:
-   * - `'in-memory'` (default): in this process, per thread (and resource), with a TTL (`ttl`). A request without a
-   *   thread reads its loaded tools from its own messages instead: nothing is shared between anonymous requests.
-   * - `'context'`: derived from the conversation at every step: a tool is loaded while a `load_tool` result (or, with
-   *   `autoLoad`, a `search_tools` result) naming it is in the messages. Restart-safe; a plain search result is never a
-   *   load.
+   * Where loaded tools live: `'in-memory'` (default: in this process, per thread and resource, with `ttl`) or
+   * `'context'` (derived from the conversation at every step: restart-safe, and a plain search result is never a load).
+   * Either way, requests without a thread never share loaded tools (see {@link ToolSearchSessionOptions.state}).
    */
   storage?: 'in-memory' | 'context';
-  /**
-   * Idle time after which a thread's loaded tools are forgotten, in ms, for `storage: 'in-memory'`. `0` keeps them
-   * forever. Default 3,600,000 (1 hour).
-   */
+  /** Idle ms after which a thread's loaded tools are forgotten (`storage: 'in-memory'`); `0`: never. Default 1 hour. */
   ttl?: number;
   /**
    * Decides, per request, whether a tool may be searched, loaded, offered or called (see
