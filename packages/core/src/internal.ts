@@ -7,6 +7,44 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export {
+  activeToolNames,
+  carrySettings,
+  executeThroughStep,
+  keptTools,
+  runStateEntry,
+  sessionOwns,
+  withHostTools,
+} from './host/host-tools.js';
+export {
+  checkOptionRules,
+  isBoolean,
+  isNumberIn,
+  isOneOf,
+  isWholeNumberFrom,
+  type OptionRule,
+  shownValue,
+  valueAt,
+} from './host/option-rules.js';
+export { type StandardJsonSchema, standardJsonSchema } from './host/standard-json-schema.js';
+export { type StepIdPaths, type StepIds, stepIdsFrom } from './host/step-ids.js';
+export {
+  conversationFromInvocations,
+  correctUnroutedCalls,
+  type ToolInvocation,
+  toolInvocationsOf,
+  type UnroutedCallsMemo,
+} from './host/tool-invocations.js';
+export {
+  descriptorsOfRecord,
+  descriptorsOfToolInput,
+  markPinned,
+  readToolSchema,
+  runsThroughTool,
+  type ToolLike,
+  type ToolLikeReader,
+  toolLikeDescriptor,
+} from './host/tool-like.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';

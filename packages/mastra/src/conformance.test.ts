@@ -1,5 +1,5 @@
 import { runConformance } from '@toolscout/conformance';
-import { createMastraHarness } from './test-utils/mastra-harness.js';
+import { createMastraHarness } from '../test-utils/mastra-harness.js';
 
 const capabilities = { modes: { 'auto-load': true, catalog: true, proxy: true }, history: true, trimHistory: true };
 

@@ -3,9 +3,9 @@ import { DuplicateToolError, InvalidToolError } from '@toolscout/core/errors';
 import { tool as aiTool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { requestContextOf } from '../test-utils/mastra-harness.js';
+import { createMastraTools } from '../test-utils/mastra-tools.js';
 import { fromMastraTool, fromMastraTools } from './from-mastra-tools.js';
-import { requestContextOf } from './test-utils/mastra-harness.js';
-import { createMastraTools } from './test-utils/mastra-tools.js';
 import { ToolSearchProcessor } from './tool-search-processor.js';
 
 describe('fromMastraTool', () => {

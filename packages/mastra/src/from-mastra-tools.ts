@@ -1,11 +1,16 @@
 import { toStandardSchema } from '@mastra/core/schema';
 import type { SchemaLike, ToolAnnotations, ToolDescriptor, ToolExecutionContext } from '@toolscout/core';
-import { DuplicateToolError, InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, isIterable, isRecord } from '@toolscout/core/internal';
+import {
+  descriptorsOfToolInput,
+  isRecord,
+  type ToolLikeReader,
+  toolLikeDescriptor,
+  valueAt,
+} from '@toolscout/core/internal';
 
 /**
- * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from
- * `@mastra/mcp` returns (`listTools()`, `listToolsets()`), or an AI SDK tool (`tool(...)`).
+ * A tool as Mastra agents take it: a `createTool(...)` tool, a tool an `MCPClient` from `@mastra/mcp` returns
+ * (`listTools()`, `listToolsets()`), or an AI SDK tool (`tool(...)`).
  */
 export interface MastraTool {
   /** The tool's id: what the model sees and loads. A tool given in a record without one takes its key. */
@@ -21,19 +26,12 @@ export interface MastraTool {
 }
 
 /**
- * What Mastra hands a tool's `execute` besides its input: `requestContext`, `abortSignal`, `writer`,
- * `agent: { toolCallId, messages, suspend, ... }`, `mastra`, `memory`, ... A call that comes through
- * Mastra hands it to the session as the call's `host`, so the original tool gets exactly that.
- */
-export type MastraExecutionContext = Record<string, unknown>;
-
-/**
  * The searchable tools, in either of two forms:
- * - a record of Mastra tools by name, as Mastra's own `ToolSearchProcessor` takes them (a tool
- *   without an `id` is known by its key);
- * - a list of Mastra tools (each with an `id`) and toolscout `ToolDescriptor`s. A descriptor without
- *   `execute` whose `tool` is a Mastra tool runs through that tool, so a descriptor can add `tags`,
- *   `source` or `pinned` to a Mastra tool.
+ * - a record of Mastra tools by name, as Mastra's own `ToolSearchProcessor` takes them (a tool without an `id` is known
+ *   by its key);
+ * - a list of Mastra tools (each with an `id`) and toolscout `ToolDescriptor`s. A descriptor without `execute` whose
+ *   `tool` is a Mastra tool runs through that tool, so a descriptor can add `tags`, `source` or `pinned` to a Mastra
+ *   tool.
  */
 export type MastraToolInput = Readonly<Record<string, MastraTool>> | Iterable<MastraTool | ToolDescriptor<MastraTool>>;
 
@@ -45,28 +43,14 @@ export function isMastraToolInstance(value: unknown): boolean {
   return isRecord(value) && (value as Record<symbol, unknown>)[MASTRA_TOOL_MARKER] === true;
 }
 
-/** Resolves any schema Mastra accepts to a Standard Schema that can describe itself as JSON Schema. */
-function standardSchema(schema: unknown, label: string): SchemaLike {
-  try {
-    return toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as unknown as SchemaLike;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new InvalidToolError(
-      `${label}: inputSchema cannot be read (${reason}). Use zod, JSON Schema or another Standard Schema.`,
-      'inputSchema',
-      { cause: error },
-    );
-  }
-}
-
 /**
- * Runs a Mastra (or AI SDK) tool for the session. Inside an agent call, the tool gets the context
- * Mastra gave the call (the call's `host`); outside one (e.g. a direct `step.execute`), a minimal
- * one with the request context and abort signal.
+ * Runs a Mastra (or AI SDK) tool for the session, with the context Mastra gave the call (its `host`); outside an agent
+ * call (a direct `step.execute`), with the request context and abort signal.
  */
 async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolExecutionContext): Promise<unknown> {
   const execute = tool.execute as unknown as (input: unknown, context: unknown) => unknown;
-  const mastraContext: MastraExecutionContext = isRecord(context.host)
+  // What Mastra gave the call (requestContext, abortSignal, writer, agent: { toolCallId, messages, suspend }, ...).
+  const mastraContext: Record<string, unknown> = isRecord(context.host)
     ? context.host
     : { requestContext: context.context, abortSignal: context.abortSignal };
   if (isMastraToolInstance(tool)) return execute.call(tool, input, mastraContext);
@@ -81,105 +65,50 @@ async function runFrameworkTool(tool: MastraTool, input: unknown, context: ToolE
   });
 }
 
-function annotationsOf(tool: Record<string, unknown>): ToolAnnotations | undefined {
-  const mcp = tool.mcp;
-  return isRecord(mcp) && isRecord(mcp.annotations) ? (mcp.annotations as ToolAnnotations) : undefined;
-}
-
-function sourceOf(tool: Record<string, unknown>): string | undefined {
-  const serverName = isRecord(tool.mcpMetadata) ? tool.mcpMetadata.serverName : undefined;
-  return typeof serverName === 'string' && serverName !== '' ? serverName : undefined;
-}
+/** How core reads a Mastra tool: schemas through Mastra's own `toStandardSchema`, MCP server and annotations. */
+const MASTRA_TOOLS: ToolLikeReader<MastraTool> = {
+  noun: 'Mastra tool',
+  isTool: isMastraToolInstance,
+  kind: 'a tool (createTool(...), an MCP tool or an AI SDK tool)',
+  idHint:
+    'Give it one (createTool({ id, ... })), or pass the tools as a record: a tool without an id is known by its key.',
+  readSchema(tool) {
+    const schema = tool.inputSchema ?? tool.parameters;
+    if (schema === undefined) return undefined;
+    return toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as unknown as SchemaLike;
+  },
+  run: runFrameworkTool,
+  extras(tool) {
+    const server = valueAt(tool, 'mcpMetadata.serverName');
+    const annotations = valueAt(tool, 'mcp.annotations');
+    return {
+      source: typeof server === 'string' && server !== '' ? server : undefined,
+      annotations: isRecord(annotations) ? (annotations as ToolAnnotations) : undefined,
+    };
+  },
+};
 
 /**
- * Converts one Mastra (or AI SDK) tool into a toolscout descriptor (`tool` keeps the original, and
- * `execute` runs it with the context Mastra gives the call). Its id is the tool's own, else `key`
- * (the tool's key in a record of tools); its MCP server, when it has one, is its `source`. `label`
- * is how error messages name the tool.
+ * Converts one Mastra (or AI SDK) tool into a toolscout descriptor (`tool` keeps the original, and `execute` runs it
+ * with the context Mastra gives the call). Its id is the tool's own, else `key` (the tool's key in a record of tools);
+ * its MCP server, when it has one, is its `source`. `label` is how error messages name the tool.
  *
- * @throws InvalidToolError for a value that is not a tool, a tool without an id (and no `key`), a
- * description computed per call, or a schema that cannot be read.
+ * @throws InvalidToolError for a value that is not a tool, a tool without an id (and no `key`), a description computed
+ * per call, or a schema that cannot be read.
  */
-export function fromMastraTool(
-  tool: MastraTool,
-  key?: string,
-  label = key === undefined ? 'The tool' : `tools[${JSON.stringify(key)}]`,
-): ToolDescriptor<MastraTool> {
-  if (!isRecord(tool)) {
-    throw new InvalidToolError(
-      `${label} must be a tool (createTool(...), an MCP tool or an AI SDK tool), got ${describeValue(tool)}.`,
-    );
-  }
-  const id = typeof tool.id === 'string' && tool.id.trim() !== '' ? tool.id : key;
-  if (id === undefined) {
-    throw new InvalidToolError(
-      `${label} has no id. Give it one (createTool({ id, ... })), or pass the tools as a record: a tool without an id is known by its key.`,
-      'id',
-    );
-  }
-  if (typeof tool.description === 'function') {
-    throw new InvalidToolError(
-      `${label}: description is a function (computed per call), which cannot be searched. Give the tool a string description.`,
-      'description',
-    );
-  }
-  if (tool.execute !== undefined && typeof tool.execute !== 'function') {
-    throw new InvalidToolError(`${label}: execute must be a function, got ${describeValue(tool.execute)}.`, 'execute');
-  }
-  // The catalog checks the rest (a description that is not a string, ...) when the tool enters it.
-  const descriptor: ToolDescriptor<MastraTool> = { id, tool, description: tool.description as string | undefined };
-  const schema = tool.inputSchema ?? tool.parameters;
-  if (schema !== undefined) descriptor.inputSchema = standardSchema(schema, label);
-  const source = sourceOf(tool);
-  if (source !== undefined) descriptor.source = source;
-  const annotations = annotationsOf(tool);
-  if (annotations !== undefined) descriptor.annotations = annotations;
-  return withMastraExecute(descriptor);
-}
-
-/** A descriptor that runs through its Mastra tool, unless it has an `execute` of its own. */
-function withMastraExecute(descriptor: ToolDescriptor<MastraTool>): ToolDescriptor<MastraTool> {
-  const tool = descriptor.tool;
-  if (descriptor.execute !== undefined || !isRecord(tool) || typeof tool.execute !== 'function') return descriptor;
-  return { ...descriptor, execute: (input, context) => runFrameworkTool(tool, input, context) };
+export function fromMastraTool(tool: MastraTool, key?: string, label?: string): ToolDescriptor<MastraTool> {
+  return toolLikeDescriptor(tool, MASTRA_TOOLS, key, label);
 }
 
 /**
- * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original
- * Mastra tool). Ids are the tools' own ids, or their record keys when they have none. Two tools with
- * one id are rejected: loading one of them must never load the other. A descriptor given in a list
- * is kept as it is; without an `execute`, it runs through its `tool` when that is a Mastra tool.
+ * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original Mastra tool). Ids are
+ * the tools' own ids, or their record keys when they have none. Two tools with one id are rejected: loading one of them
+ * must never load the other. A descriptor given in a list is kept as it is; without an `execute`, it runs through its
+ * `tool` when that is a Mastra tool.
  *
- * @throws DuplicateToolError when two tools of a record share an id; InvalidToolError for a value
- * that is not a tool, or a listed tool without an id.
+ * @throws DuplicateToolError when two tools of a record share an id; InvalidToolError for a value that is not a tool,
+ * or a listed tool without an id.
  */
 export function fromMastraTools(tools: MastraToolInput): ToolDescriptor<MastraTool>[] {
-  if (isIterable(tools)) {
-    return [...tools].map((item, index) => {
-      const label = `Tool at index ${index}`;
-      if (isMastraToolInstance(item)) return fromMastraTool(item as MastraTool, undefined, label);
-      if (isRecord(item)) return withMastraExecute(item as unknown as ToolDescriptor<MastraTool>);
-      throw new InvalidToolError(`${label} must be a Mastra tool or a tool descriptor, got ${describeValue(item)}.`);
-    });
-  }
-  if (!isRecord(tools)) {
-    throw new InvalidToolError(
-      `tools must be a record of Mastra tools by name or a list of tools, got ${describeValue(tools)}.`,
-      'tools',
-    );
-  }
-  const keysById = new Map<string, string>();
-  return Object.entries(tools).map(([key, tool]) => {
-    const descriptor = fromMastraTool(tool, key);
-    const previous = keysById.get(descriptor.id);
-    if (previous !== undefined) {
-      throw new DuplicateToolError(
-        descriptor.id,
-        `tools[${JSON.stringify(previous)}]`,
-        `tools[${JSON.stringify(key)}]`,
-      );
-    }
-    keysById.set(descriptor.id, key);
-    return descriptor;
-  });
+  return descriptorsOfToolInput(tools, MASTRA_TOOLS);
 }

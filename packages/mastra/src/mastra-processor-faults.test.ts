@@ -11,8 +11,8 @@ import type { ScriptedModel } from '@toolscout/test-kit';
 import { tool as aiTool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mastraModel, requestContextOf, runTurn, scriptedModel } from './test-utils/mastra-harness.js';
-import { createMastraTools } from './test-utils/mastra-tools.js';
+import { mastraModel, requestContextOf, runTurn, scriptedModel } from '../test-utils/mastra-harness.js';
+import { createMastraTools } from '../test-utils/mastra-tools.js';
 import { ToolSearchProcessor } from './tool-search-processor.js';
 
 const META = ['search_tools', 'load_tool'];

@@ -1,7 +1,7 @@
 import { RequestContext } from '@mastra/core/request-context';
 import { describe, expect, it } from 'vitest';
+import { requestContextOf } from '../test-utils/mastra-harness.js';
 import { requestIds } from './request-ids.js';
-import { requestContextOf } from './test-utils/mastra-harness.js';
 
 describe('requestIds', () => {
   it('reads the reserved keys first, then the memory thread', () => {

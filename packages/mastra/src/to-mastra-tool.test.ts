@@ -1,9 +1,9 @@
 import { ToolSearchSession } from '@toolscout/core';
 import { ToolCallFailedError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
+import { requestContextOf } from '../test-utils/mastra-harness.js';
+import { createMastraTools } from '../test-utils/mastra-tools.js';
 import { fromMastraTools, type MastraTool } from './from-mastra-tools.js';
-import { requestContextOf } from './test-utils/mastra-harness.js';
-import { createMastraTools } from './test-utils/mastra-tools.js';
 import { toMastraTool } from './to-mastra-tool.js';
 
 type Execute = (input: unknown, context?: Record<string, unknown>) => Promise<unknown>;

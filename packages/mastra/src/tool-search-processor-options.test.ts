@@ -3,8 +3,8 @@ import { RequestContext } from '@mastra/core/request-context';
 import { InMemoryLoadedToolStore } from '@toolscout/core';
 import { DuplicateToolError, InvalidOptionError, InvalidToolError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
-import { requestContextOf } from './test-utils/mastra-harness.js';
-import { createMastraTools } from './test-utils/mastra-tools.js';
+import { requestContextOf } from '../test-utils/mastra-harness.js';
+import { createMastraTools } from '../test-utils/mastra-tools.js';
 import { ToolSearchProcessor } from './tool-search-processor.js';
 import type { ToolSearchProcessorOptions } from './tool-search-processor-options.js';
 

@@ -9,8 +9,8 @@ import type { ToolExecutionContext, ToolSearchEvent } from '@toolscout/core';
 import type { ScriptedModel } from '@toolscout/test-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mastraModel, type RunMethod, requestContextOf, runTurn, scriptedModel } from './test-utils/mastra-harness.js';
-import { createMastraTools } from './test-utils/mastra-tools.js';
+import { mastraModel, type RunMethod, requestContextOf, runTurn, scriptedModel } from '../test-utils/mastra-harness.js';
+import { createMastraTools } from '../test-utils/mastra-tools.js';
 import { ToolSearchProcessor } from './tool-search-processor.js';
 import type { ToolSearchFilterArgs, ToolSearchProcessorOptions } from './tool-search-processor-options.js';
 

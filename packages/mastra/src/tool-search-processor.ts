@@ -1,38 +1,38 @@
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
-import { type ConversationEntry, type StepRequest, ToolSearchSession, type ToolSearchStep } from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
+import { ToolSearchSession } from '@toolscout/core';
+import {
+  activeToolNames,
+  correctUnroutedCalls,
+  keptTools,
+  runStateEntry,
+  type UnroutedCallsMemo,
+  withHostTools,
+} from '@toolscout/core/internal';
 import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
 import type { MastraTool } from './from-mastra-tools.js';
-import { requestIds } from './request-ids.js';
+import { stepRequest } from './request-ids.js';
 import { toMastraTool } from './to-mastra-tool.js';
-import { checkOptions, type ToolSearchProcessorOptions, toSessionOptions } from './tool-search-processor-options.js';
-
-interface RunState {
-  /** The step prepared last in this request. */
-  step?: ToolSearchStep<MastraTool>;
-  /** Tool calls whose outcome was already seen (and corrected when needed). */
-  seen?: Set<string>;
-}
-
-const RUN_STATE_KEY = 'toolscout';
+import { type ToolSearchProcessorOptions, toSessionOptions } from './tool-search-processor-options.js';
 
 /** How Mastra reports a call of a tool that is not in the step's tools. */
-function isToolNotFound(toolName: string, errorText: unknown): boolean {
-  return typeof errorText === 'string' && errorText.startsWith(`Tool "${toolName}" not found.`);
+function isToolNotFound(toolName: string, errorText: string): boolean {
+  return errorText.startsWith(`Tool "${toolName}" not found.`);
 }
 
+/** Where the processor keeps its part of a run's processor state. */
+const RUN_STATE_KEY = 'toolscout';
+
 /**
- * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, same
- * meta-tools, same result shapes) over toolscout's session, which ranks with BM25 over weighted
- * fields (names, descriptions, tags, sources, parameters; camelCase and snake_case split), and offers the `auto-load`,
- * `catalog` and `proxy` modes, pinned tools, a shared store, a `call` phase for the filter, and
- * telemetry.
+ * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, same meta-tools, same
+ * result shapes) over toolscout's session, which ranks with BM25 over weighted fields (names, descriptions, tags,
+ * sources, parameters; camelCase and snake_case split), and offers the `auto-load`, `catalog` and `proxy` modes, pinned
+ * tools, a shared store, a `call` phase for the filter, and telemetry.
  *
- * At every step it offers the meta-tools, the agent's own tools, then the pinned and loaded tools
- * (in load order, so the prompt prefix stays stable). Calls of catalog tools run through the session:
- * the filter's `call` phase, argument validation, then the original tool with Mastra's context.
+ * At every step it offers the meta-tools, the agent's own tools, then the pinned and loaded tools (in load order, so
+ * the prompt prefix stays stable). Calls of catalog tools run through the session: the filter's `call` phase, argument
+ * validation, then the original tool with Mastra's context.
  *
  * @example
  * ```ts
@@ -52,61 +52,50 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
 
   /** @throws InvalidOptionError for a bad option (`option` names it); the errors of `fromMastraTools`. */
   constructor(options: ToolSearchProcessorOptions) {
-    checkOptions(options);
     this.session = new ToolSearchSession(toSessionOptions(options));
   }
 
   /**
-   * Prepares a step: corrects Mastra's "not found" errors of the previous step into toolscout's
-   * self-correction messages, then offers the meta-tools, the agent's own tools and the pinned and
-   * loaded tools, each bound to this step.
+   * Prepares a step: corrects Mastra's "not found" errors of the previous step into toolscout's self-correction
+   * messages, then offers the meta-tools, the agent's own tools and the pinned and loaded tools, each bound to this
+   * step.
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
-    const runState = this.#runState(args.state);
-    await this.#correctUnknownToolCalls(args.messages, runState);
-    const request = this.#request(args.requestContext, conversationFromMessages(args.messages));
+    const runState = runStateEntry<UnroutedCallsMemo<MastraTool>>(args.state, RUN_STATE_KEY);
+    // Mastra answers a call of a tool the step did not offer itself; the step the call was made at knows better.
+    await correctUnroutedCalls(toolInvocationsOf(args.messages), runState, isToolNotFound);
+    const request = stepRequest(args.requestContext, conversationFromMessages(args.messages));
     const step = await this.session.prepareStep(request);
     runState.step = step;
-
-    const owned = (name: string) =>
-      this.session.isMetaTool(name) || this.session.catalog.getByToolName(name) !== undefined;
-    const tools: Record<string, unknown> = {};
-    for (const offered of step.tools) if (offered.kind === 'meta') tools[offered.name] = toMastraTool(offered, step);
-    const agentTools = Object.entries(args.tools ?? {}).filter(([name]) => !owned(name));
-    for (const [name, tool] of agentTools) tools[name] = tool;
-    for (const offered of step.tools) if (offered.kind !== 'meta') tools[offered.name] = toMastraTool(offered, step);
+    const tools = withHostTools<MastraTool, unknown>(this.session, step, args.tools, (offered) =>
+      toMastraTool(offered, step),
+    );
     const result: ProcessInputStepResult = { tools };
     if (Array.isArray(args.activeTools)) {
-      const active = new Set(args.activeTools.filter((name) => !owned(name)));
-      result.activeTools = Object.keys(tools).filter((name) => active.has(name) || owned(name));
+      result.activeTools = activeToolNames(this.session, Object.keys(tools), args.activeTools);
     }
     return result;
   }
 
   /**
-   * The pinned and loaded tools of a request, as Mastra tools. Mastra calls it when a run starts and
-   * when an approved (or resumed) call runs, so a loaded tool that needs approval resumes with its
-   * executor: its call runs through the step prepared here (quietly: it is not a model step). With
-   * `stepArgs`, loaded tools are read from those messages; without them (a resumed approval under
-   * `storage: 'context'`), the session offers the tools loaded at the thread's last step.
+   * The pinned and loaded tools of a request, as Mastra tools. Mastra calls it when a run starts and when an approved
+   * (or resumed) call runs, so a loaded tool that needs approval resumes with its executor: its call runs through the
+   * step prepared here (quietly: it is not a model step). With `stepArgs`, loaded tools are read from those messages;
+   * without them (a resumed approval under `storage: 'context'`), the session offers the tools loaded at the thread's
+   * last step.
    */
   async getLoadedToolsForRequestContext(
     args: { requestContext?: RequestContext; stepArgs?: ProcessInputStepArgs; tools?: Record<string, unknown> } = {},
   ): Promise<Record<string, Tool>> {
     const requestContext = args.requestContext ?? args.stepArgs?.requestContext;
     const conversation = args.stepArgs ? conversationFromMessages(args.stepArgs.messages) : undefined;
-    const step = await this.session.prepareStep(this.#request(requestContext, conversation), { quiet: true });
-    const tools: Record<string, Tool> = {};
-    for (const offered of step.tools) {
-      if (offered.kind === 'pinned' || offered.kind === 'loaded') tools[offered.name] = toMastraTool(offered, step);
-    }
-    return tools;
+    const step = await this.session.prepareStep(stepRequest(requestContext, conversation), { quiet: true });
+    return keptTools(step, (offered) => toMastraTool(offered, step));
   }
 
   /**
-   * Forgets the loaded tools of one thread (of one resource, when threads are per resource). With
-   * `storage: 'context'` the conversation is the state: it forgets only the loads kept for an
-   * approval resumed without its messages.
+   * Forgets the loaded tools of one thread (of one resource, when threads are per resource). With `storage: 'context'`
+   * the conversation is the state: it forgets only the loads kept for an approval resumed without its messages.
    */
   async clearState(threadId?: string, resourceId?: string): Promise<void> {
     if (threadId !== undefined) await this.session.clearState(threadId, resourceId);
@@ -135,34 +124,5 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   /** Releases the session (index, in-memory store and its timer). */
   dispose(): void {
     this.session.dispose();
-  }
-
-  /** The session's request: the thread and resource, Mastra's request context, the conversation when given. */
-  #request(requestContext: RequestContext | undefined, conversation: ConversationEntry[] | undefined): StepRequest {
-    return { ...requestIds(requestContext), context: requestContext, conversation };
-  }
-
-  /** What this processor keeps in the run's processor state (none outside a run). */
-  #runState(state: Record<string, unknown> | undefined): RunState {
-    if (!state) return {};
-    if (!isRecord(state[RUN_STATE_KEY])) state[RUN_STATE_KEY] = {};
-    return state[RUN_STATE_KEY] as RunState;
-  }
-
-  /**
-   * Mastra answers a call of a tool the step did not offer with its own "Tool "x" not found" error.
-   * The previous step knows better (the tool is not loaded yet: load it; or: did you mean ...), so
-   * that error text is replaced with the session's message before the model reads it.
-   */
-  async #correctUnknownToolCalls(messages: readonly unknown[] | undefined, runState: RunState): Promise<void> {
-    runState.seen ??= new Set();
-    for (const invocation of toolInvocationsOf(messages)) {
-      const { toolCallId, toolName, state } = invocation;
-      if (typeof toolCallId !== 'string' || typeof toolName !== 'string') continue;
-      if ((state !== 'result' && state !== 'output-error') || runState.seen.has(toolCallId)) continue;
-      runState.seen.add(toolCallId);
-      if (!runState.step || state !== 'output-error' || !isToolNotFound(toolName, invocation.errorText)) continue;
-      invocation.errorText = (await runState.step.refuseUnrouted(toolName)).message;
-    }
   }
 }

@@ -5,8 +5,8 @@ import { createTool, type Tool } from '@mastra/core/tools';
 import type { ConformanceHarness, ScriptAction, Transcript } from '@toolscout/conformance';
 import type { CatalogTool, PolicyFilter, ToolDescriptor, ToolSearchSessionOptions } from '@toolscout/core';
 import { ScriptedModel } from '@toolscout/test-kit';
-import { ToolSearchProcessor } from '../tool-search-processor.js';
-import type { ToolSearchProcessorOptions } from '../tool-search-processor-options.js';
+import { ToolSearchProcessor } from '../src/tool-search-processor.js';
+import type { ToolSearchProcessorOptions } from '../src/tool-search-processor-options.js';
 
 let models = 0;
 
