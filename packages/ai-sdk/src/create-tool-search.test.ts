@@ -13,10 +13,10 @@ import {
 } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { fixtureTools } from '../test-utils/fixture-tools.js';
+import { invalidOptionOf } from '../test-utils/invalid-option.js';
 import { createToolSearch } from './create-tool-search.js';
 import { fromAISDKTool, fromAISDKTools } from './from-ai-sdk-tool.js';
-import { fixtureTools } from './test-utils/fixture-tools.js';
-import { invalidOptionOf } from './test-utils/invalid-option.js';
 
 const META = ['search_tools', 'load_tool'];
 

@@ -1,13 +1,19 @@
 import {
   type StepRequest,
-  type ToolCallError,
   type ToolDescriptor,
   ToolSearchSession,
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidOptionError, ToolCallFailedError } from '@toolscout/core/errors';
-import { describeValue, isRecord, stepRequestProblem } from '@toolscout/core/internal';
+import {
+  checkHookOptions,
+  checkOptionsObject,
+  checkReturnedRequest,
+  createRefusalCarrier,
+  type HookKind,
+  requestFromContext,
+} from '@toolscout/core/internal';
 import {
   type ModelMessage,
   NoSuchToolError,
@@ -102,36 +108,18 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   dispose(): void;
 }
 
-function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRequest {
-  const { threadId, resourceId } = runtimeContext ?? {};
-  return {
-    threadId: typeof threadId === 'string' ? threadId : undefined,
-    resourceId: typeof resourceId === 'string' ? resourceId : undefined,
-    context: runtimeContext,
-  };
-}
+/** The hook options and what each must be. */
+const HOOKS: Record<string, HookKind> = {
+  request: 'function',
+  prepareStep: 'function',
+  repairToolCall: 'function',
+  onStep: 'function',
+  refineToolInput: 'functions by tool name',
+};
 
-/** What `request()` returned, checked by core's rule for a step request, as an error of the option. */
-function checkRequest(request: unknown): GenerationRequest {
-  const found = stepRequestProblem(request);
-  if (found === undefined) return (request ?? {}) as GenerationRequest;
-  const what = found.path === '' ? 'request() returned a value that' : `request() returned a ${found.path} that`;
-  throw new InvalidOptionError('request', `${what} ${found.problem}.`);
-}
-
-function checkOptions(options: unknown): asserts options is CreateToolSearchOptions {
-  if (!isRecord(options)) {
-    const got = describeValue(options);
-    throw new InvalidOptionError('options', `createToolSearch takes one options object, { catalog, ... }; got ${got}.`);
-  }
-  for (const name of ['request', 'prepareStep', 'repairToolCall', 'onStep', 'refineToolInput']) {
-    const value = options[name];
-    const expected = name === 'refineToolInput' ? 'a record of functions by tool name' : 'a function';
-    if (value !== undefined && (name === 'refineToolInput' ? !isRecord(value) : typeof value !== 'function')) {
-      throw new InvalidOptionError(name, `${name} must be ${expected}; got ${describeValue(value)}.`);
-    }
-  }
-}
+/** The default `request`: thread and resource ids from the runtime context, which is the policy's context. */
+const defaultRequest = ({ runtimeContext }: GenerationRequestInfo): GenerationRequest =>
+  requestFromContext(runtimeContext);
 
 /**
  * Tool search for the Vercel AI SDK: the catalog's tools stay out of the prompt until the model
@@ -161,7 +149,8 @@ export function createToolSearch<CATALOG extends ToolSearchCatalog, DIRECT exten
   // The tools are typed when the catalog is a record of AI SDK tools (descriptors and catalogs are not).
 ): AISDKToolSearch<(CATALOG extends ToolSet ? CATALOG : ToolSet) & DIRECT>;
 export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSearch {
-  checkOptions(options);
+  checkOptionsObject(options, 'createToolSearch takes one options object, { catalog, ... }');
+  checkHookOptions(options, HOOKS);
   const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
   const { repairToolCall: ownRepairToolCall, refineToolInput: ownRefineToolInput, ...sessionOptions } = rest;
   const { descriptors, provider } = directToolsOf(tools);
@@ -170,7 +159,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     catalog: descriptorsOf(catalog, 'catalog'),
     tools: descriptors,
   });
-  const markerKey = `__toolscout_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
+  const refusals = createRefusalCarrier();
 
   // ---- per-generation steps ----
   // A step is kept under the messages array `prepareStep` saw: the AI SDK hands that same array to
@@ -180,16 +169,8 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   const stepFor = (messages: ModelMessage[] | undefined): Promise<ToolSearchStep<Tool>> =>
     session.stepFor(messages, { conversation: conversationFromMessages(messages) });
 
-  /** The session's error that `repairToolCall` put in a call's input, for the refinement to throw. */
-  const throwMarked = (input: unknown): void => {
-    const marked = isRecord(input) ? input[markerKey] : undefined;
-    if (isRecord(marked) && typeof marked.message === 'string') {
-      throw new ToolCallFailedError(marked as unknown as ToolCallError);
-    }
-  };
-
   const run: RunCall = async (name, input, callOptions) => {
-    throwMarked(input);
+    refusals.rethrow(input);
     const step = await stepFor(callOptions.messages);
     const outcome = await step.execute(name, input, { abortSignal: callOptions.abortSignal, host: callOptions });
     if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
@@ -211,7 +192,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     for (const name of Object.keys(all)) {
       const own = ownRefineToolInput?.[name];
       refine[name] = (input: unknown) => {
-        throwMarked(input);
+        refusals.rethrow(input);
         return own ? own(input) : input;
       };
     }
@@ -232,7 +213,10 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     const messages = own?.messages ?? stepOptions.messages;
     const runtimeContext = own?.runtimeContext ?? stepOptions.runtimeContext;
     const step = await session.prepareStep(
-      { ...checkRequest(request({ runtimeContext, messages })), conversation: conversationFromMessages(messages) },
+      {
+        ...checkReturnedRequest('request', request({ runtimeContext, messages })),
+        conversation: conversationFromMessages(messages),
+      },
       { keys: [messages, stepOptions.messages] },
     );
     await onStep?.(step);
@@ -262,8 +246,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     // the model reads the same message after the AI SDK's "Error repairing tool call: ".
     const standIn = Object.keys(repair.tools).find((name) => !provider.has(name) && name in build().tools);
     if (standIn === undefined) throw new ToolCallFailedError(error);
-    const { cause: _cause, ...serializable } = error;
-    return { ...toolCall, toolName: standIn, input: JSON.stringify({ [markerKey]: serializable }) };
+    return { ...toolCall, toolName: standIn, input: refusals.carry(error) };
   };
 
   // Spread into generateText: `tools` and the hooks; `session` and `dispose` stay out of the spread.

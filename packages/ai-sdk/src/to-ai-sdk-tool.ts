@@ -1,4 +1,5 @@
 import type { CatalogTool, MetaToolDefinition } from '@toolscout/core';
+import { isAsyncIterable, lastValue } from '@toolscout/core/internal';
 import { dynamicTool, type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import { isAISDKTool } from './from-ai-sdk-tool.js';
 
@@ -8,18 +9,6 @@ export type RunCall = (name: string, input: unknown, options: ToolExecutionOptio
 /** What the discovery tool of `catalog` mode reads its per-step description from (`toolsContext`). */
 export interface DiscoveryContext {
   description: string;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}
-
-/** The last value of a streaming output (what the AI SDK sends the model for a streaming tool). */
-async function lastValue(output: unknown): Promise<unknown> {
-  if (!isAsyncIterable(output)) return output;
-  let last: unknown;
-  for await (const value of output) last = value;
-  return last;
 }
 
 /** A meta-tool of the session as an AI SDK tool whose calls go through `run`. */

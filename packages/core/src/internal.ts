@@ -7,6 +7,18 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export { isAsyncIterable, lastValue } from './host/async-output.js';
+export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
+export { checkHookOptions, checkOptionsObject, type HookKind } from './host/option-checks.js';
+export { checkReturnedRequest, type HostRequest, requestFromContext } from './host/request-from-context.js';
+export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
+export { upFrontDescription } from './host/up-front-description.js';
+export {
+  type ValidatorResult,
+  type ValidatorSchemaLike,
+  validationIssues,
+  validatorSchema,
+} from './host/validator-schema.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';
