@@ -639,6 +639,10 @@ describe('createToolSearch: tools and options', () => {
       /both a direct tool/,
     );
     expect(() => createToolSearch({ catalog: tools, mode: 'magic' as never })).toThrow(/Unknown mode "magic"/);
+    expect(invalidOptionOf(() => createToolSearch({ catalog: tools, tools: { get_weather: provider } }))).toBe('tools');
+    expect(() => createToolSearch({ catalog: tools, tools: { load_tool: provider } })).toThrow(
+      'The tool "load_tool" has the name of another tool; rename one.',
+    );
   });
 
   it('takes one options object, and names each bad option in its InvalidOptionError', () => {

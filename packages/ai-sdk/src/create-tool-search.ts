@@ -5,13 +5,13 @@ import {
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
-import { InvalidOptionError, ToolCallFailedError } from '@toolscout/core/errors';
+import { ToolCallFailedError } from '@toolscout/core/errors';
 import {
   checkHookOptions,
   checkOptionsObject,
   checkReturnedRequest,
   createRefusalCarrier,
-  type HookKind,
+  createToolRecord,
   requestFromContext,
 } from '@toolscout/core/internal';
 import {
@@ -28,11 +28,7 @@ import { conversationFromMessages } from './conversation-from-messages.js';
 import { descriptorsOf, directToolsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
 import { type DiscoveryContext, type RunCall, toAISDKMetaTool, toAISDKTool } from './to-ai-sdk-tool.js';
 
-/**
- * Who a generation is for, as the session needs to know it: its thread and resource (loaded tools
- * are remembered per thread by the stores) and the context the policy (`filter`) and core-descriptor
- * tools receive.
- */
+/** Who a generation is for: its thread and resource (for the stores) and the policy's context. */
 export type GenerationRequest = Pick<StepRequest, 'threadId' | 'resourceId' | 'context'>;
 
 /** What {@link CreateToolSearchOptions.request} is given at each step. */
@@ -108,18 +104,8 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   dispose(): void;
 }
 
-/** The hook options and what each must be. */
-const HOOKS: Record<string, HookKind> = {
-  request: 'function',
-  prepareStep: 'function',
-  repairToolCall: 'function',
-  onStep: 'function',
-  refineToolInput: 'functions by tool name',
-};
-
 /** The default `request`: thread and resource ids from the runtime context, which is the policy's context. */
-const defaultRequest = ({ runtimeContext }: GenerationRequestInfo): GenerationRequest =>
-  requestFromContext(runtimeContext);
+const defaultRequest = ({ runtimeContext }: GenerationRequestInfo) => requestFromContext(runtimeContext);
 
 /**
  * Tool search for the Vercel AI SDK: the catalog's tools stay out of the prompt until the model
@@ -150,7 +136,7 @@ export function createToolSearch<CATALOG extends ToolSearchCatalog, DIRECT exten
 ): AISDKToolSearch<(CATALOG extends ToolSet ? CATALOG : ToolSet) & DIRECT>;
 export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSearch {
   checkOptionsObject(options, 'createToolSearch takes one options object, { catalog, ... }');
-  checkHookOptions(options, HOOKS);
+  checkHookOptions(options, ['request', 'prepareStep', 'repairToolCall', 'onStep'], ['refineToolInput']);
   const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
   const { repairToolCall: ownRepairToolCall, refineToolInput: ownRefineToolInput, ...sessionOptions } = rest;
   const { descriptors, provider } = directToolsOf(tools);
@@ -161,11 +147,8 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   });
   const refusals = createRefusalCarrier();
 
-  // ---- per-generation steps ----
-  // A step is kept under the messages array `prepareStep` saw: the AI SDK hands that same array to
-  // the step's tool executions and to `repairToolCall`, so concurrent generations never mix. A call
-  // outside a prepared step (e.g. a tool approved in an earlier request, run before the first step)
-  // gets a step derived from the messages alone, without a thread or context.
+  // A step is kept under the messages array `prepareStep` saw, which the AI SDK hands the step's calls
+  // and `repairToolCall`; a call outside a prepared step (a resumed approval) gets one from the messages.
   const stepFor = (messages: ModelMessage[] | undefined): Promise<ToolSearchStep<Tool>> =>
     session.stepFor(messages, { conversation: conversationFromMessages(messages) });
 
@@ -177,37 +160,24 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     return outcome.output;
   };
 
-  // ---- the tools record, rebuilt when the catalog changes ----
-  let built: { tools: ToolSet; refine: ToolInputRefinement<ToolSet> } | undefined;
-  const unsubscribe = session.catalog.subscribe(() => {
-    built = undefined;
+  const toolRecord = createToolRecord<Tool, Tool>(session, {
+    meta: (meta) => toAISDKMetaTool(meta, run),
+    tool: (tool) => toAISDKTool(tool, run),
+    passThrough: provider,
   });
-
-  const build = () => {
-    if (built) return built;
-    const all: ToolSet = {};
-    for (const meta of session.metaTools) all[meta.name] = toAISDKMetaTool(meta, run);
-    for (const tool of [...session.directTools, ...session.catalog]) all[tool.toolName] = toAISDKTool(tool, run);
+  // Our tools' refinements throw the refusal `repairToolCall` put in a call's input, then run yours.
+  const refineToolInput = (): ToolInputRefinement<ToolSet> => {
     const refine: ToolInputRefinement<ToolSet> = { ...ownRefineToolInput };
-    for (const name of Object.keys(all)) {
+    for (const name of Object.keys(toolRecord.get()).filter((name) => !provider.has(name))) {
       const own = ownRefineToolInput?.[name];
       refine[name] = (input: unknown) => {
         refusals.rethrow(input);
         return own ? own(input) : input;
       };
     }
-    for (const [name, tool] of provider) {
-      if (name in all) {
-        throw new InvalidOptionError('tools', `The provider tool "${name}" has the name of another tool; rename one.`);
-      }
-      all[name] = tool;
-    }
-    built = { tools: all, refine };
-    return built;
+    return refine;
   };
-  build(); // a clash among tool names fails here, not at the first generation
 
-  // ---- the hooks ----
   const prepareStep: PrepareStepFunction<ToolSet> = async (stepOptions) => {
     const own = await ownPrepareStep?.(stepOptions);
     const messages = own?.messages ?? stepOptions.messages;
@@ -238,25 +208,22 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   const repairToolCall: ToolCallRepairFunction<ToolSet> = async (repair) => {
     if (!NoSuchToolError.isInstance(repair.error)) return ownRepairToolCall ? ownRepairToolCall(repair) : null;
     const { toolCall } = repair;
-    const step = await stepFor(repair.messages);
-    const error = await step.refuseUnrouted(toolCall.toolName);
-    // The AI SDK parses a repaired call against the active tools and keeps the original name when the
-    // refinement of the repaired call throws: the model then reads the session's message as the
-    // result of the call it made. Without an active tool of ours to stand in, the repair fails, and
-    // the model reads the same message after the AI SDK's "Error repairing tool call: ".
-    const standIn = Object.keys(repair.tools).find((name) => !provider.has(name) && name in build().tools);
+    const error = await (await stepFor(repair.messages)).refuseUnrouted(toolCall.toolName);
+    // The AI SDK keeps the called name when the refinement of the repaired call throws, so the model reads
+    // the session's message as the result of its call; without an active tool of ours, the repair fails.
+    const standIn = Object.keys(repair.tools).find((name) => !provider.has(name) && name in toolRecord.get());
     if (standIn === undefined) throw new ToolCallFailedError(error);
     return { ...toolCall, toolName: standIn, input: refusals.carry(error) };
   };
 
   // Spread into generateText: `tools` and the hooks; `session` and `dispose` stay out of the spread.
   return Object.defineProperties({ prepareStep, repairToolCall } as unknown as AISDKToolSearch, {
-    tools: { enumerable: true, get: () => build().tools },
-    experimental_refineToolInput: { enumerable: true, get: () => build().refine },
+    tools: { enumerable: true, get: toolRecord.get },
+    experimental_refineToolInput: { enumerable: true, get: refineToolInput },
     session: { value: session },
     dispose: {
       value: () => {
-        unsubscribe();
+        toolRecord.dispose();
         session.dispose();
       },
     },

@@ -9,8 +9,9 @@ export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog
 export { checkFor, markerOf } from './errors.js';
 export { isAsyncIterable, lastValue } from './host/async-output.js';
 export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
-export { checkHookOptions, checkOptionsObject, type HookKind } from './host/option-checks.js';
+export { checkHookOptions, checkOptionsObject } from './host/option-checks.js';
 export { checkReturnedRequest, type HostRequest, requestFromContext } from './host/request-from-context.js';
+export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
 export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
 export { upFrontDescription } from './host/up-front-description.js';
 export {

@@ -1,9 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
 import { describeValue, isRecord } from '../values.js';
 
-/** What a hook option of an entry point must be: a function, or a record of functions by tool name. */
-export type HookKind = 'function' | 'functions by tool name';
-
 /**
  * An entry point's options, checked: an object, else an {@link InvalidOptionError} of `options`
  * saying `usage` (e.g. `createX takes one options object, { catalog, ... }`) and what came instead.
@@ -13,14 +10,19 @@ export function checkOptionsObject(options: unknown, usage: string): asserts opt
 }
 
 /**
- * The hook options of an entry point, checked by kind: each one given must be a function (or a record,
- * for `functions by tool name`), else an {@link InvalidOptionError} naming it.
+ * The hook options of an entry point, checked: each of `functions` that is given must be a function,
+ * each of `records` a record of functions by tool name, else an {@link InvalidOptionError} naming it.
  */
-export function checkHookOptions(options: Record<string, unknown>, hooks: Readonly<Record<string, HookKind>>): void {
-  for (const [name, kind] of Object.entries(hooks)) {
+export function checkHookOptions(
+  options: Record<string, unknown>,
+  functions: readonly string[],
+  records: readonly string[] = [],
+): void {
+  for (const name of [...functions, ...records]) {
     const value = options[name];
-    if (value === undefined || (kind === 'function' ? typeof value === 'function' : isRecord(value))) continue;
-    const expected = kind === 'function' ? 'a function' : 'a record of functions by tool name';
+    const isFunction = functions.includes(name);
+    if (value === undefined || (isFunction ? typeof value === 'function' : isRecord(value))) continue;
+    const expected = isFunction ? 'a function' : 'a record of functions by tool name';
     throw new InvalidOptionError(name, `${name} must be ${expected}; got ${describeValue(value)}.`);
   }
 }
