@@ -1,6 +1,6 @@
 import type { Embedder } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isRecord } from '@toolscout/core/internal';
+import { checkOptionsObject } from '@toolscout/core/internal';
 import { type EmbeddingModel, embedMany } from 'ai';
 
 /** Options of {@link createEmbedder}, passed on to `embedMany` where they are its own. */
@@ -40,12 +40,7 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions =
     const message = `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`;
     throw new InvalidOptionError('model', message);
   }
-  if (!isRecord(options as unknown)) {
-    throw new InvalidOptionError(
-      'options',
-      `createEmbedder's options must be an object; got ${describeValue(options)}.`,
-    );
-  }
+  checkOptionsObject(options as unknown, "createEmbedder's options must be an object");
   const { id, dimensions, ...callOptions } = options;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
     throw new InvalidOptionError('dimensions', `dimensions must be a positive integer; got ${String(dimensions)}.`);
