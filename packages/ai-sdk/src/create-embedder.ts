@@ -3,26 +3,20 @@ import { InvalidOptionError } from '@toolscout/core/errors';
 import { checkOptionsObject } from '@toolscout/core/internal';
 import { type EmbeddingModel, embedMany } from 'ai';
 
-/** Options of {@link createEmbedder}, passed on to `embedMany` where they are its own. */
-export interface EmbedderOptions {
+/** Options of {@link createEmbedder}: its `id`, and options of `embedMany`, passed on to it. */
+export interface EmbedderOptions
+  extends Pick<
+    EmbedManyOptions,
+    'dimensions' | 'providerOptions' | 'maxParallelCalls' | 'maxRetries' | 'headers' | 'abortSignal'
+  > {
   /**
    * Identifies the model and its settings; cached vectors are keyed by it, so change it whenever the
    * vectors would change. Default: `ai-sdk:<provider>:<modelId>` (plus `@<dimensions>` when set).
    */
   id?: string;
-  /** The number of dimensions to request, for models that support it. */
-  dimensions?: number;
-  /** Provider-specific options (`providerOptions` of `embedMany`). */
-  providerOptions?: Parameters<typeof embedMany>[0]['providerOptions'];
-  /** Concurrent model calls when the texts are split into several. Default: the AI SDK's. */
-  maxParallelCalls?: number;
-  /** Retries per model call. Default: the AI SDK's (2). */
-  maxRetries?: number;
-  /** Headers for HTTP-based providers. */
-  headers?: Record<string, string>;
-  /** Aborts every embedding call of this embedder. */
-  abortSignal?: AbortSignal;
 }
+
+type EmbedManyOptions = Parameters<typeof embedMany>[0];
 
 /**
  * A toolscout `Embedder` over the AI SDK's `embedMany`: any AI SDK embedding model (OpenAI, Google,
