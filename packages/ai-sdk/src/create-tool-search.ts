@@ -26,7 +26,7 @@ import {
 } from 'ai';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import { descriptorsOf, directToolsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
-import { type DiscoveryContext, type RunCall, toAISDKMetaTool, toAISDKTool } from './to-ai-sdk-tool.js';
+import { type RunCall, toAISDKMetaTool, toAISDKTool } from './to-ai-sdk-tool.js';
 
 /** Who a generation is for: its thread and resource (for the stores) and the policy's context. */
 export type GenerationRequest = Pick<StepRequest, 'threadId' | 'resourceId' | 'context'>;
@@ -199,7 +199,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     };
     const discovery = step.tools.find((tool) => tool.role === 'discover');
     if (discovery) {
-      const context: DiscoveryContext = { description: discovery.description };
+      const context = { description: discovery.description };
       result.toolsContext = { ...(own?.toolsContext ?? stepOptions.toolsContext), [discovery.name]: context };
     }
     return result;

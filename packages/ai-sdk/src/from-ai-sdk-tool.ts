@@ -31,10 +31,7 @@ function isProviderTool(value: unknown): value is Tool {
   return isAISDKTool(value) && value.type === 'provider';
 }
 
-/**
- * The input schema as core takes it: a Standard JSON Schema (zod 4, valibot, arktype) as it is; an AI
- * SDK schema (`jsonSchema()`, `zodSchema()`, zod 3) as its JSON Schema, validated by its own rules.
- */
+/** A Standard JSON Schema (zod 4, valibot) as it is; an AI SDK schema (`jsonSchema()`, zod 3) via core's `validatorSchema`. */
 function descriptorSchema(name: string, schema: FlexibleSchema<unknown> | undefined): SchemaLike | undefined {
   if (schema == null || producesJsonSchema(schema)) return schema as SchemaLike | undefined;
   return validatorSchema(name, () => asSchema(schema), 'ai-sdk');
@@ -119,10 +116,7 @@ export function descriptorsOf(tools: unknown, option: string): ToolCatalog<Tool>
   });
 }
 
-/**
- * The direct tools of the `tools` option: provider tools by name, which pass through as they are
- * (the provider defines and runs them), and the rest as the session takes them.
- */
+/** The `tools` option: provider tools by name (passed through as they are), and the rest as descriptors. */
 export function directToolsOf(tools: unknown): { descriptors: ToolDescriptor<Tool>[]; provider: Map<string, Tool> } {
   if (tools === undefined) return { descriptors: [], provider: new Map() };
   if (!isToolRecord(tools)) return { descriptors: [...descriptorsOf(tools, 'tools')], provider: new Map() };

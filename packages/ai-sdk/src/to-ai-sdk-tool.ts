@@ -1,22 +1,20 @@
 import type { CatalogTool, MetaToolDefinition } from '@toolscout/core';
-import { isAsyncIterable, lastValue } from '@toolscout/core/internal';
+import { isAsyncGeneratorFunction, lastValue, streamOf } from '@toolscout/core/internal';
 import { dynamicTool, type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import { isAISDKTool } from './from-ai-sdk-tool.js';
 
 /** Runs one call through the session's step; a refused or failed call throws for the model. */
 export type RunCall = (name: string, input: unknown, options: ToolExecutionOptions<unknown>) => Promise<unknown>;
 
-/** What the discovery tool of `catalog` mode reads its per-step description from (`toolsContext`). */
-export interface DiscoveryContext {
-  description: string;
-}
-
-/** A meta-tool of the session as an AI SDK tool whose calls go through `run`. */
+/**
+ * A meta-tool of the session as an AI SDK tool whose calls go through `run`; the discovery tool of
+ * `catalog` mode reads its per-step description from its tool context (`{ description }`).
+ */
 export function toAISDKMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
   return dynamicTool({
     description:
       meta.role === 'discover'
-        ? ({ context }) => (context as Partial<DiscoveryContext> | undefined)?.description ?? meta.description
+        ? ({ context }) => (context as { description?: string } | undefined)?.description ?? meta.description
         : meta.description,
     inputSchema: jsonSchema(meta.inputSchema as JSONSchema7),
     // `call_tool` (proxy mode) may run a streaming tool: the model gets its last value.
@@ -38,11 +36,8 @@ export function toAISDKTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
   const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
   if (typeof tool.execute !== 'function') return { ...rest, inputSchema } as Tool;
   const execute = (input: unknown, options: ToolExecutionOptions<unknown>) => run(tool.toolName, input, options);
-  const streamingExecute = async function* (input: unknown, options: ToolExecutionOptions<unknown>) {
-    const output = await execute(input, options);
-    if (isAsyncIterable(output)) yield* output;
-    else yield output;
-  };
-  const streaming = Object.prototype.toString.call(originalExecute) === '[object AsyncGeneratorFunction]';
+  const streamingExecute = (input: unknown, options: ToolExecutionOptions<unknown>) =>
+    streamOf(execute(input, options));
+  const streaming = isAsyncGeneratorFunction(originalExecute);
   return { ...rest, inputSchema, execute: streaming ? streamingExecute : execute } as Tool;
 }

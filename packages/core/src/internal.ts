@@ -7,8 +7,9 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
-export { isAsyncIterable, lastValue } from './host/async-output.js';
+export { isAsyncGeneratorFunction, isAsyncIterable, lastValue, streamOf } from './host/async-output.js';
 export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
+export { conversationFromContentParts, toolOutputValue } from './host/content-part-messages.js';
 export { checkHookOptions, checkOptionsObject } from './host/option-checks.js';
 export { checkReturnedRequest, type HostRequest, requestFromContext } from './host/request-from-context.js';
 export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
