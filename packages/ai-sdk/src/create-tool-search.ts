@@ -77,11 +77,8 @@ export interface CreateToolSearchOptions<
 }
 
 /**
- * What `generateText`, `streamText` and `new ToolLoopAgent` take, to spread into their options:
- * `tools` (every tool, plus the meta-tools), `prepareStep` (which sets `activeTools` and `toolOrder`
- * to what the session offers at the step), `repairToolCall` and `experimental_refineToolInput` (so a
- * call of a tool that is not offered reaches the model as the session's instructive error).
- * `session` and `dispose` are not enumerable: they stay out of the spread.
+ * What `generateText`, `streamText` and `new ToolLoopAgent` take, to spread into their options (each
+ * member says what it does); `session` and `dispose` are not enumerable: they stay out of the spread.
  *
  * @typeParam TOOLS - the AI SDK tools given (catalog and direct), so that `toolsContext` stays typed.
  */
@@ -94,7 +91,7 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   readonly tools: TOOLS & ToolSet;
   /** Sets `activeTools` and `toolOrder` to the session's offer at each step. */
   readonly prepareStep: PrepareStepFunction<TOOLS & ToolSet>;
-  /** Answers calls of tools that are not offered with the session's error (not loaded, unknown, ...). */
+  /** Answers calls of tools that are not offered with the session's instructive error (not loaded, unknown, ...). */
   readonly repairToolCall: ToolCallRepairFunction<TOOLS & ToolSet>;
   /** Delivers the errors `repairToolCall` prepared to the model, under the name it called. */
   readonly experimental_refineToolInput: ToolInputRefinement<TOOLS & ToolSet>;
