@@ -28,8 +28,10 @@ export type SearchCallback = (input: SearchCallbackInput) => Promise<string[]>;
 export interface SearchCallbackOptions extends Omit<CandidateRankerOptions<Tool>, 'catalog'> {
   /**
    * The deferred tools (or descriptors, or a catalog): indexed once, with their parameters, tags and
-   * sources, instead of only the names and descriptions the AI SDK hands the callback. Tools the
-   * generation does not defer are never returned.
+   * sources, instead of only the names and descriptions the AI SDK hands the callback, which are
+   * indexed as they come without it (when first seen, and again when a description changes; at most
+   * 10,000 tools, past that those of the current generation). Tools the generation does not defer are
+   * never returned.
    */
   catalog?: ToolSearchCatalog;
 }
@@ -48,11 +50,7 @@ function checkInput(input: unknown): SearchCallbackInput {
  * A `search` callback for the AI SDK's own `toolSearch({ search })`: deferred tools
  * (`deferLoading: true`) are ranked by toolscout's index (BM25 over names, descriptions, tags and
  * parameters; hybrid with an `embedder`) instead of the AI SDK's keyword count. Nothing else about
- * `toolSearch` changes.
- *
- * Without a `catalog`, it indexes the tools the AI SDK hands it (name and description) as they come:
- * a tool is indexed when first seen, and again when its description changes (at most 10,000 tools;
- * past that, those of the current generation). The ranking is core's `createCandidateRanker`.
+ * `toolSearch` changes. The ranking is core's `createCandidateRanker`.
  *
  * @example
  * ```ts

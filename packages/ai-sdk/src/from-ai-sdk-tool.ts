@@ -42,25 +42,18 @@ function isCallOptions(host: unknown): host is ToolExecutionOptions<unknown> {
   return isRecord(host) && typeof host.toolCallId === 'string' && Array.isArray(host.messages);
 }
 
-function checkConvertible(name: string, tool: Tool): void {
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidToolError(`An AI SDK tool needs a non-empty name; got ${JSON.stringify(name)}.`, 'id');
-  }
+/** Why a value cannot be a searchable AI SDK tool, if it cannot. */
+function unsearchable(name: string, tool: Tool): string | undefined {
   if (!isAISDKTool(tool)) {
-    throw new InvalidToolError(
-      `Tool "${name}" is not an AI SDK tool (an object with an inputSchema, as tool() and dynamicTool() return).`,
-    );
+    return `Tool "${name}" is not an AI SDK tool (an object with an inputSchema, as tool() and dynamicTool() return).`;
   }
   if (isProviderTool(tool)) {
-    throw new InvalidToolError(
-      `Tool "${name}" is a provider tool (${String((tool as { id?: unknown }).id)}): the provider defines it, so it cannot be searched or loaded. Pass it in the tools option to offer it at every step.`,
-    );
+    return `Tool "${name}" is a provider tool (${String((tool as { id?: unknown }).id)}): the provider defines it, so it cannot be searched or loaded. Pass it in the tools option to offer it at every step.`;
   }
   if ((tool as unknown as Record<symbol, unknown>)[TOOL_SEARCH_MARKER] === true) {
-    throw new InvalidToolError(
-      `Tool "${name}" is the AI SDK's toolSearch() tool. toolscout brings its own search; to rank deferred tools with toolscout, pass createSearchCallback() to toolSearch({ search }) instead.`,
-    );
+    return `Tool "${name}" is the AI SDK's toolSearch() tool. toolscout brings its own search; to rank deferred tools with toolscout, pass createSearchCallback() to toolSearch({ search }) instead.`;
   }
+  return undefined;
 }
 
 /**
@@ -78,7 +71,11 @@ function checkConvertible(name: string, tool: Tool): void {
  * ```
  */
 export function fromAISDKTool(name: string, tool: Tool, extras: ToolDescriptorExtras = {}): ToolDescriptor<Tool> {
-  checkConvertible(name, tool);
+  if (typeof name !== 'string' || name === '') {
+    throw new InvalidToolError(`An AI SDK tool needs a non-empty name; got ${JSON.stringify(name)}.`, 'id');
+  }
+  const problem = unsearchable(name, tool);
+  if (problem !== undefined) throw new InvalidToolError(problem);
   const execute = tool.execute;
   const descriptor: ToolDescriptor<Tool> = {
     id: name,
@@ -118,10 +115,8 @@ export function descriptorsOf(tools: unknown, option: string): ToolCatalog<Tool>
 
 /** The `tools` option: provider tools by name (passed through as they are), and the rest as descriptors. */
 export function directToolsOf(tools: unknown): { descriptors: ToolDescriptor<Tool>[]; provider: Map<string, Tool> } {
-  if (tools === undefined) return { descriptors: [], provider: new Map() };
-  if (!isToolRecord(tools)) return { descriptors: [...descriptorsOf(tools, 'tools')], provider: new Map() };
-  const entries = Object.entries(tools as ToolSet);
+  const entries = isToolRecord(tools) ? Object.entries(tools as ToolSet) : [];
   const provider = new Map(entries.filter(([, tool]) => isProviderTool(tool)));
-  const rest = Object.fromEntries(entries.filter(([name]) => !provider.has(name)));
-  return { descriptors: fromAISDKTools(rest), provider };
+  const rest = provider.size > 0 ? Object.fromEntries(entries.filter(([name]) => !provider.has(name))) : tools;
+  return { descriptors: rest === undefined ? [] : [...descriptorsOf(rest, 'tools')], provider };
 }

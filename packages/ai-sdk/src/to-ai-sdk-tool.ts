@@ -36,8 +36,6 @@ export function toAISDKTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
   const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
   if (typeof tool.execute !== 'function') return { ...rest, inputSchema } as Tool;
   const execute = (input: unknown, options: ToolExecutionOptions<unknown>) => run(tool.toolName, input, options);
-  const streamingExecute = (input: unknown, options: ToolExecutionOptions<unknown>) =>
-    streamOf(execute(input, options));
-  const streaming = isAsyncGeneratorFunction(originalExecute);
-  return { ...rest, inputSchema, execute: streaming ? streamingExecute : execute } as Tool;
+  const stream = (input: unknown, options: ToolExecutionOptions<unknown>) => streamOf(execute(input, options));
+  return { ...rest, inputSchema, execute: isAsyncGeneratorFunction(originalExecute) ? stream : execute } as Tool;
 }
