@@ -53,10 +53,9 @@ export interface CreateToolSearchOptions<
    */
   tools?: DIRECT | Iterable<ToolDescriptor<Tool>>;
   /**
-   * Who a generation is for: its thread and resource (for the stores) and the policy's context.
-   * Default: `threadId` and `resourceId` from the runtime context when they are strings, and the
-   * runtime context as the policy's context. Without a thread id, loaded tools are derived from the
-   * messages of the generation.
+   * Who a generation is for. Default: `threadId` and `resourceId` from the runtime context when they
+   * are strings, and the runtime context as the policy's context. Without a thread id, loaded tools
+   * are derived from the messages of the generation.
    */
   request?: (info: GenerationRequestInfo) => GenerationRequest | undefined;
   /**
