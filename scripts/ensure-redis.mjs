@@ -14,9 +14,12 @@ if (!has('redis-server')) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const update = spawnSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 2, 2], env });
     const install =
-      update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], { stdio: ['ignore', 2, 2], env });
+      update.status === 0 &&
+      spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], { stdio: ['ignore', 2, 2], env });
     if (!install || install.status !== 0) log('could not install redis-server; the Redis store tests will fail');
   } else {
-    log('redis-server not found: install it (e.g. `sudo apt-get install redis-server` or `brew install redis`) for the Redis store tests');
+    log(
+      'redis-server not found: install it (e.g. `sudo apt-get install redis-server` or `brew install redis`) for the Redis store tests',
+    );
   }
 }

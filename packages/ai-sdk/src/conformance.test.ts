@@ -1,5 +1,5 @@
 import { runConformance } from '@toolscout/conformance';
-import { createAISDKHarness } from './test-utils/ai-sdk-harness.js';
+import { createAISDKHarness } from '../test-utils/ai-sdk-harness.js';
 
 runConformance({
   name: 'ai-sdk',

@@ -1,43 +1,14 @@
 import type { ConversationEntry } from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
+import { conversationFromContentParts } from '@toolscout/core/internal';
 import type { ModelMessage } from 'ai';
-
-/**
- * A tool result's output as the model saw it: the value of `json` and `text` outputs, the text of
- * `content` outputs, and `{ error }` / `{ denied }` for errors and denials (which never count as a
- * load).
- */
-function outputValue(output: unknown): unknown {
-  if (!isRecord(output)) return output;
-  if (output.type === 'json' || output.type === 'text') return output.value;
-  if (output.type === 'error-text' || output.type === 'error-json') return { error: output.value };
-  if (output.type === 'execution-denied') return { denied: true, reason: output.reason };
-  if (output.type !== 'content') return output;
-  if (!Array.isArray(output.value)) return output.value;
-  return output.value.flatMap((part) => (isRecord(part) && part.type === 'text' ? [part.text] : [])).join('\n');
-}
 
 /**
  * The tool calls and results of AI SDK messages (`ModelMessage[]`, e.g. `result.responseMessages`
  * or what `prepareStep` receives), oldest first, in toolscout's neutral form: assistant `tool-call`
  * parts, and `tool-result` parts of tool messages (and of assistant messages, for provider-executed
- * tools). Other parts do not matter to tool search.
+ * tools), each output as the model saw it (`{ error }` / `{ denied }` for errors and denials). Other
+ * parts do not matter to tool search.
  */
 export function conversationFromMessages(messages: readonly ModelMessage[] | undefined): ConversationEntry[] {
-  const entries: ConversationEntry[] = [];
-  if (!Array.isArray(messages)) return entries;
-  for (const message of messages) {
-    if (!isRecord(message) || (message.role !== 'assistant' && message.role !== 'tool')) continue;
-    if (!Array.isArray(message.content)) continue;
-    for (const part of message.content as unknown[]) {
-      if (!isRecord(part) || typeof part.toolName !== 'string') continue;
-      const toolCallId = typeof part.toolCallId === 'string' ? part.toolCallId : undefined;
-      if (part.type === 'tool-call') {
-        entries.push({ type: 'tool-call', toolCallId, toolName: part.toolName, input: part.input });
-      } else if (part.type === 'tool-result') {
-        entries.push({ type: 'tool-result', toolCallId, toolName: part.toolName, output: outputValue(part.output) });
-      }
-    }
-  }
-  return entries;
+  return conversationFromContentParts(messages);
 }

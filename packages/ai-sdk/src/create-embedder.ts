@@ -1,28 +1,22 @@
 import type { Embedder } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isRecord } from '@toolscout/core/internal';
+import { checkOptionsObject } from '@toolscout/core/internal';
 import { type EmbeddingModel, embedMany } from 'ai';
 
-/** Options of {@link createEmbedder}, passed on to `embedMany` where they are its own. */
-export interface EmbedderOptions {
+/** Options of {@link createEmbedder}: its `id`, and options of `embedMany`, passed on to it. */
+export interface EmbedderOptions
+  extends Pick<
+    EmbedManyOptions,
+    'dimensions' | 'providerOptions' | 'maxParallelCalls' | 'maxRetries' | 'headers' | 'abortSignal'
+  > {
   /**
    * Identifies the model and its settings; cached vectors are keyed by it, so change it whenever the
    * vectors would change. Default: `ai-sdk:<provider>:<modelId>` (plus `@<dimensions>` when set).
    */
   id?: string;
-  /** The number of dimensions to request, for models that support it. */
-  dimensions?: number;
-  /** Provider-specific options (`providerOptions` of `embedMany`). */
-  providerOptions?: Parameters<typeof embedMany>[0]['providerOptions'];
-  /** Concurrent model calls when the texts are split into several. Default: the AI SDK's. */
-  maxParallelCalls?: number;
-  /** Retries per model call. Default: the AI SDK's (2). */
-  maxRetries?: number;
-  /** Headers for HTTP-based providers. */
-  headers?: Record<string, string>;
-  /** Aborts every embedding call of this embedder. */
-  abortSignal?: AbortSignal;
 }
+
+type EmbedManyOptions = Parameters<typeof embedMany>[0];
 
 /**
  * A toolscout `Embedder` over the AI SDK's `embedMany`: any AI SDK embedding model (OpenAI, Google,
@@ -40,12 +34,7 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions =
     const message = `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`;
     throw new InvalidOptionError('model', message);
   }
-  if (!isRecord(options as unknown)) {
-    throw new InvalidOptionError(
-      'options',
-      `createEmbedder's options must be an object; got ${describeValue(options)}.`,
-    );
-  }
+  checkOptionsObject(options as unknown, "createEmbedder's options must be an object");
   const { id, dimensions, ...callOptions } = options;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
     throw new InvalidOptionError('dimensions', `dimensions must be a positive integer; got ${String(dimensions)}.`);

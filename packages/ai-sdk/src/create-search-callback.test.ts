@@ -2,9 +2,9 @@ import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors
 import { answer, callTool, ScriptedModel } from '@toolscout/test-kit';
 import { generateText, stepCountIs, type ToolSet, toolSearch } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { fixtureTools } from '../test-utils/fixture-tools.js';
+import { invalidOptionOf } from '../test-utils/invalid-option.js';
 import { createSearchCallback } from './create-search-callback.js';
-import { fixtureTools } from './test-utils/fixture-tools.js';
-import { invalidOptionOf } from './test-utils/invalid-option.js';
 
 /** The fixture tools, all deferred until `toolSearch` finds them. */
 function deferredTools(): { tools: ToolSet; executions: ReturnType<typeof fixtureTools>['executions'] } {

@@ -1,6 +1,11 @@
-import type { PolicyFilter, ToolIndexOptions } from '@toolscout/core';
-import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
-import { createCandidateRanker, describeValue, isRecord } from '@toolscout/core/internal';
+import { InvalidArgumentError } from '@toolscout/core/errors';
+import {
+  type CandidateRankerOptions,
+  checkOptionsObject,
+  createCandidateRanker,
+  describeValue,
+  isRecord,
+} from '@toolscout/core/internal';
 import type { Tool } from 'ai';
 import { descriptorsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
 
@@ -15,25 +20,20 @@ export interface SearchCallbackInput {
 /** The callback `toolSearch({ search })` takes: tool names, best first. */
 export type SearchCallback = (input: SearchCallbackInput) => Promise<string[]>;
 
-/** Options of {@link createSearchCallback}. */
-export interface SearchCallbackOptions {
+/**
+ * Options of {@link createSearchCallback}: core's ranker options (`indexOptions` for an `embedder` or
+ * `minScore`, the policy's `filter`, and `limit`, default 10, of which the AI SDK keeps its own
+ * `maxResults`), with the deferred tools as you give them to `generateText` as the `catalog`.
+ */
+export interface SearchCallbackOptions extends Omit<CandidateRankerOptions<Tool>, 'catalog'> {
   /**
-   * The deferred tools as you give them to `generateText` (or descriptors, or a catalog): they are
-   * indexed once, with their parameters, tags and sources, instead of only the names and
-   * descriptions the AI SDK hands the callback. Tools the generation does not defer are never
-   * returned.
+   * The deferred tools (or descriptors, or a catalog): indexed once, with their parameters, tags and
+   * sources, instead of only the names and descriptions the AI SDK hands the callback, which are
+   * indexed as they come without it (when first seen, and again when a description changes; at most
+   * 10,000 tools, past that those of the current generation). Tools the generation does not defer are
+   * never returned.
    */
   catalog?: ToolSearchCatalog;
-  /** Index options: an `embedder` for hybrid search, `minScore`, ranking. */
-  indexOptions?: ToolIndexOptions;
-  /** The policy's `search` phase: tools it refuses are never returned. Fails closed when it throws. */
-  filter?: PolicyFilter<Tool>;
-  /**
-   * How many names to return at most (the AI SDK then keeps its own `maxResults` of them). Default 10.
-   */
-  limit?: number;
-  /** Hits scoring below this (0-1) are left out. Default: the index's. */
-  minScore?: number;
 }
 
 function checkInput(input: unknown): SearchCallbackInput {
@@ -50,11 +50,7 @@ function checkInput(input: unknown): SearchCallbackInput {
  * A `search` callback for the AI SDK's own `toolSearch({ search })`: deferred tools
  * (`deferLoading: true`) are ranked by toolscout's index (BM25 over names, descriptions, tags and
  * parameters; hybrid with an `embedder`) instead of the AI SDK's keyword count. Nothing else about
- * `toolSearch` changes.
- *
- * Without a `catalog`, it indexes the tools the AI SDK hands it (name and description) as they come:
- * a tool is indexed when first seen, and again when its description changes (at most 10,000 tools;
- * past that, those of the current generation). The ranking is core's `createCandidateRanker`.
+ * `toolSearch` changes. The ranking is core's `createCandidateRanker`.
  *
  * @example
  * ```ts
@@ -67,10 +63,7 @@ function checkInput(input: unknown): SearchCallbackInput {
  * ```
  */
 export function createSearchCallback(options: SearchCallbackOptions = {}): SearchCallback {
-  if (!isRecord(options as unknown)) {
-    const got = describeValue(options);
-    throw new InvalidOptionError('options', `createSearchCallback takes an options object; got ${got}.`);
-  }
+  checkOptionsObject(options, 'createSearchCallback takes an options object');
   const catalog = options.catalog === undefined ? undefined : descriptorsOf(options.catalog, 'catalog');
   const ranker = createCandidateRanker<Tool>({ ...options, catalog });
   return async (input) => {

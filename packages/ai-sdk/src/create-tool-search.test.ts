@@ -13,10 +13,10 @@ import {
 } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { fixtureTools } from '../test-utils/fixture-tools.js';
+import { invalidOptionOf } from '../test-utils/invalid-option.js';
 import { createToolSearch } from './create-tool-search.js';
 import { fromAISDKTool, fromAISDKTools } from './from-ai-sdk-tool.js';
-import { fixtureTools } from './test-utils/fixture-tools.js';
-import { invalidOptionOf } from './test-utils/invalid-option.js';
 
 const META = ['search_tools', 'load_tool'];
 
@@ -639,6 +639,10 @@ describe('createToolSearch: tools and options', () => {
       /both a direct tool/,
     );
     expect(() => createToolSearch({ catalog: tools, mode: 'magic' as never })).toThrow(/Unknown mode "magic"/);
+    expect(invalidOptionOf(() => createToolSearch({ catalog: tools, tools: { get_weather: provider } }))).toBe('tools');
+    expect(() => createToolSearch({ catalog: tools, tools: { load_tool: provider } })).toThrow(
+      'The tool "load_tool" has the name of another tool; rename one.',
+    );
   });
 
   it('takes one options object, and names each bad option in its InvalidOptionError', () => {

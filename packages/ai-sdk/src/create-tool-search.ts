@@ -1,13 +1,19 @@
 import {
   type StepRequest,
-  type ToolCallError,
   type ToolDescriptor,
   ToolSearchSession,
   type ToolSearchSessionOptions,
   type ToolSearchStep,
 } from '@toolscout/core';
-import { InvalidOptionError, ToolCallFailedError } from '@toolscout/core/errors';
-import { describeValue, isRecord, stepRequestProblem } from '@toolscout/core/internal';
+import { ToolCallFailedError } from '@toolscout/core/errors';
+import {
+  checkHookOptions,
+  checkOptionsObject,
+  checkReturnedRequest,
+  createRefusalCarrier,
+  createToolRecord,
+  requestFromContext,
+} from '@toolscout/core/internal';
 import {
   type ModelMessage,
   NoSuchToolError,
@@ -20,13 +26,9 @@ import {
 } from 'ai';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import { descriptorsOf, directToolsOf, type ToolSearchCatalog } from './from-ai-sdk-tool.js';
-import { type DiscoveryContext, type RunCall, toAISDKMetaTool, toAISDKTool } from './to-ai-sdk-tool.js';
+import { type RunCall, toAISDKMetaTool, toAISDKTool } from './to-ai-sdk-tool.js';
 
-/**
- * Who a generation is for, as the session needs to know it: its thread and resource (loaded tools
- * are remembered per thread by the stores) and the context the policy (`filter`) and core-descriptor
- * tools receive.
- */
+/** Who a generation is for: its thread and resource (for the stores) and the policy's context. */
 export type GenerationRequest = Pick<StepRequest, 'threadId' | 'resourceId' | 'context'>;
 
 /** What {@link CreateToolSearchOptions.request} is given at each step. */
@@ -51,10 +53,9 @@ export interface CreateToolSearchOptions<
    */
   tools?: DIRECT | Iterable<ToolDescriptor<Tool>>;
   /**
-   * Who a generation is for: its thread and resource (for the stores) and the policy's context.
-   * Default: `threadId` and `resourceId` from the runtime context when they are strings, and the
-   * runtime context as the policy's context. Without a thread id, loaded tools are derived from the
-   * messages of the generation.
+   * Who a generation is for. Default: `threadId` and `resourceId` from the runtime context when they
+   * are strings, and the runtime context as the policy's context. Without a thread id, loaded tools
+   * are derived from the messages of the generation.
    */
   request?: (info: GenerationRequestInfo) => GenerationRequest | undefined;
   /**
@@ -75,11 +76,8 @@ export interface CreateToolSearchOptions<
 }
 
 /**
- * What `generateText`, `streamText` and `new ToolLoopAgent` take, to spread into their options:
- * `tools` (every tool, plus the meta-tools), `prepareStep` (which sets `activeTools` and `toolOrder`
- * to what the session offers at the step), `repairToolCall` and `experimental_refineToolInput` (so a
- * call of a tool that is not offered reaches the model as the session's instructive error).
- * `session` and `dispose` are not enumerable: they stay out of the spread.
+ * What `generateText`, `streamText` and `new ToolLoopAgent` take, to spread into their options (each
+ * member says what it does); `session` and `dispose` are not enumerable: they stay out of the spread.
  *
  * @typeParam TOOLS - the AI SDK tools given (catalog and direct), so that `toolsContext` stays typed.
  */
@@ -92,7 +90,7 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   readonly tools: TOOLS & ToolSet;
   /** Sets `activeTools` and `toolOrder` to the session's offer at each step. */
   readonly prepareStep: PrepareStepFunction<TOOLS & ToolSet>;
-  /** Answers calls of tools that are not offered with the session's error (not loaded, unknown, ...). */
+  /** Answers calls of tools that are not offered with the session's instructive error (not loaded, unknown, ...). */
   readonly repairToolCall: ToolCallRepairFunction<TOOLS & ToolSet>;
   /** Delivers the errors `repairToolCall` prepared to the model, under the name it called. */
   readonly experimental_refineToolInput: ToolInputRefinement<TOOLS & ToolSet>;
@@ -102,36 +100,8 @@ export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
   dispose(): void;
 }
 
-function defaultRequest({ runtimeContext }: GenerationRequestInfo): GenerationRequest {
-  const { threadId, resourceId } = runtimeContext ?? {};
-  return {
-    threadId: typeof threadId === 'string' ? threadId : undefined,
-    resourceId: typeof resourceId === 'string' ? resourceId : undefined,
-    context: runtimeContext,
-  };
-}
-
-/** What `request()` returned, checked by core's rule for a step request, as an error of the option. */
-function checkRequest(request: unknown): GenerationRequest {
-  const found = stepRequestProblem(request);
-  if (found === undefined) return (request ?? {}) as GenerationRequest;
-  const what = found.path === '' ? 'request() returned a value that' : `request() returned a ${found.path} that`;
-  throw new InvalidOptionError('request', `${what} ${found.problem}.`);
-}
-
-function checkOptions(options: unknown): asserts options is CreateToolSearchOptions {
-  if (!isRecord(options)) {
-    const got = describeValue(options);
-    throw new InvalidOptionError('options', `createToolSearch takes one options object, { catalog, ... }; got ${got}.`);
-  }
-  for (const name of ['request', 'prepareStep', 'repairToolCall', 'onStep', 'refineToolInput']) {
-    const value = options[name];
-    const expected = name === 'refineToolInput' ? 'a record of functions by tool name' : 'a function';
-    if (value !== undefined && (name === 'refineToolInput' ? !isRecord(value) : typeof value !== 'function')) {
-      throw new InvalidOptionError(name, `${name} must be ${expected}; got ${describeValue(value)}.`);
-    }
-  }
-}
+/** The default `request`: thread and resource ids from the runtime context, which is the policy's context. */
+const defaultRequest = ({ runtimeContext }: GenerationRequestInfo) => requestFromContext(runtimeContext);
 
 /**
  * Tool search for the Vercel AI SDK: the catalog's tools stay out of the prompt until the model
@@ -161,7 +131,8 @@ export function createToolSearch<CATALOG extends ToolSearchCatalog, DIRECT exten
   // The tools are typed when the catalog is a record of AI SDK tools (descriptors and catalogs are not).
 ): AISDKToolSearch<(CATALOG extends ToolSet ? CATALOG : ToolSet) & DIRECT>;
 export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSearch {
-  checkOptions(options);
+  checkOptionsObject(options, 'createToolSearch takes one options object, { catalog, ... }');
+  checkHookOptions(options, ['request', 'prepareStep', 'repairToolCall', 'onStep'], ['refineToolInput']);
   const { catalog, tools, request = defaultRequest, prepareStep: ownPrepareStep, onStep, ...rest } = options;
   const { repairToolCall: ownRepairToolCall, refineToolInput: ownRefineToolInput, ...sessionOptions } = rest;
   const { descriptors, provider } = directToolsOf(tools);
@@ -170,69 +141,48 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     catalog: descriptorsOf(catalog, 'catalog'),
     tools: descriptors,
   });
-  const markerKey = `__toolscout_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
+  const refusals = createRefusalCarrier();
 
-  // ---- per-generation steps ----
-  // A step is kept under the messages array `prepareStep` saw: the AI SDK hands that same array to
-  // the step's tool executions and to `repairToolCall`, so concurrent generations never mix. A call
-  // outside a prepared step (e.g. a tool approved in an earlier request, run before the first step)
-  // gets a step derived from the messages alone, without a thread or context.
+  // A step is kept under the messages array `prepareStep` saw, which the AI SDK hands the step's calls
+  // and `repairToolCall`; a call outside a prepared step (a resumed approval) gets one from the messages.
   const stepFor = (messages: ModelMessage[] | undefined): Promise<ToolSearchStep<Tool>> =>
     session.stepFor(messages, { conversation: conversationFromMessages(messages) });
 
-  /** The session's error that `repairToolCall` put in a call's input, for the refinement to throw. */
-  const throwMarked = (input: unknown): void => {
-    const marked = isRecord(input) ? input[markerKey] : undefined;
-    if (isRecord(marked) && typeof marked.message === 'string') {
-      throw new ToolCallFailedError(marked as unknown as ToolCallError);
-    }
-  };
-
   const run: RunCall = async (name, input, callOptions) => {
-    throwMarked(input);
+    refusals.rethrow(input);
     const step = await stepFor(callOptions.messages);
     const outcome = await step.execute(name, input, { abortSignal: callOptions.abortSignal, host: callOptions });
     if (!outcome.ok) throw new ToolCallFailedError(outcome.error);
     return outcome.output;
   };
 
-  // ---- the tools record, rebuilt when the catalog changes ----
-  let built: { tools: ToolSet; refine: ToolInputRefinement<ToolSet> } | undefined;
-  const unsubscribe = session.catalog.subscribe(() => {
-    built = undefined;
+  const toolRecord = createToolRecord<Tool, Tool>(session, {
+    meta: (meta) => toAISDKMetaTool(meta, run),
+    tool: (tool) => toAISDKTool(tool, run),
+    passThrough: provider,
   });
-
-  const build = () => {
-    if (built) return built;
-    const all: ToolSet = {};
-    for (const meta of session.metaTools) all[meta.name] = toAISDKMetaTool(meta, run);
-    for (const tool of [...session.directTools, ...session.catalog]) all[tool.toolName] = toAISDKTool(tool, run);
+  // Our tools' refinements throw the refusal `repairToolCall` put in a call's input, then run yours.
+  const refineToolInput = (): ToolInputRefinement<ToolSet> => {
     const refine: ToolInputRefinement<ToolSet> = { ...ownRefineToolInput };
-    for (const name of Object.keys(all)) {
+    for (const name of Object.keys(toolRecord.get()).filter((name) => !provider.has(name))) {
       const own = ownRefineToolInput?.[name];
       refine[name] = (input: unknown) => {
-        throwMarked(input);
+        refusals.rethrow(input);
         return own ? own(input) : input;
       };
     }
-    for (const [name, tool] of provider) {
-      if (name in all) {
-        throw new InvalidOptionError('tools', `The provider tool "${name}" has the name of another tool; rename one.`);
-      }
-      all[name] = tool;
-    }
-    built = { tools: all, refine };
-    return built;
+    return refine;
   };
-  build(); // a clash among tool names fails here, not at the first generation
 
-  // ---- the hooks ----
   const prepareStep: PrepareStepFunction<ToolSet> = async (stepOptions) => {
     const own = await ownPrepareStep?.(stepOptions);
     const messages = own?.messages ?? stepOptions.messages;
     const runtimeContext = own?.runtimeContext ?? stepOptions.runtimeContext;
     const step = await session.prepareStep(
-      { ...checkRequest(request({ runtimeContext, messages })), conversation: conversationFromMessages(messages) },
+      {
+        ...checkReturnedRequest('request', request({ runtimeContext, messages })),
+        conversation: conversationFromMessages(messages),
+      },
       { keys: [messages, stepOptions.messages] },
     );
     await onStep?.(step);
@@ -245,7 +195,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     };
     const discovery = step.tools.find((tool) => tool.role === 'discover');
     if (discovery) {
-      const context: DiscoveryContext = { description: discovery.description };
+      const context = { description: discovery.description };
       result.toolsContext = { ...(own?.toolsContext ?? stepOptions.toolsContext), [discovery.name]: context };
     }
     return result;
@@ -254,26 +204,22 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
   const repairToolCall: ToolCallRepairFunction<ToolSet> = async (repair) => {
     if (!NoSuchToolError.isInstance(repair.error)) return ownRepairToolCall ? ownRepairToolCall(repair) : null;
     const { toolCall } = repair;
-    const step = await stepFor(repair.messages);
-    const error = await step.refuseUnrouted(toolCall.toolName);
-    // The AI SDK parses a repaired call against the active tools and keeps the original name when the
-    // refinement of the repaired call throws: the model then reads the session's message as the
-    // result of the call it made. Without an active tool of ours to stand in, the repair fails, and
-    // the model reads the same message after the AI SDK's "Error repairing tool call: ".
-    const standIn = Object.keys(repair.tools).find((name) => !provider.has(name) && name in build().tools);
+    const error = await (await stepFor(repair.messages)).refuseUnrouted(toolCall.toolName);
+    // The AI SDK keeps the called name when the refinement of the repaired call throws, so the model reads
+    // the session's message as the result of its call; without an active tool of ours, the repair fails.
+    const standIn = Object.keys(repair.tools).find((name) => !provider.has(name) && name in toolRecord.get());
     if (standIn === undefined) throw new ToolCallFailedError(error);
-    const { cause: _cause, ...serializable } = error;
-    return { ...toolCall, toolName: standIn, input: JSON.stringify({ [markerKey]: serializable }) };
+    return { ...toolCall, toolName: standIn, input: refusals.carry(error) };
   };
 
   // Spread into generateText: `tools` and the hooks; `session` and `dispose` stay out of the spread.
   return Object.defineProperties({ prepareStep, repairToolCall } as unknown as AISDKToolSearch, {
-    tools: { enumerable: true, get: () => build().tools },
-    experimental_refineToolInput: { enumerable: true, get: () => build().refine },
+    tools: { enumerable: true, get: toolRecord.get },
+    experimental_refineToolInput: { enumerable: true, get: refineToolInput },
     session: { value: session },
     dispose: {
       value: () => {
-        unsubscribe();
+        toolRecord.dispose();
         session.dispose();
       },
     },

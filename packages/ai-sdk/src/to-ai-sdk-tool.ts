@@ -1,33 +1,20 @@
 import type { CatalogTool, MetaToolDefinition } from '@toolscout/core';
+import { isAsyncGeneratorFunction, lastValue, streamOf } from '@toolscout/core/internal';
 import { dynamicTool, type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import { isAISDKTool } from './from-ai-sdk-tool.js';
 
 /** Runs one call through the session's step; a refused or failed call throws for the model. */
 export type RunCall = (name: string, input: unknown, options: ToolExecutionOptions<unknown>) => Promise<unknown>;
 
-/** What the discovery tool of `catalog` mode reads its per-step description from (`toolsContext`). */
-export interface DiscoveryContext {
-  description: string;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}
-
-/** The last value of a streaming output (what the AI SDK sends the model for a streaming tool). */
-async function lastValue(output: unknown): Promise<unknown> {
-  if (!isAsyncIterable(output)) return output;
-  let last: unknown;
-  for await (const value of output) last = value;
-  return last;
-}
-
-/** A meta-tool of the session as an AI SDK tool whose calls go through `run`. */
+/**
+ * A meta-tool of the session as an AI SDK tool whose calls go through `run`; the discovery tool of
+ * `catalog` mode reads its per-step description from its tool context (`{ description }`).
+ */
 export function toAISDKMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
   return dynamicTool({
     description:
       meta.role === 'discover'
-        ? ({ context }) => (context as Partial<DiscoveryContext> | undefined)?.description ?? meta.description
+        ? ({ context }) => (context as { description?: string } | undefined)?.description ?? meta.description
         : meta.description,
     inputSchema: jsonSchema(meta.inputSchema as JSONSchema7),
     // `call_tool` (proxy mode) may run a streaming tool: the model gets its last value.
@@ -49,11 +36,6 @@ export function toAISDKTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
   const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
   if (typeof tool.execute !== 'function') return { ...rest, inputSchema } as Tool;
   const execute = (input: unknown, options: ToolExecutionOptions<unknown>) => run(tool.toolName, input, options);
-  const streamingExecute = async function* (input: unknown, options: ToolExecutionOptions<unknown>) {
-    const output = await execute(input, options);
-    if (isAsyncIterable(output)) yield* output;
-    else yield output;
-  };
-  const streaming = Object.prototype.toString.call(originalExecute) === '[object AsyncGeneratorFunction]';
-  return { ...rest, inputSchema, execute: streaming ? streamingExecute : execute } as Tool;
+  const stream = (input: unknown, options: ToolExecutionOptions<unknown>) => streamOf(execute(input, options));
+  return { ...rest, inputSchema, execute: isAsyncGeneratorFunction(originalExecute) ? stream : execute } as Tool;
 }

@@ -7,6 +7,9 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export { isAsyncGeneratorFunction, isAsyncIterable, lastValue, streamOf } from './host/async-output.js';
+export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
+export { conversationFromContentParts, toolOutputValue } from './host/content-part-messages.js';
 export {
   activeToolNames,
   carrySettings,
@@ -16,6 +19,7 @@ export {
   sessionOwns,
   withHostTools,
 } from './host/host-tools.js';
+export { checkHookOptions, checkOptionsObject } from './host/option-checks.js';
 export {
   checkOptionRules,
   isBoolean,
@@ -26,6 +30,7 @@ export {
   shownValue,
   valueAt,
 } from './host/option-rules.js';
+export { checkReturnedRequest, type HostRequest, requestFromContext } from './host/request-from-context.js';
 export { type StandardJsonSchema, standardJsonSchema } from './host/standard-json-schema.js';
 export { type StepIdPaths, type StepIds, stepIdsFrom } from './host/step-ids.js';
 export {
@@ -45,6 +50,15 @@ export {
   type ToolLikeReader,
   toolLikeDescriptor,
 } from './host/tool-like.js';
+export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
+export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
+export { upFrontDescription } from './host/up-front-description.js';
+export {
+  type ValidatorResult,
+  type ValidatorSchemaLike,
+  validationIssues,
+  validatorSchema,
+} from './host/validator-schema.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';

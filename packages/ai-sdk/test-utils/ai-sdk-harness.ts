@@ -2,8 +2,8 @@ import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
 import type { ToolDescriptor } from '@toolscout/core';
 import { ScriptedModel } from '@toolscout/test-kit';
 import { generateText, type JSONSchema7, jsonSchema, type ModelMessage, stepCountIs, type Tool, tool } from 'ai';
-import { type CreateToolSearchOptions, createToolSearch } from '../create-tool-search.js';
-import { fromAISDKTool } from '../from-ai-sdk-tool.js';
+import { type CreateToolSearchOptions, createToolSearch } from '../src/create-tool-search.js';
+import { fromAISDKTool } from '../src/from-ai-sdk-tool.js';
 
 function isMessageList(history: unknown): history is ModelMessage[] {
   return (
