@@ -7,6 +7,13 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export { catalogToolOf, executeOutsideSession } from './host/catalog-tool-of.js';
+export { contentOutput, conversationOf, type MessageToolParts } from './host/conversation-of.js';
+export { type HostCallOptions, type HostCallResult, outputText, runHostCall } from './host/host-call.js';
+export { checkHostOptions, type HostOptionRule, loadedStateRule } from './host/host-options.js';
+export { HostToolRunner } from './host/host-tool-runner.js';
+export { requestId } from './host/request-id.js';
+export { type ToolLike, toolLikeDescriptor } from './host/tool-like-descriptor.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';

@@ -4,10 +4,8 @@ import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } fro
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import {
   type LoadedStateStrategy,
-  type LoadedToolStore,
   type OfferedTool,
   type StepRequest,
-  type ToolCallOutcome,
   ToolCatalog,
   type ToolDescriptor,
   ToolSearchSession,
@@ -15,16 +13,22 @@ import {
   type ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isIterable } from '@toolscout/core/internal';
+import {
+  checkHostOptions,
+  describeValue,
+  HostToolRunner,
+  isIterable,
+  loadedStateRule,
+  outputText,
+  runHostCall,
+} from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {
   fromLangChainTools,
   isLangChainTool,
-  LangChainCallHost,
   type LangChainTool,
   type LangChainToolLike,
-  type RunLangChainTool,
   threadIdOf,
   toLangChainTool,
 } from './langchain-tool.js';
@@ -80,36 +84,16 @@ export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = La
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
 
-/** The options this adapter adds to or changes from core's (core checks its own): a check, and what it expects. */
-const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
-  state: [
-    (value) =>
-      value === undefined ||
-      ['memory', 'conversation', 'agent-state'].includes(value as string) ||
-      typeof (value as Partial<LoadedToolStore> | null)?.get === 'function',
-    "'memory', 'conversation', 'agent-state' or a LoadedToolStore",
-  ],
-  resourceId: [(value) => value === undefined || typeof value === 'function', 'a function of the run config'],
-  name: [(value) => value === undefined || (typeof value === 'string' && value !== ''), 'a non-empty string'],
-};
-
-/** Throws {@link InvalidOptionError} for `option` unless `valid`. */
-function checkOption(valid: boolean, option: string, message: string): void {
-  if (!valid) throw new InvalidOptionError(option, message);
-}
+/** The options this adapter adds to core's (the session checks its own). */
+const OPTION_RULES = {
+  state: loadedStateRule('agent-state'),
+  resourceId: 'function',
+  name: 'non-empty string',
+} as const;
 
 /** LangChain tools as core descriptors; a catalog, or what is not a list, as given: core checks (and names) the option. */
 function descriptorsOf(tools: LangChainToolSearchOptions['catalog'] | undefined) {
   return isIterable(tools) && !(tools instanceof ToolCatalog) ? fromLangChainTools(tools) : tools;
-}
-
-function stringify(output: unknown): string {
-  if (typeof output === 'string') return output;
-  try {
-    return JSON.stringify(output) ?? String(output);
-  } catch {
-    return String(output);
-  }
 }
 
 /** The ToolMessage answering a call. */
@@ -117,18 +101,14 @@ function toolMessage(call: ToolCall, status: 'success' | 'error', content: ToolM
   return new ToolMessage({ content, artifact, status, tool_call_id: call.id ?? '', name: call.name });
 }
 
-/** The model-facing ToolMessage of a successful call. */
+/** The ToolMessage of a successful call: the tool's own for this call, or another call's re-addressed (`call_tool`). */
 function resultMessage(output: unknown, call: ToolCall): ToolMessage {
-  if (!ToolMessage.isInstance(output)) return toolMessage(call, 'success', stringify(output));
+  if (!ToolMessage.isInstance(output)) return toolMessage(call, 'success', outputText(output));
   if (output.tool_call_id === (call.id ?? '') && output.name === call.name) return output;
-  // E.g. `call_tool` in proxy mode: the target tool's result, answering the call_tool call.
   return toolMessage(call, output.status ?? 'success', output.content, output.artifact);
 }
 
-/**
- * The messages before the AIMessage that made this call (all of them when none did): what the model
- * saw when it made it. That AIMessage is `messages[before.length]`.
- */
+/** The messages the model saw when it made this call: those before its AIMessage (`messages[before.length]`), or all. */
 function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | undefined): readonly BaseMessage[] {
   const index = messages.findLastIndex(
     (message) => AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId),
@@ -139,19 +119,10 @@ function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | u
 /** The messages of a tool node's state, which must hold an AIMessage (the node runs after a model call). */
 function messagesOf(state: unknown): BaseMessage[] {
   const messages = (state as { messages?: unknown } | undefined)?.messages;
-  if (!Array.isArray(messages)) {
-    throw new InvalidArgumentError(
-      'state.messages',
-      `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
-    );
-  }
-  if (!messages.some((message) => AIMessage.isInstance(message))) {
-    throw new InvalidArgumentError(
-      'state.messages',
-      'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
-    );
-  }
-  return messages;
+  if (Array.isArray(messages) && messages.some((message) => AIMessage.isInstance(message))) return messages;
+  const got = Array.isArray(messages) ? 'messages with no AIMessage' : describeValue(messages);
+  const message = `The toolscout tool node runs after a model call, on a state whose "messages" array holds its AIMessage; got ${got}.`;
+  throw new InvalidArgumentError('state.messages', message);
 }
 
 /** The ids of the tool calls of a model response. */
@@ -160,11 +131,7 @@ function callIdsOf(response: unknown): string[] {
   return (response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : []));
 }
 
-/**
- * The LangChain tool the model is offered for one of a step's tools: a LangChain tool as that very
- * object (as the agent registered it, if it did); a meta-tool as its definition only (its calls are
- * the session's).
- */
+/** A step's tool as the model is offered it: a LangChain tool as that very object; a meta-tool as its definition. */
 function toLangChain({ tool, name, description, inputSchema }: OfferedTool): LangChainTool {
   return toLangChainTool(tool ?? { id: name, name, description, inputSchema });
 }
@@ -191,15 +158,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   private readonly name: string;
 
   constructor(options: LangChainToolSearchOptions<TState>) {
-    checkOption(
-      typeof options === 'object' && options !== null,
-      'options',
-      `Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }; got ${describeValue(options)}.`,
-    );
-    for (const [option, [valid, expected]] of Object.entries(OPTIONS)) {
-      const value = (options as unknown as Record<string, unknown>)[option];
-      checkOption(valid(value), option, `${option} must be ${expected}; got ${describeValue(value)}.`);
-    }
+    const usage = 'Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }';
+    checkHostOptions(options, usage, OPTION_RULES);
     const { catalog, tools, state, resourceId, name = 'toolscout', ...sessionOptions } = options;
     this.usesAgentState = state === 'agent-state';
     this.resourceIdOf = resourceId;
@@ -243,7 +203,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       protected override async run(input: unknown, config: LangGraphRunnableConfig): Promise<unknown> {
         const messages = messagesOf(input);
         const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
-        // The step of the last AIMessage, kept under it for its calls.
+        // The step of the last AIMessage, kept under it for its calls (prepared first: they run in order).
         const request = search.stepRequest(messages.slice(0, index), config);
         await search.session.prepareStep(request, { keys: [messages[index]!] });
         return super.run(input, config);
@@ -256,11 +216,11 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const step = await search.session.stepFor(messages[before.length], search.stepRequest(before, config));
         // A checked tool runs as this ToolNode runs a tool of its own, with the `ToolRuntime` LangGraph
         // gives (state, tool call id, context, store, writer); `runTool` reads `tools` at once.
-        const runInGraph: RunLangChainTool = (tool, input) => {
+        const runner = new HostToolRunner<LangChainTool>((tool, input) => {
           this.tools = [tool];
           return super.runTool({ ...call, name: tool.name, args: input as Record<string, unknown> }, config, state);
-        };
-        return search.runCall(step, call, runInGraph, config.signal);
+        });
+        return search.runCall(step, call, runner, config.signal);
       }
     })([], { handleToolErrors: false });
   }
@@ -294,9 +254,10 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // another process), a new one from the messages before that call.
         const before = messagesBefore(request.state.messages, call.id);
         const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
-        const runInAgent: RunLangChainTool = async (tool, input) =>
-          handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool });
-        return this.runCall(step, call, runInAgent, runConfig.signal);
+        const runner = new HostToolRunner<LangChainTool>(async (tool, input) =>
+          handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool }),
+        );
+        return this.runCall(step, call, runner, runConfig.signal);
       },
     });
     // The state schema is there exactly when TState is 'agent-state'.
@@ -304,28 +265,24 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   private assertSessionState(method: string): void {
-    checkOption(
-      !this.usesAgentState,
+    if (!this.usesAgentState) return;
+    throw new InvalidOptionError(
       'state',
       `${method}() cannot be used with state 'agent-state': that strategy keeps loaded tools in createAgent's state and works through the middleware only. In a custom graph use 'conversation', 'memory' or a LoadedToolStore.`,
     );
   }
 
-  /**
-   * Whether an agent tool is the session's (offered by the session when its step offers it); an agent
-   * tool with a name of the session's must be the session's own object.
-   */
+  /** Whether an agent tool is the session's: one with a name of the session's must be the session's own object. */
   private isSessionTool(tool: LangChainTool): boolean {
     if (!this.handles(tool.name)) return false;
+    if (this.session.resolve(tool.name)?.tool === tool) return true;
     const what = this.session.isMetaTool(tool.name)
       ? 'a toolscout meta-tool'
       : 'a different tool in the toolscout catalog or tools';
-    checkOption(
-      this.session.resolve(tool.name)?.tool === tool,
+    throw new InvalidOptionError(
       'tools',
       `createAgent's tools include a tool named "${tool.name}", and ${what} has that name. Give each tool once: in the toolscout catalog (searchable) or the middleware's tools (always offered), or rename it.`,
     );
-    return true;
   }
 
   /**
@@ -346,32 +303,19 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     };
   }
 
-  /** Runs one tool call through the step; never throws for a tool's or the model's error. */
+  /** Runs one tool call through the step; never throws for a tool's or the model's error (interrupts are the graph's). */
   private async runCall(
     step: ToolSearchStep,
     call: ToolCall,
-    runTool: RunLangChainTool,
-    signal: AbortSignal | undefined,
-  ): Promise<ToolMessage | Command> {
-    let outcome: ToolCallOutcome;
-    try {
-      const host = new LangChainCallHost(runTool);
-      outcome = await step.execute(call.name, call.args, { abortSignal: signal, host });
-    } catch (error) {
-      if (isGraphBubbleUp(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      return toolMessage(call, 'error', `Tool "${call.name}" could not run: ${reason}`);
-    }
-    if (!outcome.ok) {
-      const { cause } = outcome.error;
-      // Interrupts (human in the loop), parent-graph commands and aborts are the graph's, not errors.
-      if (outcome.error.code === 'execution-failed' && (isGraphBubbleUp(cause) || signal?.aborted)) throw cause;
-      return toolMessage(call, 'error', outcome.error.message);
-    }
-    if (isCommand(outcome.output)) return outcome.output;
-    const message = resultMessage(outcome.output, call);
-    if (!this.usesAgentState || outcome.loaded === undefined) return message;
-    return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: [...outcome.loaded] } });
+    host: HostToolRunner<LangChainTool>,
+    abortSignal?: AbortSignal,
+  ) {
+    const result = await runHostCall(step, call.name, call.args, { abortSignal, host, isControlFlow: isGraphBubbleUp });
+    if (!result.ok) return toolMessage(call, 'error', result.message);
+    if (isCommand(result.output)) return result.output;
+    const message = resultMessage(result.output, call);
+    if (!this.usesAgentState || result.loaded === undefined) return message;
+    return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: [...result.loaded] } });
   }
 }
 
