@@ -9,9 +9,11 @@ export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog
 export { checkFor, markerOf } from './errors.js';
 export { catalogToolOf, executeOutsideSession } from './host/catalog-tool-of.js';
 export { contentOutput, conversationOf, type MessageToolParts } from './host/conversation-of.js';
+export { embedderId } from './host/embedder-id.js';
 export { type HostCallOptions, type HostCallResult, outputText, runHostCall } from './host/host-call.js';
 export { checkHostOptions, type HostOptionRule, loadedStateRule } from './host/host-options.js';
 export { HostToolRunner } from './host/host-tool-runner.js';
+export { type HostToolPlaces, isSessionTool } from './host/is-session-tool.js';
 export { requestId } from './host/request-id.js';
 export { type ToolLike, toolLikeDescriptor } from './host/tool-like-descriptor.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';

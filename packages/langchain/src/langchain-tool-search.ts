@@ -18,6 +18,7 @@ import {
   describeValue,
   HostToolRunner,
   isIterable,
+  isSessionTool,
   loadedStateRule,
   outputText,
   runHostCall,
@@ -84,12 +85,11 @@ export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = La
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
 
-/** The options this adapter adds to core's (the session checks its own). */
-const OPTION_RULES = {
-  state: loadedStateRule('agent-state'),
-  resourceId: 'function',
-  name: 'non-empty string',
-} as const;
+/** Where an agent's tools are given, for the error when one has a name of the session's. */
+const PLACES = { registered: "createAgent's tools", direct: "the middleware's tools" };
+
+/** Runs a checked call's LangChain tool as the host runs its own (with LangChain's `ToolRuntime`). */
+type RunTool = (tool: LangChainTool, call: ToolCall) => Promise<unknown>;
 
 /** LangChain tools as core descriptors; a catalog, or what is not a list, as given: core checks (and names) the option. */
 function descriptorsOf(tools: LangChainToolSearchOptions['catalog'] | undefined) {
@@ -125,12 +125,6 @@ function messagesOf(state: unknown): BaseMessage[] {
   throw new InvalidArgumentError('state.messages', message);
 }
 
-/** The ids of the tool calls of a model response. */
-function callIdsOf(response: unknown): string[] {
-  if (!AIMessage.isInstance(response)) return [];
-  return (response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : []));
-}
-
 /** A step's tool as the model is offered it: a LangChain tool as that very object; a meta-tool as its definition. */
 function toLangChain({ tool, name, description, inputSchema }: OfferedTool): LangChainTool {
   return toLangChainTool(tool ?? { id: name, name, description, inputSchema });
@@ -154,16 +148,17 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   readonly session: ToolSearchSession;
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
-  private readonly resourceIdOf: ((config: LangGraphRunnableConfig) => string | undefined) | undefined;
-  private readonly name: string;
+  private readonly options: LangChainToolSearchOptions<TState>;
 
   constructor(options: LangChainToolSearchOptions<TState>) {
-    const usage = 'Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }';
-    checkHostOptions(options, usage, OPTION_RULES);
-    const { catalog, tools, state, resourceId, name = 'toolscout', ...sessionOptions } = options;
+    checkHostOptions(options, 'Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }', {
+      state: loadedStateRule('agent-state'),
+      resourceId: 'function',
+      name: 'non-empty string',
+    });
+    const { catalog, tools, state, resourceId: _resourceId, name: _name, ...sessionOptions } = options;
+    this.options = options;
     this.usesAgentState = state === 'agent-state';
-    this.resourceIdOf = resourceId;
-    this.name = name;
     this.session = new ToolSearchSession({
       ...sessionOptions,
       catalog: descriptorsOf(catalog) as ToolSearchSessionOptions['catalog'],
@@ -216,11 +211,10 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const step = await search.session.stepFor(messages[before.length], search.stepRequest(before, config));
         // A checked tool runs as this ToolNode runs a tool of its own, with the `ToolRuntime` LangGraph
         // gives (state, tool call id, context, store, writer); `runTool` reads `tools` at once.
-        const runner = new HostToolRunner<LangChainTool>((tool, input) => {
+        return search.runCall(step, call, config.signal, (tool, checked) => {
           this.tools = [tool];
-          return super.runTool({ ...call, name: tool.name, args: input as Record<string, unknown> }, config, state);
+          return super.runTool(checked, config, state);
         });
-        return search.runCall(step, call, runner, config.signal);
       }
     })([], { handleToolErrors: false });
   }
@@ -233,16 +227,18 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    */
   middleware(): ToolSearchAgentMiddleware<TState> {
     const middleware = createMiddleware({
-      name: this.name,
+      name: this.options.name ?? 'toolscout',
       stateSchema: this.usesAgentState ? loadedToolsStateSchema : undefined,
       wrapModelCall: async (request, handler) => {
         // Agent tools that are the session's own are offered by the session, as those very objects.
-        const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.isSessionTool(tool)));
+        const others = request.tools.filter(
+          (tool) => !(isLangChainTool(tool) && isSessionTool(this.session, tool.name, tool, PLACES)),
+        );
         const runConfig = request.runtime as LangGraphRunnableConfig;
         const step = await this.session.prepareStep(this.stepRequest(request.messages, runConfig, request.state));
         const response = await handler({ ...request, tools: [...others, ...step.tools.map(toLangChain)] });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
-        step.expectCalls(callIdsOf(response));
+        step.expectCalls((response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : [])));
         return response;
       },
       wrapToolCall: async (request, handler) => {
@@ -254,10 +250,9 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // another process), a new one from the messages before that call.
         const before = messagesBefore(request.state.messages, call.id);
         const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
-        const runner = new HostToolRunner<LangChainTool>(async (tool, input) =>
-          handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool }),
+        return this.runCall(step, call, runConfig.signal, async (tool, checked) =>
+          handler({ ...request, toolCall: checked, tool }),
         );
-        return this.runCall(step, call, runner, runConfig.signal);
       },
     });
     // The state schema is there exactly when TState is 'agent-state'.
@@ -272,44 +267,22 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
     );
   }
 
-  /** Whether an agent tool is the session's: one with a name of the session's must be the session's own object. */
-  private isSessionTool(tool: LangChainTool): boolean {
-    if (!this.handles(tool.name)) return false;
-    if (this.session.resolve(tool.name)?.tool === tool) return true;
-    const what = this.session.isMetaTool(tool.name)
-      ? 'a toolscout meta-tool'
-      : 'a different tool in the toolscout catalog or tools';
-    throw new InvalidOptionError(
-      'tools',
-      `createAgent's tools include a tool named "${tool.name}", and ${what} has that name. Give each tool once: in the toolscout catalog (searchable) or the middleware's tools (always offered), or rename it.`,
-    );
-  }
-
-  /**
-   * The session's request for a step: the thread, resource and context from the run config, the
-   * conversation from the messages, and, with `agent-state`, the loaded tools kept in `agentState`.
-   */
-  private stepRequest(
-    messages: readonly BaseMessage[],
-    config: LangGraphRunnableConfig = {},
-    agentState?: unknown,
-  ): StepRequest {
+  /** The request for a step: thread, resource and context from the run config; loaded tools from the agent state. */
+  private stepRequest(messages: readonly BaseMessage[], config: LangGraphRunnableConfig = {}, state?: unknown) {
     return {
       threadId: threadIdOf(config),
-      resourceId: this.resourceIdOf?.(config),
+      resourceId: this.options.resourceId?.(config),
       context: config.context,
       conversation: conversationFromMessages(messages),
-      loaded: this.usesAgentState ? loadedToolsOf(agentState) : undefined,
-    };
+      loaded: this.usesAgentState ? loadedToolsOf(state) : undefined,
+    } satisfies StepRequest;
   }
 
   /** Runs one tool call through the step; never throws for a tool's or the model's error (interrupts are the graph's). */
-  private async runCall(
-    step: ToolSearchStep,
-    call: ToolCall,
-    host: HostToolRunner<LangChainTool>,
-    abortSignal?: AbortSignal,
-  ) {
+  private async runCall(step: ToolSearchStep, call: ToolCall, abortSignal: AbortSignal | undefined, run: RunTool) {
+    const host = new HostToolRunner<LangChainTool>((tool, args) =>
+      run(tool, { ...call, name: tool.name, args: args as Record<string, unknown> }),
+    );
     const result = await runHostCall(step, call.name, call.args, { abortSignal, host, isControlFlow: isGraphBubbleUp });
     if (!result.ok) return toolMessage(call, 'error', result.message);
     if (isCommand(result.output)) return result.output;
