@@ -12,6 +12,7 @@ export { contentOutput, conversationOf, type MessageToolParts } from './host/con
 export { embedderId } from './host/embedder-id.js';
 export { type HostCallOptions, type HostCallResult, outputText, runHostCall } from './host/host-call.js';
 export { checkHostOptions, type HostOptionRule, loadedStateRule } from './host/host-options.js';
+export { type HostSessionSpec, hostSession } from './host/host-session.js';
 export { HostToolRunner } from './host/host-tool-runner.js';
 export { type HostToolPlaces, isSessionTool } from './host/is-session-tool.js';
 export { requestId } from './host/request-id.js';

@@ -2,22 +2,21 @@ import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messag
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import {
-  type LoadedStateStrategy,
-  type OfferedTool,
-  type StepRequest,
+import type {
+  LoadedStateStrategy,
+  OfferedTool,
+  StepRequest,
   ToolCatalog,
-  type ToolDescriptor,
+  ToolDescriptor,
   ToolSearchSession,
-  type ToolSearchSessionOptions,
-  type ToolSearchStep,
+  ToolSearchSessionOptions,
+  ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import {
-  checkHostOptions,
   describeValue,
   HostToolRunner,
-  isIterable,
+  hostSession,
   isSessionTool,
   loadedStateRule,
   outputText,
@@ -91,11 +90,6 @@ const PLACES = { registered: "createAgent's tools", direct: "the middleware's to
 /** Runs a checked call's LangChain tool as the host runs its own (with LangChain's `ToolRuntime`). */
 type RunTool = (tool: LangChainTool, call: ToolCall) => Promise<unknown>;
 
-/** LangChain tools as core descriptors; a catalog, or what is not a list, as given: core checks (and names) the option. */
-function descriptorsOf(tools: LangChainToolSearchOptions['catalog'] | undefined) {
-  return isIterable(tools) && !(tools instanceof ToolCatalog) ? fromLangChainTools(tools) : tools;
-}
-
 /** The ToolMessage answering a call. */
 function toolMessage(call: ToolCall, status: 'success' | 'error', content: ToolMessage['content'], artifact?: unknown) {
   return new ToolMessage({ content, artifact, status, tool_call_id: call.id ?? '', name: call.name });
@@ -151,21 +145,15 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   private readonly options: LangChainToolSearchOptions<TState>;
 
   constructor(options: LangChainToolSearchOptions<TState>) {
-    checkHostOptions(options, 'Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }', {
-      state: loadedStateRule('agent-state'),
-      resourceId: 'function',
-      name: 'non-empty string',
-    });
-    const { catalog, tools, state, resourceId: _resourceId, name: _name, ...sessionOptions } = options;
-    this.options = options;
-    this.usesAgentState = state === 'agent-state';
-    this.session = new ToolSearchSession({
-      ...sessionOptions,
-      catalog: descriptorsOf(catalog) as ToolSearchSessionOptions['catalog'],
-      tools: descriptorsOf(tools) as ToolSearchSessionOptions['tools'],
+    this.session = hostSession(options, {
+      usage: 'Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }',
+      rules: { state: loadedStateRule('agent-state'), resourceId: 'function', name: 'non-empty string' },
+      convert: fromLangChainTools,
       // With `agent-state` the loaded tools come from the agent state, as `StepRequest.loaded`.
-      state: this.usesAgentState ? 'conversation' : (state as LoadedStateStrategy | undefined),
+      states: { 'agent-state': 'conversation' },
     });
+    this.options = options;
+    this.usesAgentState = options.state === 'agent-state';
   }
 
   /** Whether a tool name belongs to the session: a meta-tool, a direct tool or a catalog tool. */

@@ -53,9 +53,9 @@ export function threadIdOf(config: unknown): string | undefined {
 
 /** Whether a value is a LangChain tool object (not a core descriptor, not a provider's server tool). */
 export function isLangChainTool(value: unknown): value is LangChainTool {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as { name?: unknown; invoke?: unknown };
-  if (typeof record.name !== 'string' || typeof record.invoke !== 'function') return false;
+  const record = value as { name?: unknown; invoke?: unknown } | null | undefined;
+  if (typeof record !== 'object' || typeof record?.name !== 'string' || typeof record.invoke !== 'function')
+    return false;
   return isRunnableToolLike(value) || isStructuredTool(value as StructuredToolInterface);
 }
 
