@@ -5,7 +5,6 @@ import { ToolNode } from '@langchain/langgraph/prebuilt';
 import type {
   LoadedStateStrategy,
   OfferedTool,
-  StepRequest,
   ToolCatalog,
   ToolDescriptor,
   ToolSearchSession,
@@ -40,10 +39,9 @@ import {
 } from './loaded-tools-state.js';
 
 /**
- * Where loaded tools are remembered between steps: core's strategies (`memory`, the default;
- * `conversation`; a `LoadedToolStore`), or `agent-state`: in the `createAgent` state (the
- * `toolscoutLoadedTools` field), so the agent's checkpointer persists them with the thread. `agent-state`
- * works through the middleware only.
+ * Where loaded tools are remembered between steps: core's strategies ({@link LoadedStateStrategy}), or
+ * `agent-state`: in the `createAgent` state (the `toolscoutLoadedTools` field), so the agent's
+ * checkpointer persists them with the thread; through the middleware only.
  */
 export type LangChainStateStrategy = LoadedStateStrategy | 'agent-state';
 
@@ -57,9 +55,8 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    */
   catalog: ToolCatalog | Iterable<LangChainToolLike | ToolDescriptor>;
   /**
-   * Tools offered at every step beside the meta-tools and never searched; their calls are validated
-   * by the session like catalog tools. (Tools given to `createAgent`'s own `tools` are offered too,
-   * and run by LangChain untouched.)
+   * Tools offered at every step and never searched, their calls validated by the session like catalog
+   * tools. (Tools given to `createAgent`'s own `tools` are offered too, and run by LangChain untouched.)
    */
   tools?: Iterable<LangChainToolLike | ToolDescriptor>;
   /** Where loaded tools live; see {@link LangChainStateStrategy}. Default `memory`. */
@@ -69,17 +66,11 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    * part of the state key, and handed to the policy. Default: none.
    */
   resourceId?: (config: LangGraphRunnableConfig) => string | undefined;
-  /**
-   * The name of the middleware ({@link LangChainToolSearch.middleware}); unique among an agent's
-   * middleware. Default `toolscout`.
-   */
+  /** The name of the middleware, unique among an agent's middleware. Default `toolscout`. */
   name?: string;
 }
 
-/**
- * The middleware's type: with `state: 'agent-state'` the agent state (input and result) has the
- * `toolscoutLoadedTools` field.
- */
+/** The middleware's type: with `state: 'agent-state'` the agent state (input, result) has `toolscoutLoadedTools`. */
 export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy> = AgentMiddleware<
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
@@ -197,8 +188,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const before = messagesBefore(messages, call.id);
         // The step `run` kept under the AIMessage that made the call.
         const step = await search.session.stepFor(messages[before.length], search.stepRequest(before, config));
-        // A checked tool runs as this ToolNode runs a tool of its own, with the `ToolRuntime` LangGraph
-        // gives (state, tool call id, context, store, writer); `runTool` reads `tools` at once.
+        // A checked tool runs as this ToolNode's own, with its `ToolRuntime`; `runTool` reads `tools` at once.
         return search.runCall(step, call, config.signal, (tool, checked) => {
           this.tools = [tool];
           return super.runTool(checked, config, state);
@@ -234,8 +224,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // The agent's own tools run as LangChain runs them.
         if (!this.handles(call.name) && request.tool !== undefined) return handler(request);
         const runConfig = request.runtime as LangGraphRunnableConfig;
-        // The step of the model call that made this call; when it is gone (a resumed interrupt,
-        // another process), a new one from the messages before that call.
+        // The step of the model call that made it; when gone (a resumed interrupt), one from the messages before.
         const before = messagesBefore(request.state.messages, call.id);
         const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
         return this.runCall(step, call, runConfig.signal, async (tool, checked) =>
@@ -263,7 +252,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       context: config.context,
       conversation: conversationFromMessages(messages),
       loaded: this.usesAgentState ? loadedToolsOf(state) : undefined,
-    } satisfies StepRequest;
+    };
   }
 
   /** Runs one tool call through the step; never throws for a tool's or the model's error (interrupts are the graph's). */
