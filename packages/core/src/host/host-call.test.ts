@@ -68,6 +68,10 @@ describe('runHostCall', () => {
     const step = await stepWithWeather(undefined, store);
     const result = await runHostCall(step, 'load_tool', { toolName: 'get_weather' });
     expect(result).toEqual({ ok: false, message: 'Tool "load_tool" could not run: connection refused' });
+    // The name the model wrote is quoted cut.
+    const down = { execute: async () => Promise.reject(new Error('down')) };
+    const long = await runHostCall(down as never, 'x'.repeat(5000), {});
+    expect(!long.ok && long.message).toMatch(/^Tool "x+… \(5000 characters\)" could not run: down$/);
   });
 
   it("lets the host's control flow through: from the tool, from the session, and a tool's error after an abort", async () => {

@@ -1,3 +1,4 @@
+import { clipName } from '../session/model-input-limits.js';
 import type { ExecuteOptions, ToolCallOutcome } from '../session/step-types.js';
 import type { ToolSearchStep } from '../session/tool-search-step.js';
 
@@ -29,7 +30,7 @@ export async function runHostCall<TTool>(
   } catch (error) {
     if (isControlFlow(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `Tool "${name}" could not run: ${reason}` };
+    return { ok: false, message: `Tool "${clipName(String(name))}" could not run: ${reason}` };
   }
   if (outcome.ok) return outcome;
   const { code, cause, message } = outcome.error;
