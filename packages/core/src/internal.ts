@@ -9,7 +9,15 @@ export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog
 export { checkFor, markerOf } from './errors.js';
 export { isAsyncGeneratorFunction, isAsyncIterable, lastValue, streamOf } from './host/async-output.js';
 export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
+export { catalogToolOf, executeOutsideSession } from './host/catalog-tool-of.js';
 export { conversationFromContentParts, toolOutputValue } from './host/content-part-messages.js';
+export { contentOutput, conversationOf, type MessageToolParts } from './host/conversation-of.js';
+export { type DeclaredTool, declaredToolDescriptor } from './host/declared-tool.js';
+export { embedderId } from './host/embedder-id.js';
+export { type HostCallOptions, type HostCallResult, outputText, runHostCall } from './host/host-call.js';
+export { checkHostOptions, type HostOptionRule, loadedStateRule } from './host/host-options.js';
+export { type HostSessionSpec, hostSession } from './host/host-session.js';
+export { HostToolRunner } from './host/host-tool-runner.js';
 export {
   activeToolNames,
   carrySettings,
@@ -19,6 +27,7 @@ export {
   sessionOwns,
   withHostTools,
 } from './host/host-tools.js';
+export { type HostToolPlaces, isSessionTool } from './host/is-session-tool.js';
 export { checkHookOptions, checkOptionsObject } from './host/option-checks.js';
 export {
   checkOptionRules,
@@ -31,6 +40,7 @@ export {
   valueAt,
 } from './host/option-rules.js';
 export { checkReturnedRequest, type HostRequest, requestFromContext } from './host/request-from-context.js';
+export { requestId } from './host/request-id.js';
 export { type StandardJsonSchema, standardJsonSchema } from './host/standard-json-schema.js';
 export { type StepIdPaths, type StepIds, stepIdsFrom } from './host/step-ids.js';
 export {

@@ -1,5 +1,5 @@
 import { runConformance } from '@toolscout/conformance';
-import { createLangChainHarness } from './test-utils/langchain-harness.js';
+import { createLangChainHarness } from '../test-utils/langchain-harness.js';
 
 runConformance({
   name: 'langchain',

@@ -1,17 +1,7 @@
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { ConversationEntry } from '@toolscout/core';
 import { InvalidArgumentError } from '@toolscout/core/errors';
-import { describeValue } from '@toolscout/core/internal';
-
-/** What a ToolMessage carried: its text (JSON is parsed by core), or its content blocks as they are. */
-function toolMessageOutput(message: ToolMessage): unknown {
-  const content = message.content;
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content) && content.every((block) => typeof block === 'object' && block?.type === 'text')) {
-    return message.text;
-  }
-  return content;
-}
+import { contentOutput, conversationOf, describeValue } from '@toolscout/core/internal';
 
 /**
  * Extracts the tool calls (from `AIMessage.tool_calls`) and tool results (`ToolMessage`s) of a
@@ -25,24 +15,12 @@ export function conversationFromMessages(messages: readonly BaseMessage[]): Conv
       `conversationFromMessages expects an array of LangChain messages, got ${describeValue(messages)}.`,
     );
   }
-  const entries: ConversationEntry[] = [];
-  const callNames = new Map<string, string>();
-  for (const message of messages) {
+  return conversationOf(messages, (message) => {
     if (AIMessage.isInstance(message)) {
-      for (const call of message.tool_calls ?? []) {
-        entries.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.args });
-        if (call.id) callNames.set(call.id, call.name);
-      }
-    } else if (ToolMessage.isInstance(message)) {
-      const toolName = message.name ?? callNames.get(message.tool_call_id);
-      if (toolName === undefined) continue;
-      entries.push({
-        type: 'tool-result',
-        toolCallId: message.tool_call_id,
-        toolName,
-        output: toolMessageOutput(message),
-      });
+      return { calls: (message.tool_calls ?? []).map(({ id, name, args }) => ({ id, name, input: args })) };
     }
-  }
-  return entries;
+    if (!ToolMessage.isInstance(message)) return undefined;
+    // Text (JSON is parsed by core), or content blocks as they are.
+    return { result: { callId: message.tool_call_id, name: message.name, output: contentOutput(message.content) } };
+  });
 }

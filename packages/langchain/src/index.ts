@@ -1,10 +1,7 @@
-// The public API of @toolscout/langchain: an explicit list.
-
-// Custom graphs: messages to core's conversation
+// The public API of @toolscout/langchain, an explicit list: the tool search (createAgent middleware, custom-graph
+// tools and tool node), tool conversions both ways, messages to core's conversation, and LangChain embeddings.
 export { conversationFromMessages } from './conversation-from-messages.js';
-// Semantic search over LangChain embeddings
 export { LangChainEmbedder, type LangChainEmbedderOptions } from './langchain-embedder.js';
-// Tool conversions, both ways
 export {
   type FromLangChainToolOptions,
   fromLangChainTool,
@@ -15,7 +12,6 @@ export {
   type ToLangChainToolOptions,
   toLangChainTool,
 } from './langchain-tool.js';
-// The tool search: createAgent middleware, custom-graph tools and tool node
 export {
   type LangChainStateStrategy,
   LangChainToolSearch,

@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { Embedder } from '@toolscout/core';
 import { InvalidOptionError } from '@toolscout/core/errors';
+import { embedderId } from '@toolscout/core/internal';
 
 /** Options of {@link LangChainEmbedder}. */
 export interface LangChainEmbedderOptions {
@@ -10,12 +11,6 @@ export interface LangChainEmbedderOptions {
    * (`model` or `modelName`); required otherwise.
    */
   id?: string;
-}
-
-function modelName(embeddings: object): string | undefined {
-  const record = embeddings as { model?: unknown; modelName?: unknown };
-  const name = record.model ?? record.modelName;
-  return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
 /**
@@ -34,18 +29,14 @@ export class LangChainEmbedder implements Embedder {
         'LangChainEmbedder needs a LangChain Embeddings object (with embedDocuments).',
       );
     }
-    if (options.id !== undefined && (typeof options.id !== 'string' || options.id === '')) {
-      throw new InvalidOptionError('id', 'id must be a non-empty string.');
-    }
-    const model = modelName(embeddings);
-    const id = options.id ?? (model === undefined ? undefined : `langchain:${embeddings.constructor.name}:${model}`);
-    if (id === undefined) {
-      throw new InvalidOptionError(
-        'id',
-        `This ${embeddings.constructor.name} does not name its model, so give the embedder an id (e.g. { id: 'my-model-v1' }): cached vectors are keyed by it.`,
-      );
-    }
-    this.id = id;
+    const { model, modelName } = embeddings as { model?: unknown; modelName?: unknown };
+    const name = model ?? modelName;
+    const kind = embeddings.constructor.name;
+    this.id = embedderId(
+      options,
+      typeof name === 'string' && name !== '' ? `langchain:${kind}:${name}` : undefined,
+      kind,
+    );
     this.embeddings = embeddings;
   }
 

@@ -2,29 +2,32 @@ import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messag
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import {
-  type LoadedStateStrategy,
-  type LoadedToolStore,
-  type OfferedTool,
-  type StepRequest,
-  type ToolCallOutcome,
+import type {
+  LoadedStateStrategy,
+  OfferedTool,
   ToolCatalog,
-  type ToolDescriptor,
+  ToolDescriptor,
   ToolSearchSession,
-  type ToolSearchSessionOptions,
-  type ToolSearchStep,
+  ToolSearchSessionOptions,
+  ToolSearchStep,
 } from '@toolscout/core';
 import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isIterable } from '@toolscout/core/internal';
+import {
+  describeValue,
+  HostToolRunner,
+  hostSession,
+  isSessionTool,
+  loadedStateRule,
+  outputText,
+  runHostCall,
+} from '@toolscout/core/internal';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {
   fromLangChainTools,
   isLangChainTool,
-  LangChainCallHost,
   type LangChainTool,
   type LangChainToolLike,
-  type RunLangChainTool,
   threadIdOf,
   toLangChainTool,
 } from './langchain-tool.js';
@@ -36,10 +39,9 @@ import {
 } from './loaded-tools-state.js';
 
 /**
- * Where loaded tools are remembered between steps: core's strategies (`memory`, the default;
- * `conversation`; a `LoadedToolStore`), or `agent-state`: in the `createAgent` state (the
- * `toolscoutLoadedTools` field), so the agent's checkpointer persists them with the thread. `agent-state`
- * works through the middleware only.
+ * Where loaded tools are remembered between steps: core's strategies ({@link LoadedStateStrategy}), or
+ * `agent-state`: in the `createAgent` state (the `toolscoutLoadedTools` field), so the agent's
+ * checkpointer persists them with the thread; through the middleware only.
  */
 export type LangChainStateStrategy = LoadedStateStrategy | 'agent-state';
 
@@ -53,9 +55,8 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    */
   catalog: ToolCatalog | Iterable<LangChainToolLike | ToolDescriptor>;
   /**
-   * Tools offered at every step beside the meta-tools and never searched; their calls are validated
-   * by the session like catalog tools. (Tools given to `createAgent`'s own `tools` are offered too,
-   * and run by LangChain untouched.)
+   * Tools offered at every step and never searched, their calls validated by the session like catalog
+   * tools. (Tools given to `createAgent`'s own `tools` are offered too, and run by LangChain untouched.)
    */
   tools?: Iterable<LangChainToolLike | ToolDescriptor>;
   /** Where loaded tools live; see {@link LangChainStateStrategy}. Default `memory`. */
@@ -65,70 +66,34 @@ export interface LangChainToolSearchOptions<TState extends LangChainStateStrateg
    * part of the state key, and handed to the policy. Default: none.
    */
   resourceId?: (config: LangGraphRunnableConfig) => string | undefined;
-  /**
-   * The name of the middleware ({@link LangChainToolSearch.middleware}); unique among an agent's
-   * middleware. Default `toolscout`.
-   */
+  /** The name of the middleware, unique among an agent's middleware. Default `toolscout`. */
   name?: string;
 }
 
-/**
- * The middleware's type: with `state: 'agent-state'` the agent state (input and result) has the
- * `toolscoutLoadedTools` field.
- */
+/** The middleware's type: with `state: 'agent-state'` the agent state (input, result) has `toolscoutLoadedTools`. */
 export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy> = AgentMiddleware<
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
 
-/** The options this adapter adds to or changes from core's (core checks its own): a check, and what it expects. */
-const OPTIONS: Record<string, [(value: unknown) => boolean, string]> = {
-  state: [
-    (value) =>
-      value === undefined ||
-      ['memory', 'conversation', 'agent-state'].includes(value as string) ||
-      typeof (value as Partial<LoadedToolStore> | null)?.get === 'function',
-    "'memory', 'conversation', 'agent-state' or a LoadedToolStore",
-  ],
-  resourceId: [(value) => value === undefined || typeof value === 'function', 'a function of the run config'],
-  name: [(value) => value === undefined || (typeof value === 'string' && value !== ''), 'a non-empty string'],
-};
+/** Where an agent's tools are given, for the error when one has a name of the session's. */
+const PLACES = { registered: "createAgent's tools", direct: "the middleware's tools" };
 
-/** Throws {@link InvalidOptionError} for `option` unless `valid`. */
-function checkOption(valid: boolean, option: string, message: string): void {
-  if (!valid) throw new InvalidOptionError(option, message);
-}
-
-/** LangChain tools as core descriptors; a catalog, or what is not a list, as given: core checks (and names) the option. */
-function descriptorsOf(tools: LangChainToolSearchOptions['catalog'] | undefined) {
-  return isIterable(tools) && !(tools instanceof ToolCatalog) ? fromLangChainTools(tools) : tools;
-}
-
-function stringify(output: unknown): string {
-  if (typeof output === 'string') return output;
-  try {
-    return JSON.stringify(output) ?? String(output);
-  } catch {
-    return String(output);
-  }
-}
+/** Runs a checked call's LangChain tool as the host runs its own (with LangChain's `ToolRuntime`). */
+type RunTool = (tool: LangChainTool, call: ToolCall) => Promise<unknown>;
 
 /** The ToolMessage answering a call. */
 function toolMessage(call: ToolCall, status: 'success' | 'error', content: ToolMessage['content'], artifact?: unknown) {
   return new ToolMessage({ content, artifact, status, tool_call_id: call.id ?? '', name: call.name });
 }
 
-/** The model-facing ToolMessage of a successful call. */
+/** The ToolMessage of a successful call: the tool's own for this call, or another call's re-addressed (`call_tool`). */
 function resultMessage(output: unknown, call: ToolCall): ToolMessage {
-  if (!ToolMessage.isInstance(output)) return toolMessage(call, 'success', stringify(output));
+  if (!ToolMessage.isInstance(output)) return toolMessage(call, 'success', outputText(output));
   if (output.tool_call_id === (call.id ?? '') && output.name === call.name) return output;
-  // E.g. `call_tool` in proxy mode: the target tool's result, answering the call_tool call.
   return toolMessage(call, output.status ?? 'success', output.content, output.artifact);
 }
 
-/**
- * The messages before the AIMessage that made this call (all of them when none did): what the model
- * saw when it made it. That AIMessage is `messages[before.length]`.
- */
+/** The messages the model saw when it made this call: those before its AIMessage (`messages[before.length]`), or all. */
 function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | undefined): readonly BaseMessage[] {
   const index = messages.findLastIndex(
     (message) => AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId),
@@ -139,32 +104,13 @@ function messagesBefore(messages: readonly BaseMessage[], toolCallId: string | u
 /** The messages of a tool node's state, which must hold an AIMessage (the node runs after a model call). */
 function messagesOf(state: unknown): BaseMessage[] {
   const messages = (state as { messages?: unknown } | undefined)?.messages;
-  if (!Array.isArray(messages)) {
-    throw new InvalidArgumentError(
-      'state.messages',
-      `The toolscout tool node expects a state with a "messages" array; got ${describeValue(messages)}.`,
-    );
-  }
-  if (!messages.some((message) => AIMessage.isInstance(message))) {
-    throw new InvalidArgumentError(
-      'state.messages',
-      'The toolscout tool node runs after a model call, but the messages hold no AIMessage.',
-    );
-  }
-  return messages;
+  if (Array.isArray(messages) && messages.some((message) => AIMessage.isInstance(message))) return messages;
+  const got = Array.isArray(messages) ? 'messages with no AIMessage' : describeValue(messages);
+  const message = `The toolscout tool node runs after a model call, on a state whose "messages" array holds its AIMessage; got ${got}.`;
+  throw new InvalidArgumentError('state.messages', message);
 }
 
-/** The ids of the tool calls of a model response. */
-function callIdsOf(response: unknown): string[] {
-  if (!AIMessage.isInstance(response)) return [];
-  return (response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : []));
-}
-
-/**
- * The LangChain tool the model is offered for one of a step's tools: a LangChain tool as that very
- * object (as the agent registered it, if it did); a meta-tool as its definition only (its calls are
- * the session's).
- */
+/** A step's tool as the model is offered it: a LangChain tool as that very object; a meta-tool as its definition. */
 function toLangChain({ tool, name, description, inputSchema }: OfferedTool): LangChainTool {
   return toLangChainTool(tool ?? { id: name, name, description, inputSchema });
 }
@@ -187,30 +133,18 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   readonly session: ToolSearchSession;
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
-  private readonly resourceIdOf: ((config: LangGraphRunnableConfig) => string | undefined) | undefined;
-  private readonly name: string;
+  private readonly options: LangChainToolSearchOptions<TState>;
 
   constructor(options: LangChainToolSearchOptions<TState>) {
-    checkOption(
-      typeof options === 'object' && options !== null,
-      'options',
-      `Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }; got ${describeValue(options)}.`,
-    );
-    for (const [option, [valid, expected]] of Object.entries(OPTIONS)) {
-      const value = (options as unknown as Record<string, unknown>)[option];
-      checkOption(valid(value), option, `${option} must be ${expected}; got ${describeValue(value)}.`);
-    }
-    const { catalog, tools, state, resourceId, name = 'toolscout', ...sessionOptions } = options;
-    this.usesAgentState = state === 'agent-state';
-    this.resourceIdOf = resourceId;
-    this.name = name;
-    this.session = new ToolSearchSession({
-      ...sessionOptions,
-      catalog: descriptorsOf(catalog) as ToolSearchSessionOptions['catalog'],
-      tools: descriptorsOf(tools) as ToolSearchSessionOptions['tools'],
+    this.session = hostSession(options, {
+      usage: 'Tool search needs options with a catalog, e.g. { catalog: [weatherTool] }',
+      rules: { state: loadedStateRule('agent-state'), resourceId: 'function', name: 'non-empty string' },
+      convert: fromLangChainTools,
       // With `agent-state` the loaded tools come from the agent state, as `StepRequest.loaded`.
-      state: this.usesAgentState ? 'conversation' : (state as LoadedStateStrategy | undefined),
+      states: { 'agent-state': 'conversation' },
     });
+    this.options = options;
+    this.usesAgentState = options.state === 'agent-state';
   }
 
   /** Whether a tool name belongs to the session: a meta-tool, a direct tool or a catalog tool. */
@@ -243,7 +177,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       protected override async run(input: unknown, config: LangGraphRunnableConfig): Promise<unknown> {
         const messages = messagesOf(input);
         const index = messages.findLastIndex((message) => AIMessage.isInstance(message));
-        // The step of the last AIMessage, kept under it for its calls.
+        // The step of the last AIMessage, kept under it for its calls (prepared first: they run in order).
         const request = search.stepRequest(messages.slice(0, index), config);
         await search.session.prepareStep(request, { keys: [messages[index]!] });
         return super.run(input, config);
@@ -254,13 +188,11 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         const before = messagesBefore(messages, call.id);
         // The step `run` kept under the AIMessage that made the call.
         const step = await search.session.stepFor(messages[before.length], search.stepRequest(before, config));
-        // A checked tool runs as this ToolNode runs a tool of its own, with the `ToolRuntime` LangGraph
-        // gives (state, tool call id, context, store, writer); `runTool` reads `tools` at once.
-        const runInGraph: RunLangChainTool = (tool, input) => {
+        // A checked tool runs as this ToolNode's own, with its `ToolRuntime`; `runTool` reads `tools` at once.
+        return search.runCall(step, call, config.signal, (tool, checked) => {
           this.tools = [tool];
-          return super.runTool({ ...call, name: tool.name, args: input as Record<string, unknown> }, config, state);
-        };
-        return search.runCall(step, call, runInGraph, config.signal);
+          return super.runTool(checked, config, state);
+        });
       }
     })([], { handleToolErrors: false });
   }
@@ -273,16 +205,18 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
    */
   middleware(): ToolSearchAgentMiddleware<TState> {
     const middleware = createMiddleware({
-      name: this.name,
+      name: this.options.name ?? 'toolscout',
       stateSchema: this.usesAgentState ? loadedToolsStateSchema : undefined,
       wrapModelCall: async (request, handler) => {
         // Agent tools that are the session's own are offered by the session, as those very objects.
-        const others = request.tools.filter((tool) => !(isLangChainTool(tool) && this.isSessionTool(tool)));
+        const others = request.tools.filter(
+          (tool) => !(isLangChainTool(tool) && isSessionTool(this.session, tool.name, tool, PLACES)),
+        );
         const runConfig = request.runtime as LangGraphRunnableConfig;
         const step = await this.session.prepareStep(this.stepRequest(request.messages, runConfig, request.state));
         const response = await handler({ ...request, tools: [...others, ...step.tools.map(toLangChain)] });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
-        step.expectCalls(callIdsOf(response));
+        step.expectCalls((response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : [])));
         return response;
       },
       wrapToolCall: async (request, handler) => {
@@ -290,13 +224,12 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
         // The agent's own tools run as LangChain runs them.
         if (!this.handles(call.name) && request.tool !== undefined) return handler(request);
         const runConfig = request.runtime as LangGraphRunnableConfig;
-        // The step of the model call that made this call; when it is gone (a resumed interrupt,
-        // another process), a new one from the messages before that call.
+        // The step of the model call that made it; when gone (a resumed interrupt), one from the messages before.
         const before = messagesBefore(request.state.messages, call.id);
         const step = await this.session.stepForCall(this.stepRequest(before, runConfig, request.state), call.id);
-        const runInAgent: RunLangChainTool = async (tool, input) =>
-          handler({ ...request, toolCall: { ...call, name: tool.name, args: input as Record<string, unknown> }, tool });
-        return this.runCall(step, call, runInAgent, runConfig.signal);
+        return this.runCall(step, call, runConfig.signal, async (tool, checked) =>
+          handler({ ...request, toolCall: checked, tool }),
+        );
       },
     });
     // The state schema is there exactly when TState is 'agent-state'.
@@ -304,74 +237,35 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   private assertSessionState(method: string): void {
-    checkOption(
-      !this.usesAgentState,
+    if (!this.usesAgentState) return;
+    throw new InvalidOptionError(
       'state',
       `${method}() cannot be used with state 'agent-state': that strategy keeps loaded tools in createAgent's state and works through the middleware only. In a custom graph use 'conversation', 'memory' or a LoadedToolStore.`,
     );
   }
 
-  /**
-   * Whether an agent tool is the session's (offered by the session when its step offers it); an agent
-   * tool with a name of the session's must be the session's own object.
-   */
-  private isSessionTool(tool: LangChainTool): boolean {
-    if (!this.handles(tool.name)) return false;
-    const what = this.session.isMetaTool(tool.name)
-      ? 'a toolscout meta-tool'
-      : 'a different tool in the toolscout catalog or tools';
-    checkOption(
-      this.session.resolve(tool.name)?.tool === tool,
-      'tools',
-      `createAgent's tools include a tool named "${tool.name}", and ${what} has that name. Give each tool once: in the toolscout catalog (searchable) or the middleware's tools (always offered), or rename it.`,
-    );
-    return true;
-  }
-
-  /**
-   * The session's request for a step: the thread, resource and context from the run config, the
-   * conversation from the messages, and, with `agent-state`, the loaded tools kept in `agentState`.
-   */
-  private stepRequest(
-    messages: readonly BaseMessage[],
-    config: LangGraphRunnableConfig = {},
-    agentState?: unknown,
-  ): StepRequest {
+  /** The request for a step: thread, resource and context from the run config; loaded tools from the agent state. */
+  private stepRequest(messages: readonly BaseMessage[], config: LangGraphRunnableConfig = {}, state?: unknown) {
     return {
       threadId: threadIdOf(config),
-      resourceId: this.resourceIdOf?.(config),
+      resourceId: this.options.resourceId?.(config),
       context: config.context,
       conversation: conversationFromMessages(messages),
-      loaded: this.usesAgentState ? loadedToolsOf(agentState) : undefined,
+      loaded: this.usesAgentState ? loadedToolsOf(state) : undefined,
     };
   }
 
-  /** Runs one tool call through the step; never throws for a tool's or the model's error. */
-  private async runCall(
-    step: ToolSearchStep,
-    call: ToolCall,
-    runTool: RunLangChainTool,
-    signal: AbortSignal | undefined,
-  ): Promise<ToolMessage | Command> {
-    let outcome: ToolCallOutcome;
-    try {
-      const host = new LangChainCallHost(runTool);
-      outcome = await step.execute(call.name, call.args, { abortSignal: signal, host });
-    } catch (error) {
-      if (isGraphBubbleUp(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      return toolMessage(call, 'error', `Tool "${call.name}" could not run: ${reason}`);
-    }
-    if (!outcome.ok) {
-      const { cause } = outcome.error;
-      // Interrupts (human in the loop), parent-graph commands and aborts are the graph's, not errors.
-      if (outcome.error.code === 'execution-failed' && (isGraphBubbleUp(cause) || signal?.aborted)) throw cause;
-      return toolMessage(call, 'error', outcome.error.message);
-    }
-    if (isCommand(outcome.output)) return outcome.output;
-    const message = resultMessage(outcome.output, call);
-    if (!this.usesAgentState || outcome.loaded === undefined) return message;
-    return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: [...outcome.loaded] } });
+  /** Runs one tool call through the step; never throws for a tool's or the model's error (interrupts are the graph's). */
+  private async runCall(step: ToolSearchStep, call: ToolCall, abortSignal: AbortSignal | undefined, run: RunTool) {
+    const host = new HostToolRunner<LangChainTool>((tool, args) =>
+      run(tool, { ...call, name: tool.name, args: args as Record<string, unknown> }),
+    );
+    const result = await runHostCall(step, call.name, call.args, { abortSignal, host, isControlFlow: isGraphBubbleUp });
+    if (!result.ok) return toolMessage(call, 'error', result.message);
+    if (isCommand(result.output)) return result.output;
+    const message = resultMessage(result.output, call);
+    if (!this.usesAgentState || result.loaded === undefined) return message;
+    return new Command({ update: { messages: [message], [LOADED_TOOLS_STATE_KEY]: [...result.loaded] } });
   }
 }
 

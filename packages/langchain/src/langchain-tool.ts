@@ -2,16 +2,17 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { type ClientTool, DynamicStructuredTool, isRunnableToolLike, isStructuredTool } from '@langchain/core/tools';
 import { toJsonSchema as toLangChainJsonSchema } from '@langchain/core/utils/json_schema';
 import { isInteropZodSchema } from '@langchain/core/utils/types';
-import {
-  type CatalogTool,
-  type JsonSchema,
-  type SchemaLike,
-  ToolCatalog,
-  type ToolDescriptor,
-  toJsonSchema,
-} from '@toolscout/core';
+import type { CatalogTool, ToolDescriptor } from '@toolscout/core';
 import { InvalidToolError } from '@toolscout/core/errors';
-import { describeValue, isIterable, producesJsonSchema } from '@toolscout/core/internal';
+import {
+  catalogToolOf,
+  type DeclaredTool,
+  declaredToolDescriptor,
+  describeValue,
+  executeOutsideSession,
+  isIterable,
+  requestId,
+} from '@toolscout/core/internal';
 
 /**
  * A LangChain tool as agents and chat models take it: `tool(...)`, a `DynamicStructuredTool`, a
@@ -32,26 +33,6 @@ export interface LangChainToolLike {
 }
 
 /**
- * Runs a LangChain tool for the tool call in progress, the way the host runs tools (the agent's
- * `wrapToolCall` handler, or `tool.invoke(toolCall, config)` in a custom graph), so the tool gets its
- * `ToolRuntime` (state, context, tool call id, store, writer) and may return a `ToolMessage` or a
- * `Command`.
- */
-export type RunLangChainTool = (tool: LangChainTool, input: unknown) => Promise<unknown>;
-
-/**
- * What the middleware and the tool node hand `step.execute` as `host` for one tool call: the host's
- * way of running a LangChain tool. A descriptor made by `fromLangChainTool` runs its tool through it
- * when present, after core has checked the call (offered, policy, arguments); without it, it calls
- * `tool.invoke(input)`.
- *
- * @internal
- */
-export class LangChainCallHost {
-  constructor(readonly runLangChainTool: RunLangChainTool) {}
-}
-
-/**
  * Options of {@link fromLangChainTool}: fields of the descriptor, as core documents them (`id`
  * defaults to the tool's `name`; `tags` and `source` are searchable; `pinned` tools are always offered).
  */
@@ -67,40 +48,15 @@ export type ToLangChainToolOptions = Pick<ToolDescriptor, 'name' | 'description'
 
 /** The thread id of a LangChain run config (`configurable.thread_id`: a non-empty string or a number), if any. */
 export function threadIdOf(config: unknown): string | undefined {
-  const threadId = (config as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
-  if (typeof threadId === 'number') return String(threadId);
-  return typeof threadId === 'string' && threadId !== '' ? threadId : undefined;
+  return requestId((config as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id);
 }
 
 /** Whether a value is a LangChain tool object (not a core descriptor, not a provider's server tool). */
 export function isLangChainTool(value: unknown): value is LangChainTool {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as { name?: unknown; invoke?: unknown };
-  if (typeof record.name !== 'string' || typeof record.invoke !== 'function') return false;
+  const record = value as { name?: unknown; invoke?: unknown } | null | undefined;
+  if (typeof record !== 'object' || typeof record?.name !== 'string' || typeof record.invoke !== 'function')
+    return false;
   return isRunnableToolLike(value) || isStructuredTool(value as StructuredToolInterface);
-}
-
-/**
- * The input schema of a LangChain tool as JSON Schema: what core indexes, validates against and shows
- * in `describe_tool`/discovery results. zod 3 and zod 4 before Standard JSON Schema (4.2) go through
- * LangChain's own conversion; the rest through core's (a Standard JSON Schema for its input side, so
- * fields with defaults stay optional; a JSON Schema kept as it is). The tool parses its input itself
- * when it runs, once.
- */
-function inputSchemaOf(tool: LangChainTool): JsonSchema | undefined {
-  const schema = (tool as { schema?: unknown }).schema;
-  if (schema === undefined || schema === null) return undefined;
-  try {
-    const viaLangChain = isInteropZodSchema(schema) && !producesJsonSchema(schema);
-    return viaLangChain ? (toLangChainJsonSchema(schema) as JsonSchema) : toJsonSchema(schema as SchemaLike);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new InvalidToolError(
-      `LangChain tool "${tool.name}": its schema cannot be converted to JSON Schema: ${reason}`,
-      'inputSchema',
-      { cause: error },
-    );
-  }
 }
 
 /**
@@ -130,27 +86,23 @@ export function fromLangChainTool(
       `fromLangChainTool expects a LangChain tool (tool(), DynamicStructuredTool, StructuredTool, DynamicTool or RunnableToolLike), got ${describeValue(tool)}`,
     );
   }
-  const inputSchema = inputSchemaOf(tool);
-  const description = (tool as { description?: unknown }).description;
-  const { id = tool.name, ...fields } = options;
-  const descriptor: ToolDescriptor<LangChainTool> = {
-    ...fields,
-    id,
-    name: tool.name,
-    description: typeof description === 'string' ? description : '',
+  const invoke = tool.invoke.bind(tool) as (input: unknown, config?: Record<string, unknown>) => Promise<unknown>;
+  const like: DeclaredTool<LangChainTool> = {
     tool,
-    execute: async (input, context) => {
-      if (context.host instanceof LangChainCallHost) return context.host.runLangChainTool(tool, input);
-      const invoke = tool.invoke.bind(tool) as (input: unknown, config?: Record<string, unknown>) => Promise<unknown>;
-      return invoke(input, {
-        signal: context.abortSignal,
-        configurable: context.threadId === undefined ? {} : { thread_id: context.threadId },
-        context: context.context,
-      });
-    },
+    kind: 'LangChain tool',
+    name: tool.name,
+    description: (tool as { description?: unknown }).description,
+    schema: (tool as { schema?: unknown }).schema,
+    // zod 3, and zod 4 before Standard JSON Schema (4.2), through LangChain's own conversion.
+    convertSchema: (schema) => (isInteropZodSchema(schema) ? toLangChainJsonSchema(schema) : undefined),
+    execute: (input, { abortSignal, threadId, context }) =>
+      invoke(input, {
+        signal: abortSignal,
+        configurable: threadId === undefined ? {} : { thread_id: threadId },
+        context,
+      }),
   };
-  if (inputSchema !== undefined) descriptor.inputSchema = inputSchema;
-  return descriptor;
+  return declaredToolDescriptor(like, options);
 }
 
 /**
@@ -171,10 +123,6 @@ export function fromLangChainTools(
   );
 }
 
-function isCatalogTool(tool: ToolDescriptor | CatalogTool): tool is CatalogTool {
-  return typeof (tool as CatalogTool).toolName === 'string' && typeof (tool as CatalogTool).jsonSchema === 'object';
-}
-
 /**
  * Converts a core descriptor (or a catalog tool) into a LangChain tool for `bindTools`, `createAgent`
  * or a `ToolNode`. A descriptor that came from {@link fromLangChainTool} gives back its original
@@ -189,29 +137,21 @@ export function toLangChainTool(
   tool: ToolDescriptor | CatalogTool,
   options: ToLangChainToolOptions = {},
 ): LangChainTool {
-  const entry: CatalogTool = isCatalogTool(tool) ? tool : new ToolCatalog([tool]).list()[0]!;
+  const entry = catalogToolOf(tool);
   const name = options.name ?? entry.toolName;
-  const description = options.description ?? entry.description ?? '';
   const original = entry.tool;
   if (isLangChainTool(original) && original.name === name && options.description === undefined) return original;
   const zodSchema = isInteropZodSchema(entry.inputSchema) ? entry.inputSchema : undefined;
   return new DynamicStructuredTool({
     name,
-    description,
+    description: options.description ?? entry.description ?? '',
     // A private copy: the catalog's schema is frozen, and LangChain's validator annotates schemas.
     schema: zodSchema ?? structuredClone(entry.jsonSchema),
-    func: async (input: unknown, _runManager?: unknown, config?: { context?: unknown; signal?: AbortSignal }) => {
-      if (!entry.execute) {
-        throw new Error(
-          `Tool "${name}" has no execute function, so it cannot run here (a toolscout meta-tool runs through the toolscout middleware or tool node only).`,
-        );
-      }
-      return entry.execute(input, {
-        toolId: entry.id,
+    func: (input: unknown, _runManager?: unknown, config?: { context?: unknown; signal?: AbortSignal }) =>
+      executeOutsideSession(entry, input, {
         threadId: threadIdOf(config),
         context: config?.context,
         abortSignal: config?.signal,
-      });
-    },
+      }),
   });
 }

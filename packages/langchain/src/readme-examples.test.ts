@@ -5,9 +5,9 @@ import { toolsCondition } from '@langchain/langgraph/prebuilt';
 import { createAgent, tool } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { RecordingFakeModel } from '../test-utils/recording-fake-model.js';
 import { LangChainToolSearch, toolSearchMiddleware } from './langchain-tool-search.js';
 import { loadedToolsOf } from './loaded-tools-state.js';
-import { RecordingFakeModel } from './test-utils/recording-fake-model.js';
 
 const getWeather = tool(async ({ city }) => `Sunny in ${city}`, {
   name: 'get_weather',

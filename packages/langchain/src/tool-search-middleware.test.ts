@@ -5,10 +5,10 @@ import { InvalidOptionError } from '@toolscout/core/errors';
 import { parseJsonOrText } from '@toolscout/test-kit';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { createFixtureTools } from '../test-utils/fixture-tools.js';
+import { RecordingFakeModel } from '../test-utils/recording-fake-model.js';
 import { LangChainToolSearch, toolSearchMiddleware } from './langchain-tool-search.js';
 import { LOADED_TOOLS_STATE_KEY, loadedToolsOf } from './loaded-tools-state.js';
-import { createFixtureTools } from './test-utils/fixture-tools.js';
-import { RecordingFakeModel } from './test-utils/recording-fake-model.js';
 
 const META = ['search_tools', 'load_tool'];
 

@@ -9,9 +9,9 @@ import {
 import { toolsCondition } from '@langchain/langgraph/prebuilt';
 import { InvalidArgumentError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
+import { createFixtureTools } from '../test-utils/fixture-tools.js';
+import { RecordingFakeModel } from '../test-utils/recording-fake-model.js';
 import { type LangChainStateStrategy, LangChainToolSearch } from './langchain-tool-search.js';
-import { createFixtureTools } from './test-utils/fixture-tools.js';
-import { RecordingFakeModel } from './test-utils/recording-fake-model.js';
 
 const META = ['search_tools', 'load_tool'];
 

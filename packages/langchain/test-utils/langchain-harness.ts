@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import type { ConformanceHarness, HarnessAgent, Transcript } from '@toolscout/conformance';
 import { parseJsonOrText } from '@toolscout/test-kit';
 import { createAgent } from 'langchain';
-import { LangChainToolSearch } from '../langchain-tool-search.js';
+import { LangChainToolSearch } from '../src/langchain-tool-search.js';
 import { RecordingFakeModel } from './recording-fake-model.js';
 
 function isMessageList(history: unknown): history is BaseMessage[] {
