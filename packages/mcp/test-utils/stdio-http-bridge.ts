@@ -138,7 +138,9 @@ export async function bridgeStdioToHttp(open: () => StdioEndpoint, maxSessions =
       sessionIdGenerator: () => id,
       enableDnsRebindingProtection: true,
       allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
-      onsessioninitialized: () => sessions.set(id, session),
+      onsessioninitialized: () => {
+        sessions.set(id, session);
+      },
     });
     const session: BridgeSession = { transport, stdio, lastSeen: Date.now(), pending: [] };
     transport.onmessage = (message) => {
