@@ -12,6 +12,7 @@ import {
   McpToolSearchServer,
   type McpToolSearchServerOptions,
 } from '../mcp-tool-search-server.js';
+import { DEFAULT_PAGE_SIZE } from './list-cursor.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import {
   isHttpServerConfig,
@@ -21,8 +22,10 @@ import {
 } from './mcp-servers-config.js';
 import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
+import { McpPassThrough } from './pass-through.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { upstreamEnvironment } from './upstream-environment.js';
+import { UpstreamNames } from './upstream-names.js';
 
 /** An MCP server object of the SDK, served in-process: an `McpServer` or a low-level `Server`. */
 export interface McpServerLike {
@@ -60,6 +63,13 @@ export interface McpGatewayOptions extends Omit<McpToolSearchServerOptions, 'cat
   logger?: Logger;
   /** How the gateway introduces itself to upstream servers. */
   clientInfo?: Implementation;
+  /**
+   * Items per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`;
+   * longer lists are paged with opaque cursors. Default 100.
+   */
+  pageSize?: number;
+  /** An upstream silent for this long is pinged, and restarted if it does not answer. Default 60 s; `false`: never. */
+  pingIntervalMs?: number | false;
 }
 
 /** The name a config entry given in code is checked under: the gateway checks server names itself. */
@@ -149,6 +159,13 @@ function checkGatewayOptions(options: McpGatewayOptions): void {
       `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
     );
   }
+  const { pageSize } = options;
+  if (pageSize !== undefined && !(Number.isSafeInteger(pageSize) && pageSize > 0)) {
+    throw new InvalidOptionError(
+      'pageSize',
+      `pageSize must be a positive whole number; got ${describeValue(pageSize)}.`,
+    );
+  }
   const { pinned } = options;
   if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'))) {
     throw new InvalidOptionError('pinned', 'pinned must be an array of catalog ids, e.g. ["github__create_issue"].');
@@ -176,6 +193,7 @@ export class McpGateway {
   /** The upstream servers by name. */
   readonly upstreams: ReadonlyMap<string, McpUpstream>;
   readonly #logger: Logger;
+  readonly #passThrough: McpPassThrough;
 
   /** @throws {InvalidOptionError} for a bad option, its name in `option`. */
   constructor(options: McpGatewayOptions) {
@@ -189,6 +207,8 @@ export class McpGateway {
       restart,
       logger,
       clientInfo,
+      pageSize = DEFAULT_PAGE_SIZE,
+      pingIntervalMs,
       ...searchOptions
     } = options;
     const names = Object.keys(servers);
@@ -215,6 +235,13 @@ export class McpGateway {
     });
     const reservedNames = this.searchServer.session.metaTools.map((tool) => tool.name);
     const upstreams = new Map<string, McpUpstream>();
+    this.#passThrough = new McpPassThrough({
+      upstreams,
+      names: new UpstreamNames(names, namespace),
+      pageSize,
+      requestTimeoutMs: callTimeoutMs ?? 60_000,
+      logger: this.#logger,
+    });
     try {
       names.forEach((name, index) => {
         upstreams.set(
@@ -231,6 +258,8 @@ export class McpGateway {
             restart,
             logger: this.#logger,
             clientInfo: clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' },
+            hooks: this.#passThrough.hooks,
+            pingIntervalMs,
           }),
         );
       });
@@ -252,14 +281,27 @@ export class McpGateway {
     this.#logger.info(`${up}/${results.length} server(s) up, ${this.catalog.size} tool(s) in the catalog`);
   }
 
-  /** A new MCP `Server` for one client session; see {@link McpToolSearchServer.createServer}. */
+  /**
+   * A new MCP `Server` for one client session (see {@link McpToolSearchServer.createServer}), which
+   * also passes through what the upstreams offer besides tools: resources, prompts, completions,
+   * logging, progress and their requests to the client. It advertises what they offer now.
+   */
   createServer(connection?: McpConnectionOptions): Server {
-    return this.searchServer.createServer(connection);
+    const server = this.searchServer.createServer(connection);
+    this.#passThrough.attach(server);
+    return server;
   }
 
   /** Serves one client session on `transport`. */
-  connect(transport: Transport, connection?: McpConnectionOptions): Promise<Server> {
-    return this.searchServer.connect(transport, connection);
+  async connect(transport: Transport, connection?: McpConnectionOptions): Promise<Server> {
+    const server = this.createServer(connection);
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      server.onclose?.(); // releases the session it was given
+      throw error;
+    }
+    return server;
   }
 
   /** The process ids of the stdio servers running now (on POSIX, each leads a process group of its own). */
