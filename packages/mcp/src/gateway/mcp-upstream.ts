@@ -11,6 +11,8 @@ import {
   ErrorCode,
   type Implementation,
   McpError,
+  type Progress,
+  ProgressNotificationSchema,
   type ServerCapabilities,
   type Tool,
   ToolListChangedNotificationSchema,
@@ -132,6 +134,13 @@ function readFailure(error: unknown): string | undefined {
   return undefined;
 }
 
+/** `request` with `_meta.progressToken` set, when there is a token. */
+function withProgressToken(request: ClientRequest, progressToken: string | undefined): ClientRequest {
+  if (progressToken === undefined) return request;
+  const params = (request.params ?? {}) as { _meta?: Record<string, unknown> };
+  return { ...request, params: { ...params, _meta: { ...params._meta, progressToken } } } as ClientRequest;
+}
+
 /**
  * One upstream MCP server seen through an MCP `Client`: its tools mirrored into a catalog under
  * namespaced ids (`server__tool`), calls forwarded with a timeout, re-indexed incrementally on
@@ -152,6 +161,9 @@ export class McpUpstream {
   /** When the server last sent anything (a ping is due after `pingIntervalMs` of silence). */
   #lastHeard = 0;
   #capabilities: ServerCapabilities | undefined;
+  /** Where the progress of forwarded requests goes, by the progress token the gateway gave them. */
+  readonly #progress = new Map<string, (progress: Progress) => void>();
+  #progressTokens = 0;
   /** Catalog ids this server owns, with a signature of the tool definition they came from. */
   readonly #owned = new Map<string, string>();
   #status: McpUpstreamStatus = 'idle';
@@ -291,15 +303,18 @@ export class McpUpstream {
         `MCP server "${this.name}" is unavailable (${this.#reason}); ${this.#retryHint()}.`,
       );
     }
+    const progressToken = onprogress ? `${this.name}-${++this.#progressTokens}` : undefined;
+    if (progressToken && onprogress) this.#progress.set(progressToken, onprogress);
     try {
-      return await client.request(request, resultSchema, {
+      return await client.request(withProgressToken(request, progressToken), resultSchema, {
         timeout: this.callTimeoutMs,
         signal,
-        ...(onprogress ? { onprogress } : {}),
       });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw this.#forwardingError(error, what, client, transport);
+    } finally {
+      if (progressToken) this.#progress.delete(progressToken);
     }
   }
 
@@ -400,6 +415,12 @@ export class McpUpstream {
       let changedWhileConnecting = false;
       client.onclose = () => this.#onClose(current);
       client.onerror = (error) => this.#logger.debug(`[${this.name}] ${messageOf(error)}`);
+      // Progress is routed here rather than by the SDK, which drops a progress notification that
+      // arrives just before its request's answer (it handles answers at once, notifications a tick later).
+      client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+        const { progressToken, ...progress } = notification.params;
+        this.#progress.get(String(progressToken))?.(progress);
+      });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (current === this.#client) this.#requestSync(current);
         else changedWhileConnecting = true;
