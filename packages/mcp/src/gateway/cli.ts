@@ -51,6 +51,8 @@ export interface GatewayArgs {
   callTimeoutMs: number;
   /** How long starting one server may take, in milliseconds. */
   connectTimeoutMs: number;
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
+  pageSize?: number;
   /** Debug logs on stderr. */
   verbose: boolean;
 }
@@ -81,6 +83,8 @@ Options:
                           github__create_issue; repeatable
   --timeout MS            per-call timeout for forwarded calls (default 60000)
   --connect-timeout MS    how long one server may take to start (default 30000)
+  --page-size N           items per page of tools/list, resources/list, resources/templates/list
+                          and prompts/list (default 100)
   --verbose               debug logs (every call, re-indexing, servers' stderr) on stderr
   -h, --help              this help
   --version               the version
@@ -111,6 +115,7 @@ const ARG_OPTIONS = {
   pin: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
+  'page-size': { type: 'string' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -162,6 +167,8 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayArgs | { help:
   if (http !== undefined) args.http = http;
   if (values['auth-token-file'] !== undefined) args.authTokenFile = values['auth-token-file'];
   if (maxSessions !== undefined) args.maxSessions = maxSessions;
+  const pageSize = positiveInteger(values['page-size'], '--page-size');
+  if (pageSize !== undefined) args.pageSize = pageSize;
   return args;
 }
 
@@ -305,6 +312,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
       pinned: args.pinned,
       callTimeoutMs: args.callTimeoutMs,
       connectTimeoutMs: args.connectTimeoutMs,
+      pageSize: args.pageSize,
       logger,
       serverInfo: { name: 'toolscout-mcp', version: io.version },
       clientInfo: { name: 'toolscout-mcp', version: io.version },
