@@ -114,7 +114,8 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 /**
  * What the gateway passes through besides tools, each under the label: a resource
  * `fixture://<label>/notes`, a template `fixture://<label>/items/{id}` (ids complete), subscriptions
- * (`touch_resource` notifies subscribers), a prompt `greet` (its `name` completes), progress and
+ * (`touch_resource` notifies subscribers), a prompt `greet` (its `name` completes) and more at run
+ * time (`add_prompt`), progress and
  * cancellation (`count_slowly`, `last_count`), sampling (`ask_model`) and logging (`log_message`).
  */
 function addFixtureExtras(server: McpServer, label: string): void {
@@ -165,6 +166,20 @@ function addFixtureExtras(server: McpServer, label: string): void {
       argsSchema: { name: completable(z.string(), (value) => names.filter((name) => name.startsWith(value))) },
     },
     ({ name }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello ${name}, from ${label}` } }] }),
+  );
+
+  server.registerTool(
+    'add_prompt',
+    {
+      description: 'Register a prompt at runtime (clients are sent prompts/list_changed).',
+      inputSchema: { name: z.string() },
+    },
+    async ({ name }) => {
+      server.registerPrompt(name, { description: `The ${name} prompt.` }, () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `${name} of ${label}` } }],
+      }));
+      return text(`added prompt ${name}`);
+    },
   );
 
   server.registerTool(

@@ -21,7 +21,14 @@ import { silentLogger } from './logger.js';
 import { McpGateway, type McpGatewayOptions } from './mcp-gateway.js';
 
 const fixture = (label: string) => nodeServer(FIXTURE_SERVER, ['--label', label, '--extras']);
-const PINNED = ['a__touch_resource', 'a__count_slowly', 'a__last_count', 'a__ask_model', 'a__log_message'];
+const PINNED = [
+  'a__touch_resource',
+  'a__count_slowly',
+  'a__last_count',
+  'a__ask_model',
+  'a__log_message',
+  'b__add_prompt',
+];
 
 async function startGateway(options: Partial<McpGatewayOptions> = {}): Promise<McpGateway> {
   const gateway = new McpGateway({
@@ -141,6 +148,28 @@ describe('the gateway passes through what its upstreams offer besides tools', { 
     await expect(client.getPrompt({ name: 'greet' })).rejects.toSatisfy(isInvalidParams);
   });
 
+  it("tells every session when an upstream's prompts change", async () => {
+    const changes: string[][] = [];
+    const watcher = await connect({
+      listChanged: {
+        prompts: {
+          debounceMs: 0,
+          onChanged: (error, prompts) => {
+            if (!error) changes.push((prompts ?? []).map((prompt) => prompt.name));
+          },
+        },
+      },
+    });
+    const caller = await connect();
+    expect(resultText(await call(caller, 'b__add_prompt', { name: 'farewell' }))).toBe('added prompt farewell');
+    const changed = await waitFor(() => changes.at(-1), 5_000, 'prompts/list_changed');
+    expect(changed).toEqual(['a__greet', 'b__greet', 'b__farewell']);
+    expect((await watcher.getPrompt({ name: 'b__farewell' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'farewell of B',
+    });
+  });
+
   it('carries progress of a forwarded call back to the client, and its cancellation to the upstream', async () => {
     const client = await connect();
     const progress: Progress[] = [];
@@ -211,12 +240,10 @@ describe('the gateway passes through what its upstreams offer besides tools', { 
       toolPages.push(page.tools.map((tool) => tool.name));
       cursor = page.nextCursor;
     } while (cursor !== undefined && toolPages.length < 10);
-    expect(toolPages).toEqual([
-      ['search_tools', 'load_tool'],
-      ['a__touch_resource', 'a__count_slowly'],
-      ['a__last_count', 'a__ask_model'],
-      ['a__log_message'],
-    ]);
+    // Pinned tools come in catalog order, which depends on which upstream started first.
+    expect(toolPages.map((page) => page.length)).toEqual([2, 2, 2, 2]);
+    expect(toolPages[0]).toEqual(['search_tools', 'load_tool']);
+    expect(toolPages.flat().slice(2).sort()).toEqual([...PINNED].sort());
 
     const first = await client.listPrompts();
     expect(first.prompts.map((prompt) => prompt.name)).toEqual(['a__greet', 'b__greet']);
@@ -227,6 +254,12 @@ describe('the gateway passes through what its upstreams offer besides tools', { 
     const toolsCursor = (await client.listTools()).nextCursor!;
     await expect(client.listResources({ cursor: toolsCursor })).rejects.toSatisfy(isInvalidParams);
     await expect(client.listPrompts({ cursor: 'x'.repeat(5000) })).rejects.toSatisfy(isInvalidParams);
+  });
+
+  it('refuses a page size that is not a positive whole number', () => {
+    expect(() => new McpGateway({ servers: {}, pageSize: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid-option', option: 'pageSize' }),
+    );
   });
 
   it('pages a merged list across upstreams', async () => {

@@ -60,7 +60,11 @@ describe('McpUpstream pings idle servers', () => {
     await waitFor(() => upstream.status === 'down' && upstream.statusReason, 5_000, 'the server to be marked down');
     expect(upstream.statusReason).toContain('an idle-time ping got no answer');
     server.state.answering = true;
-    await waitFor(() => upstream.status === 'ready' && server.state.connections >= 2, 5_000, `the restart (${upstream.status}, ${upstream.statusReason}, ${server.state.connections})`);
+    await waitFor(
+      () => upstream.status === 'ready' && server.state.connections >= 2,
+      5_000,
+      `the restart (${upstream.status}, ${upstream.statusReason}, ${server.state.connections})`,
+    );
   });
 
   it('never pings with pingIntervalMs: false', async () => {
