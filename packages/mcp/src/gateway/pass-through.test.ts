@@ -216,17 +216,19 @@ describe('the gateway passes through what its upstreams offer besides tools', { 
     expect(resultText(refused)).toContain('does not support sampling');
   });
 
-  it('forwards upstream logs to the sessions that set a level, at that level', async () => {
-    const [listener, quiet] = [await connect(), await connect()];
-    const heard = { listener: [] as unknown[], quiet: [] as unknown[] };
+  it('forwards the logs of a call to the session that made it, at the level it set', async () => {
+    const [listener, other] = [await connect(), await connect()];
+    const heard = { listener: [] as unknown[], other: [] as unknown[] };
     listener.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.listener.push(n.params));
-    quiet.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.quiet.push(n.params));
+    other.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.other.push(n.params));
     await listener.setLoggingLevel('warning');
-    await call(quiet, 'a__log_message', { level: 'info', text: 'too detailed' });
-    await call(quiet, 'a__log_message', { level: 'error', text: 'disk full' });
-    await waitFor(() => heard.listener.length > 0, 5_000, 'the log message');
+    await other.setLoggingLevel('debug');
+    await call(listener, 'a__log_message', { level: 'info', text: 'too detailed' });
+    await call(listener, 'a__log_message', { level: 'error', text: 'disk full' });
+    await call(other, 'a__log_message', { level: 'debug', text: 'for the other one' });
+    await waitFor(() => heard.listener.length > 0 && heard.other.length > 0, 5_000, 'the log messages');
     expect(heard.listener).toEqual([{ level: 'error', logger: 'a/fixture', data: 'disk full' }]);
-    expect(heard.quiet).toEqual([]);
+    expect(heard.other).toEqual([{ level: 'debug', logger: 'a/fixture', data: 'for the other one' }]);
   });
 
   it('pages tools/list and the merged lists with a small page size, and answers an unknown cursor with -32602', async () => {

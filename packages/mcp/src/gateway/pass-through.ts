@@ -283,7 +283,7 @@ export class McpPassThrough {
     const upstream = this.#upstream(server);
     const call = forwardedCall(session, extra, server);
     try {
-      const what = `${request.method}${'params' in request && request.params && 'uri' in request.params ? ` "${String(request.params.uri)}"` : ''}`;
+      const what = describeRequest(request);
       return await upstream.request(request, schema, { what, signal: extra.signal, onprogress: call.onprogress });
     } finally {
       call.done();
@@ -460,13 +460,27 @@ export class McpPassThrough {
       case 'notifications/message': {
         const { level, logger } = notification.params;
         const params = { ...notification.params, logger: logger ? `${upstream.name}/${logger}` : upstream.name };
-        for (const session of sessions) {
+        for (const session of this.#logAudience(upstream, sessions)) {
           if (session.logLevel && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(session.logLevel)) {
             send(session, { method: notification.method, params });
           }
         }
       }
     }
+  }
+
+  /**
+   * Who may see a log message of `upstream`: the session whose request to it is in progress (the log
+   * may be about that request), every session when none is (a log of the server's own), and no one
+   * when several sessions wait on it (it cannot be told whose request it is about).
+   */
+  #logAudience(upstream: McpUpstream, sessions: ClientSession[]): ClientSession[] {
+    const waiting = sessions.filter((session) => session.callsTo(upstream.name).length > 0);
+    if (waiting.length <= 1) return waiting.length === 1 ? waiting : sessions;
+    this.#options.logger.debug(
+      `server "${upstream.name}": a log message dropped: ${waiting.length} sessions have requests to it in progress`,
+    );
+    return [];
   }
 
   async #onRequest(
@@ -510,6 +524,13 @@ function listRequest<M extends 'resources/list' | 'resources/templates/list' | '
   cursor: string | undefined,
 ) {
   return { method, params: cursor === undefined ? {} : { cursor } } as const;
+}
+
+/** A forwarded request in words, for error messages: its method, and the URI or name it is about. */
+function describeRequest(request: ClientRequest): string {
+  const params = (request.params ?? {}) as { uri?: unknown; name?: unknown };
+  const about = typeof params.uri === 'string' ? params.uri : typeof params.name === 'string' ? params.name : undefined;
+  return about === undefined ? request.method : `${request.method} "${about}"`;
 }
 
 function next(page: { position?: ListPosition; list: PagedList }): { nextCursor?: string } {
