@@ -50,6 +50,7 @@ describe('parseGatewayArgs', () => {
         '9000',
         '--page-size',
         '50',
+        '--search-resources',
         '--verbose',
         '--allowed-host',
         'mcp.example.test',
@@ -74,6 +75,7 @@ describe('parseGatewayArgs', () => {
       callTimeoutMs: 1500,
       connectTimeoutMs: 9000,
       pageSize: 50,
+      searchResources: true,
       verbose: true,
     });
     expect(parseGatewayArgs(['-h'])).toEqual({ help: true });

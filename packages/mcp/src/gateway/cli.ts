@@ -53,6 +53,8 @@ export interface GatewayArgs {
   connectTimeoutMs: number;
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
   pageSize?: number;
+  /** Offer search_resources and read_resource (the servers' resources and prompts, searchable). */
+  searchResources?: boolean;
   /** Debug logs on stderr. */
   verbose: boolean;
 }
@@ -85,6 +87,8 @@ Options:
   --connect-timeout MS    how long one server may take to start (default 30000)
   --page-size N           items per page of tools/list, resources/list, resources/templates/list
                           and prompts/list (default 100)
+  --search-resources      also offer search_resources and read_resource: the servers' resources
+                          and prompts, searchable by the model (about 135 more tokens per step)
   --verbose               debug logs (every call, re-indexing, servers' stderr) on stderr
   -h, --help              this help
   --version               the version
@@ -116,6 +120,7 @@ const ARG_OPTIONS = {
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
   'page-size': { type: 'string' },
+  'search-resources': { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -169,6 +174,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayArgs | { help:
   if (maxSessions !== undefined) args.maxSessions = maxSessions;
   const pageSize = positiveInteger(values['page-size'], '--page-size');
   if (pageSize !== undefined) args.pageSize = pageSize;
+  if (values['search-resources']) args.searchResources = true;
   return args;
 }
 
@@ -313,6 +319,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
       callTimeoutMs: args.callTimeoutMs,
       connectTimeoutMs: args.connectTimeoutMs,
       pageSize: args.pageSize,
+      searchResources: args.searchResources,
       logger,
       serverInfo: { name: 'toolscout-mcp', version: io.version },
       clientInfo: { name: 'toolscout-mcp', version: io.version },

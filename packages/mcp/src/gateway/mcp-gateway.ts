@@ -22,8 +22,10 @@ import {
 } from './mcp-servers-config.js';
 import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
+import { OfferIndex, offerTools as offerToolsOf } from './offer-index.js';
 import { McpPassThrough } from './pass-through.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import { combineHooks } from './upstream-client-hooks.js';
 import { upstreamEnvironment } from './upstream-environment.js';
 import { UpstreamNames } from './upstream-names.js';
 
@@ -70,6 +72,11 @@ export interface McpGatewayOptions extends Omit<McpToolSearchServerOptions, 'cat
   pageSize?: number;
   /** An upstream silent for this long is pinged, and restarted if it does not answer. Default 60 s; `false`: never. */
   pingIntervalMs?: number | false;
+  /**
+   * Offer two more tools at every step: `search_resources`, which searches the servers' resources,
+   * resource templates and prompts (indexed like tools), and `read_resource`. Default `false`.
+   */
+  searchResources?: boolean;
 }
 
 /** The name a config entry given in code is checked under: the gateway checks server names itself. */
@@ -159,6 +166,12 @@ function checkGatewayOptions(options: McpGatewayOptions): void {
       `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
     );
   }
+  if (options.searchResources !== undefined && typeof options.searchResources !== 'boolean') {
+    throw new InvalidOptionError(
+      'searchResources',
+      `searchResources must be true or false; got ${describeValue(options.searchResources)}.`,
+    );
+  }
   const { pageSize } = options;
   if (pageSize !== undefined && !(Number.isSafeInteger(pageSize) && pageSize > 0)) {
     throw new InvalidOptionError(
@@ -194,6 +207,7 @@ export class McpGateway {
   readonly upstreams: ReadonlyMap<string, McpUpstream>;
   readonly #logger: Logger;
   readonly #passThrough: McpPassThrough;
+  readonly #offers: OfferIndex | undefined;
 
   /** @throws {InvalidOptionError} for a bad option, its name in `option`. */
   constructor(options: McpGatewayOptions) {
@@ -209,6 +223,7 @@ export class McpGateway {
       clientInfo,
       pageSize = DEFAULT_PAGE_SIZE,
       pingIntervalMs,
+      searchResources = false,
       ...searchOptions
     } = options;
     const names = Object.keys(servers);
@@ -228,20 +243,30 @@ export class McpGateway {
       onListenerError: (error, change) =>
         this.#logger.error(`a catalog listener failed on "${change.type}" of "${change.tool.id}": ${String(error)}`),
     });
-    this.searchServer = new McpToolSearchServer({
-      serverInfo: { name: 'toolscout-mcp', version: '0.0.0' },
-      ...searchOptions,
-      catalog: this.catalog,
-    });
-    const reservedNames = this.searchServer.session.metaTools.map((tool) => tool.name);
     const upstreams = new Map<string, McpUpstream>();
+    const upstreamNames = new UpstreamNames(names, namespace);
     this.#passThrough = new McpPassThrough({
       upstreams,
-      names: new UpstreamNames(names, namespace),
+      names: upstreamNames,
       pageSize,
       requestTimeoutMs: callTimeoutMs ?? 60_000,
       logger: this.#logger,
     });
+    this.#offers = searchResources ? new OfferIndex(upstreamNames, this.#logger) : undefined;
+    const offerTools = this.#offers
+      ? offerToolsOf(this.#offers, (uri, signal) => this.#passThrough.readResource(uri, signal))
+      : [];
+    this.searchServer = new McpToolSearchServer({
+      serverInfo: { name: 'toolscout-mcp', version: '0.0.0' },
+      ...searchOptions,
+      tools: [...(searchOptions.tools ?? []), ...offerTools],
+      catalog: this.catalog,
+    });
+    const reservedNames = [
+      ...this.searchServer.session.metaTools.map((tool) => tool.name),
+      ...offerTools.map((tool) => tool.id),
+    ];
+    const hooks = this.#offers ? combineHooks(this.#passThrough.hooks, this.#offers.hooks()) : this.#passThrough.hooks;
     try {
       names.forEach((name, index) => {
         upstreams.set(
@@ -258,7 +283,7 @@ export class McpGateway {
             restart,
             logger: this.#logger,
             clientInfo: clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' },
-            hooks: this.#passThrough.hooks,
+            hooks,
             pingIntervalMs,
           }),
         );
@@ -316,6 +341,7 @@ export class McpGateway {
   async close(): Promise<void> {
     await this.searchServer.close();
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.close()));
+    this.#offers?.dispose();
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type LoggingLevel,
   McpError,
   ReadResourceRequestSchema,
+  type ReadResourceResult,
   ReadResourceResultSchema,
   type ServerCapabilities,
   SetLevelRequestSchema,
@@ -288,6 +289,26 @@ export class McpPassThrough {
     } finally {
       call.done();
     }
+  }
+
+  /**
+   * Reads a resource by its gateway URI, for a caller that is not a client session (the
+   * `read_resource` tool). Throws -32602 for a URI of no server.
+   */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const item = this.#resource(uri);
+    const request = { method: 'resources/read', params: { uri: item.name } } as const;
+    const result = await this.#upstream(item.server).request(request, ReadResourceResultSchema, {
+      what: describeRequest(request),
+      signal,
+    });
+    return this.#renamed(item.server, result);
+  }
+
+  /** A read result with the contents' URIs under their gateway names. */
+  #renamed(server: string, result: ReadResourceResult): ReadResourceResult {
+    const { names } = this.#options;
+    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: names.uri(server, c.uri) })) };
   }
 
   #upstream(server: string): McpUpstream {

@@ -65,6 +65,24 @@ export interface UpstreamClientHooks {
   forwardCall?(upstream: McpUpstream): ForwardedCall | undefined;
 }
 
+/** Hooks that call `first`'s, then `second`'s `onReady` and `onNotification`; the rest are `first`'s. */
+export function combineHooks(
+  first: UpstreamClientHooks,
+  second: Pick<UpstreamClientHooks, 'onReady' | 'onNotification'>,
+): UpstreamClientHooks {
+  return {
+    ...first,
+    onReady: (upstream) => {
+      first.onReady?.(upstream);
+      second.onReady?.(upstream);
+    },
+    onNotification: (upstream, notification) => {
+      first.onNotification?.(upstream, notification);
+      second.onNotification?.(upstream, notification);
+    },
+  };
+}
+
 /**
  * What the gateway tells upstreams it can do as a client: sampling, elicitation and roots, which it
  * passes on to the client session they are for (or refuses, when that client cannot).
