@@ -302,6 +302,8 @@ export class McpGateway {
    */
   async start(): Promise<void> {
     const results = await Promise.all([...this.upstreams.values()].map((upstream) => upstream.start()));
+    // The first search_resources sees every server that could start, as the first search_tools does.
+    await this.#offers?.settled();
     const up = results.filter(Boolean).length;
     this.#logger.info(`${up}/${results.length} server(s) up, ${this.catalog.size} tool(s) in the catalog`);
   }

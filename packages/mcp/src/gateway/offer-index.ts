@@ -99,6 +99,11 @@ export class OfferIndex {
     return sync;
   }
 
+  /** Resolves once every re-listing under way is over. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#syncing.values()]);
+  }
+
   /** The best entries for `query`, of one kind or all. */
   async search(query: string, options: { kind?: 'resource' | 'prompt'; limit?: number } = {}): Promise<OfferHit[]> {
     const { kind } = options;

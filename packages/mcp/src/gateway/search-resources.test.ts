@@ -53,9 +53,8 @@ describe('searchResources: resources and prompts found by search_resources', { t
   });
 
   it('finds a resource of either server by its title and description, and reads it', async () => {
-    const hits = await waitFor(
-      async () => {
-        const found = await search({ query: 'notes of fixture B', kind: 'resource' });
+    // start() resolves once every server's entries are indexed.
+    const hits = await search({ query: 'notes of fixture B', kind: 'resource' });
         return found.length > 0 && found;
       },
       10_000,
