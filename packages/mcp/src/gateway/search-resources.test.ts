@@ -55,11 +55,6 @@ describe('searchResources: resources and prompts found by search_resources', { t
   it('finds a resource of either server by its title and description, and reads it', async () => {
     // start() resolves once every server's entries are indexed.
     const hits = await search({ query: 'notes of fixture B', kind: 'resource' });
-        return found.length > 0 && found;
-      },
-      10_000,
-      'the resources to be indexed',
-    );
     expect(
       hits
         .slice(0, 2)
