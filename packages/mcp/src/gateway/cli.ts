@@ -320,6 +320,8 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
       connectTimeoutMs: args.connectTimeoutMs,
       pageSize: args.pageSize,
       searchResources: args.searchResources,
+      // Over stdio the gateway serves one client: the servers' requests go to it.
+      soleSession: args.http === undefined,
       logger,
       serverInfo: { name: 'toolscout-mcp', version: io.version },
       clientInfo: { name: 'toolscout-mcp', version: io.version },

@@ -28,9 +28,13 @@ describe('routeUpstreamRequest: the session a request of an upstream is for', ()
     expect(routeUpstreamRequest([a, b], 'github', 'sampling/createMessage').extra).toEqual(extra(1));
   });
 
-  it('is the only session when no request is in progress', () => {
+  it('is the sole session of a gateway that serves one at a time (stdio) when no request is in progress', () => {
     const only = session();
-    expect(routeUpstreamRequest([only], 'github', 'roots/list')).toEqual({ session: only });
+    expect(routeUpstreamRequest([only], 'github', 'roots/list', true)).toEqual({ session: only });
+    // Over HTTP, the one session connected now is not the only one the server's state concerns.
+    expect(refusal(() => routeUpstreamRequest([only], 'github', 'roots/list'))).toContain(
+      'no client request to it is in progress and 1 client session(s) are or may be connected',
+    );
   });
 
   it('is refused when two sessions wait on that upstream, or none does and several are connected', () => {
@@ -40,8 +44,8 @@ describe('routeUpstreamRequest: the session a request of an upstream is for', ()
     expect(refusal(() => routeUpstreamRequest([a, b], 'github', 'elicitation/create'))).toContain(
       '2 sessions have requests to it in progress',
     );
-    expect(refusal(() => routeUpstreamRequest([session(), session()], 'github', 'roots/list'))).toContain(
-      'no client request to it is in progress and 2 clients are connected',
+    expect(refusal(() => routeUpstreamRequest([session(), session()], 'github', 'roots/list', true))).toContain(
+      'no client request to it is in progress and 2 client session(s) are or may be connected',
     );
     expect(refusal(() => routeUpstreamRequest([], 'github', 'roots/list'))).toContain('no client is connected');
   });

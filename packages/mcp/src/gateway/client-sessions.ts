@@ -101,14 +101,16 @@ export interface RequestRoute {
 
 /**
  * The client session a request of `upstream` (sampling, elicitation, roots) is for: the one whose
- * request to that upstream is in progress, or the only session there is. Never a guess: with two
- * sessions waiting on that upstream, or none and several sessions, it is refused, so one client
- * never sees what another's call caused.
+ * request to that upstream is in progress, or, when none is and the gateway serves one session at a
+ * time (`soleSession`, stdio), that session. Never a guess: with two sessions waiting on that
+ * upstream, or none waiting and no sole session, it is refused, so one client never sees (or
+ * answers) what another's call caused.
  */
 export function routeUpstreamRequest(
   sessions: Iterable<ClientSession>,
   upstream: string,
   method: string,
+  soleSession = false,
 ): RequestRoute {
   const all = [...sessions];
   const waiting = all.filter((session) => session.callsTo(upstream).length > 0);
@@ -122,9 +124,11 @@ export function routeUpstreamRequest(
       `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: ${waiting.length} sessions have requests to it in progress. Send it while serving one session's request only.`,
     );
   }
-  if (all.length === 1) return { session: all[0]! };
+  if (soleSession && all.length === 1) return { session: all[0]! };
+  const connected =
+    all.length === 0 ? 'no client is connected' : `${all.length} client session(s) are or may be connected`;
   throw new McpError(
     ErrorCode.InvalidRequest,
-    `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: no client request to it is in progress${all.length === 0 ? ' and no client is connected' : ` and ${all.length} clients are connected`}. Send it while serving a client's request.`,
+    `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: no client request to it is in progress and ${connected}. Send it while serving a client's request.`,
   );
 }

@@ -84,7 +84,11 @@ describe('the MCP conformance runner: server-everything directly and through the
     };
     const directStdio = await bridgeStdioToHttp(sdkStdioInProcess(createServer));
     stops.push(() => directStdio.close());
-    const gateway = new McpGateway({ servers: { everything: everythingStdio }, logger: silentLogger });
+    const gateway = new McpGateway({
+      servers: { everything: everythingStdio },
+      soleSession: true,
+      logger: silentLogger,
+    });
     stops.push(() => gateway.close());
     await gateway.start();
     const gatewayStdio = await bridgeStdioToHttp(serveStdioInProcess(gateway));

@@ -77,6 +77,14 @@ export interface McpGatewayOptions extends Omit<McpToolSearchServerOptions, 'cat
    * resource templates and prompts (indexed like tools), and `read_resource`. Default `false`.
    */
   searchResources?: boolean;
+  /**
+   * The gateway serves one client session at a time, as over stdio: a server's request to the
+   * client that no client request caused (a `roots/list` when the server starts, a sampling request
+   * between calls) goes to that session. Default `false`: such requests are refused, since with
+   * several sessions (Streamable HTTP) they cannot be told apart; requests made while serving a
+   * client's request always go to that client.
+   */
+  soleSession?: boolean;
 }
 
 /** The name a config entry given in code is checked under: the gateway checks server names itself. */
@@ -166,6 +174,12 @@ function checkGatewayOptions(options: McpGatewayOptions): void {
       `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
     );
   }
+  if (options.soleSession !== undefined && typeof options.soleSession !== 'boolean') {
+    throw new InvalidOptionError(
+      'soleSession',
+      `soleSession must be true or false; got ${describeValue(options.soleSession)}.`,
+    );
+  }
   if (options.searchResources !== undefined && typeof options.searchResources !== 'boolean') {
     throw new InvalidOptionError(
       'searchResources',
@@ -224,6 +238,7 @@ export class McpGateway {
       pageSize = DEFAULT_PAGE_SIZE,
       pingIntervalMs,
       searchResources = false,
+      soleSession = false,
       ...searchOptions
     } = options;
     const names = Object.keys(servers);
@@ -250,6 +265,7 @@ export class McpGateway {
       names: upstreamNames,
       pageSize,
       requestTimeoutMs: callTimeoutMs ?? 60_000,
+      soleSession,
       logger: this.#logger,
     });
     this.#offers = searchResources ? new OfferIndex(upstreamNames, this.#logger) : undefined;

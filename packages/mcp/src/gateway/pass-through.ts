@@ -74,6 +74,8 @@ export interface PassThroughOptions {
   pageSize: number;
   /** How long a request forwarded to a client (sampling, elicitation, roots) may take. */
   requestTimeoutMs: number;
+  /** One client session at a time (stdio): a server's request no client request caused goes to it. */
+  soleSession: boolean;
   logger: Logger;
 }
 
@@ -509,7 +511,7 @@ export class McpPassThrough {
     request: UpstreamClientRequest,
     extra: UpstreamRequestExtra,
   ): Promise<unknown> {
-    const route = routeUpstreamRequest(this.#sessions, upstream.name, request.method);
+    const route = routeUpstreamRequest(this.#sessions, upstream.name, request.method, this.#options.soleSession);
     const client = route.session.server.getClientCapabilities() ?? {};
     const missing = missingCapability(request, client);
     if (missing) {
