@@ -4,9 +4,6 @@ import {
   type ClientRequest,
   CompleteRequestSchema,
   CompleteResultSchema,
-  CreateMessageResultSchema,
-  CreateMessageResultWithToolsSchema,
-  ElicitResultSchema,
   EmptyResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -17,7 +14,6 @@ import {
   ListResourcesResultSchema,
   ListResourceTemplatesRequestSchema,
   ListResourceTemplatesResultSchema,
-  ListRootsResultSchema,
   type LoggingLevel,
   McpError,
   ReadResourceRequestSchema,
@@ -39,9 +35,9 @@ import {
   runForClient,
   subscriptionKey,
 } from './client-sessions.js';
-import { decodeCursor, encodeCursor, type ListPosition, type PagedList } from './list-cursor.js';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
+import { type MergedListSource, mergedPage } from './merged-list.js';
 import { pageOfTools, wrapRequestHandler } from './tools-list-pages.js';
 import type {
   UpstreamClientHooks,
@@ -50,6 +46,7 @@ import type {
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
 import { type UpstreamItem, type UpstreamNames, unknownName } from './upstream-names.js';
+import { sendToClient } from './upstream-requests.js';
 
 /** The severities of `logging/setLevel`, least severe first. */
 const LOG_LEVELS: readonly LoggingLevel[] = [
@@ -63,9 +60,6 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
   'emergency',
 ];
 
-/** Most upstream pages one merged list page reads (servers without items cost one each). */
-const MAX_PAGES_PER_LIST_PAGE = 50;
-
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
   upstreams: ReadonlyMap<string, McpUpstream>;
@@ -77,17 +71,6 @@ export interface PassThroughOptions {
   /** One client session at a time (stdio): a server's request no client request caused goes to it. */
   soleSession: boolean;
   logger: Logger;
-}
-
-/** One page of an upstream's list: its items (already renamed) and its own next cursor. */
-interface UpstreamPage<T> {
-  items: T[];
-  nextCursor?: string;
-}
-
-function offers(upstream: McpUpstream, list: PagedList): boolean {
-  const capabilities = upstream.capabilities;
-  return list === 'prompts' ? Boolean(capabilities?.prompts) : Boolean(capabilities?.resources);
 }
 
 /**
@@ -185,7 +168,7 @@ export class McpPassThrough {
   #answerResources(server: Server, session: ClientSession, subscribe: boolean): void {
     const { names } = this.#options;
     server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('resources', request.params?.cursor, async (upstream, cursor) => {
+      const page = await mergedPage(this.#listing(), 'resources', request.params?.cursor, async (upstream, cursor) => {
         const result = await this.#forward(
           session,
           extra,
@@ -198,19 +181,24 @@ export class McpPassThrough {
           nextCursor: result.nextCursor,
         };
       });
-      return { resources: page.items, ...next(page) };
+      return { resources: page.items, ...page.next };
     });
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('resourceTemplates', request.params?.cursor, async (upstream, cursor) => {
-        const request = listRequest('resources/templates/list', cursor);
-        const result = await this.#forward(session, extra, upstream.name, request, ListResourceTemplatesResultSchema);
-        const items = result.resourceTemplates.map((t) => ({
-          ...t,
-          uriTemplate: names.uri(upstream.name, t.uriTemplate),
-        }));
-        return { items, nextCursor: result.nextCursor };
-      });
-      return { resourceTemplates: page.items, ...next(page) };
+      const page = await mergedPage(
+        this.#listing(),
+        'resourceTemplates',
+        request.params?.cursor,
+        async (upstream, cursor) => {
+          const request = listRequest('resources/templates/list', cursor);
+          const result = await this.#forward(session, extra, upstream.name, request, ListResourceTemplatesResultSchema);
+          const items = result.resourceTemplates.map((t) => ({
+            ...t,
+            uriTemplate: names.uri(upstream.name, t.uriTemplate),
+          }));
+          return { items, nextCursor: result.nextCursor };
+        },
+      );
+      return { resourceTemplates: page.items, ...page.next };
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const item = this.#resource(request.params.uri);
@@ -253,7 +241,7 @@ export class McpPassThrough {
   #answerPrompts(server: Server, session: ClientSession): void {
     const { names } = this.#options;
     server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('prompts', request.params?.cursor, async (upstream, cursor) => {
+      const page = await mergedPage(this.#listing(), 'prompts', request.params?.cursor, async (upstream, cursor) => {
         const result = await this.#forward(
           session,
           extra,
@@ -266,7 +254,7 @@ export class McpPassThrough {
           nextCursor: result.nextCursor,
         };
       });
-      return { prompts: page.items, ...next(page) };
+      return { prompts: page.items, ...page.next };
     });
     server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
       const item = this.#prompt(request.params.name);
@@ -337,51 +325,10 @@ export class McpPassThrough {
     throw unknownName('resource', uri);
   }
 
-  /** One page of a list merged over the upstreams, in their order, `pageSize` items at most. */
-  async #mergedPage<T>(
-    list: PagedList,
-    cursor: string | undefined,
-    fetch: (upstream: McpUpstream, cursor: string | undefined) => Promise<UpstreamPage<T>>,
-  ): Promise<{ items: T[]; position?: ListPosition; list: PagedList }> {
-    const upstreams = [...this.#options.upstreams.values()];
-    const { pageSize, logger } = this.#options;
-    let position: ListPosition =
-      cursor === undefined ? { server: 0, offset: 0 } : decodeCursor(list, cursor, upstreams.length);
-    const items: T[] = [];
-    for (let read = 0; read < MAX_PAGES_PER_LIST_PAGE && items.length < pageSize; read++) {
-      const upstream = upstreams[position.server];
-      if (!upstream) break;
-      const nextServer = { server: position.server + 1, offset: 0 };
-      if (!offers(upstream, list) || (upstream.status !== 'ready' && position.cursor === undefined)) {
-        position = nextServer;
-        continue;
-      }
-      let page: UpstreamPage<T>;
-      try {
-        page = await fetch(upstream, position.cursor);
-      } catch (error) {
-        // A server that fails its first page is left out of the list; a later page's failure is the client's to see.
-        if (position.cursor !== undefined || position.offset > 0) throw error;
-        logger.warn(`server "${upstream.name}": its ${list} are left out of a list: ${String(error)}`);
-        position = nextServer;
-        continue;
-      }
-      const taken = page.items.slice(position.offset, position.offset + pageSize - items.length);
-      items.push(...taken);
-      const offset = position.offset + taken.length;
-      if (offset < page.items.length) position = { ...position, offset };
-      else if (page.nextCursor) position = { server: position.server, cursor: page.nextCursor, offset: 0 };
-      else position = nextServer;
-    }
-    while (
-      upstreams[position.server] &&
-      position.offset === 0 &&
-      position.cursor === undefined &&
-      !offers(upstreams[position.server]!, list)
-    ) {
-      position = { server: position.server + 1, offset: 0 };
-    }
-    return { items, list, ...(upstreams[position.server] ? { position } : {}) };
+  /** What a merged list needs of the gateway: the upstreams in order, the page size, where to warn. */
+  #listing(): MergedListSource {
+    const { upstreams, pageSize, logger } = this.#options;
+    return { upstreams: [...upstreams.values()], pageSize, logger };
   }
 
   /** Whether any session holds the subscription `key`. */
@@ -506,39 +453,9 @@ export class McpPassThrough {
     return [];
   }
 
-  async #onRequest(
-    upstream: McpUpstream,
-    request: UpstreamClientRequest,
-    extra: UpstreamRequestExtra,
-  ): Promise<unknown> {
+  #onRequest(upstream: McpUpstream, request: UpstreamClientRequest, extra: UpstreamRequestExtra): Promise<unknown> {
     const route = routeUpstreamRequest(this.#sessions, upstream.name, request.method, this.#options.soleSession);
-    const client = route.session.server.getClientCapabilities() ?? {};
-    const missing = missingCapability(request, client);
-    if (missing) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
-        `The client of this toolscout-mcp session does not support ${missing}, which server "${upstream.name}" asked for (${request.method}).`,
-      );
-    }
-    const { _meta, ...params } = (request.params ?? {}) as { _meta?: { progressToken?: unknown } };
-    const { progressToken: _token, ...meta } = _meta ?? {};
-    const forwarded = {
-      method: request.method,
-      params: { ...params, ...(Object.keys(meta).length ? { _meta: meta } : {}) },
-    };
-    const options = {
-      signal: extra.signal,
-      timeout: this.#options.requestTimeoutMs,
-      ...(extra.progressToken === undefined
-        ? {}
-        : {
-            onprogress: (progress: { progress: number; total?: number; message?: string }) =>
-              void extra.sendProgress(progress),
-          }),
-    };
-    const schema = resultSchemaOf(request);
-    const send = route.extra?.sendRequest ?? route.session.server.request.bind(route.session.server);
-    return send(forwarded as never, schema, options);
+    return sendToClient(route, upstream.name, request, extra, this.#options.requestTimeoutMs);
   }
 }
 
@@ -554,40 +471,4 @@ function describeRequest(request: ClientRequest): string {
   const params = (request.params ?? {}) as { uri?: unknown; name?: unknown };
   const about = typeof params.uri === 'string' ? params.uri : typeof params.name === 'string' ? params.name : undefined;
   return about === undefined ? request.method : `${request.method} "${about}"`;
-}
-
-function next(page: { position?: ListPosition; list: PagedList }): { nextCursor?: string } {
-  return page.position ? { nextCursor: encodeCursor(page.list, page.position) } : {};
-}
-
-/** What a client lacks to answer `request`, in words; undefined when it can. */
-function missingCapability(
-  request: UpstreamClientRequest,
-  client: ReturnType<Server['getClientCapabilities']> & object,
-): string | undefined {
-  switch (request.method) {
-    case 'sampling/createMessage':
-      if (!client.sampling) return 'sampling';
-      return request.params.tools && !client.sampling.tools ? 'sampling with tools' : undefined;
-    case 'elicitation/create': {
-      if (!client.elicitation) return 'elicitation';
-      const mode = request.params.mode ?? 'form';
-      const modes = client.elicitation as { form?: unknown; url?: unknown };
-      if (mode === 'url' && !modes.url) return 'URL-mode elicitation';
-      return mode === 'form' && modes.url && !modes.form ? 'form-mode elicitation' : undefined;
-    }
-    case 'roots/list':
-      return client.roots ? undefined : 'roots';
-  }
-}
-
-function resultSchemaOf(request: UpstreamClientRequest) {
-  switch (request.method) {
-    case 'sampling/createMessage':
-      return request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
-    case 'elicitation/create':
-      return ElicitResultSchema;
-    case 'roots/list':
-      return ListRootsResultSchema;
-  }
 }
