@@ -670,11 +670,17 @@ export class McpUpstream {
     }
   }
 
-  /** One page of `tools/list`; an answer that cannot be read fails saying so, not as "no answer". */
+  /**
+   * One page of `tools/list` (none of a server without tools that does not answer it); an answer
+   * that cannot be read fails saying so, not as "no answer".
+   */
   async #listTools(client: Client, cursor: string | undefined, timeout: number) {
     try {
       return await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
     } catch (error) {
+      // A server that offers no tools (only resources or prompts) may not answer tools/list at all.
+      const noTools = !client.getServerCapabilities()?.tools;
+      if (noTools && error instanceof McpError && error.code === ErrorCode.MethodNotFound) return { tools: [] };
       const why = readFailure(error);
       if (why === undefined) throw error;
       throw new Error(`its tools/list answer could not be read: ${why}`);

@@ -172,15 +172,20 @@ export class OfferIndex {
     return descriptors;
   }
 
-  /** Makes `server`'s entries in the catalog exactly `descriptors`. */
+  /** Makes `server`'s entries in the catalog exactly `descriptors` (an entry the catalog refuses is skipped). */
   #replace(server: string, descriptors: ToolDescriptor<Entry>[]): void {
     const previous = this.#ids.get(server) ?? new Set<string>();
     const next = new Set<string>();
     for (const descriptor of descriptors) {
       if (next.has(descriptor.id)) continue;
-      next.add(descriptor.id);
-      if (previous.has(descriptor.id)) this.catalog.replace(descriptor);
-      else this.catalog.add(descriptor);
+      try {
+        if (previous.has(descriptor.id)) this.catalog.replace(descriptor);
+        else this.catalog.add(descriptor);
+        next.add(descriptor.id);
+      } catch (error) {
+        this.#logger.warn(`server "${server}": "${descriptor.id}" is not searchable: ${String(error)}`);
+        if (previous.has(descriptor.id)) next.add(descriptor.id); // still in the catalog, as it was
+      }
     }
     for (const id of previous) if (!next.has(id)) this.catalog.remove(id);
     this.#ids.set(server, next);

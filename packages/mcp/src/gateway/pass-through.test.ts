@@ -3,6 +3,7 @@
 // progress and sampling (fixture-server.ts --extras).
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type CallToolResult,
   CreateMessageRequestSchema,
@@ -261,6 +262,24 @@ describe('the gateway passes through what its upstreams offer besides tools', { 
   it('refuses a page size that is not a positive whole number', () => {
     expect(() => new McpGateway({ servers: {}, pageSize: 0 })).toThrow(
       expect.objectContaining({ code: 'invalid-option', option: 'pageSize' }),
+    );
+  });
+
+  it('refuses a subscription to a server that does not offer them, naming it', async () => {
+    const plain = new McpServer({ name: 'plain', version: '1.0.0' });
+    plain.registerResource('readme', 'memo://readme', { description: 'A read-only memo.' }, async (uri) => ({
+      contents: [{ uri: uri.href, text: 'read me' }],
+    }));
+    const mixed = await startGateway({ servers: { a: fixture('A'), plain: { server: plain } } });
+    open.push(mixed);
+    const client = await connect({}, mixed);
+    expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+    expect(await client.readResource({ uri: 'plain+memo://readme' })).toMatchObject({
+      contents: [{ uri: 'plain+memo://readme', text: 'read me' }],
+    });
+    await expect(client.subscribeResource({ uri: 'plain+memo://readme' })).rejects.toSatisfy(
+      (error: unknown) =>
+        isInvalidParams(error) && /"plain" does not support resource subscriptions/.test(String(error)),
     );
   });
 

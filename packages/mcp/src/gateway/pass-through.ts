@@ -223,6 +223,9 @@ export class McpPassThrough {
           `Too many subscriptions: a session may hold ${MAX_SUBSCRIPTIONS_PER_SESSION}; unsubscribe from some first.`,
         );
       }
+      if (!this.#upstream(item.server).capabilities?.resources?.subscribe) {
+        throw new McpError(ErrorCode.InvalidParams, `Server "${item.server}" does not support resource subscriptions.`);
+      }
       if (!this.#subscribed(key)) {
         const params = { ...request.params, uri: item.name };
         await this.#forward(session, extra, item.server, { method: 'resources/subscribe', params }, EmptyResultSchema);
