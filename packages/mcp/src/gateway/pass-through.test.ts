@@ -2,6 +2,7 @@
 // servers as child processes (stdio), each with resources, prompts, completions, logging,
 // progress and sampling (fixture-server.ts --extras).
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
@@ -20,6 +21,7 @@ import { resultText } from '../../test-utils/mcp-harness.js';
 import { waitFor, withTimeout } from '../../test-utils/wait.js';
 import { silentLogger } from './logger.js';
 import { McpGateway, type McpGatewayOptions } from './mcp-gateway.js';
+import { serveHttp } from './serve-http.js';
 
 const fixture = (label: string) => nodeServer(FIXTURE_SERVER, ['--label', label, '--extras']);
 const PINNED = [
@@ -257,6 +259,48 @@ describe('the gateway passes through what its upstreams offer besides tools', { 
     const toolsCursor = (await client.listTools()).nextCursor!;
     await expect(client.listResources({ cursor: toolsCursor })).rejects.toSatisfy(isInvalidParams);
     await expect(client.listPrompts({ cursor: 'x'.repeat(5000) })).rejects.toSatisfy(isInvalidParams);
+  });
+
+  it('does the same over Streamable HTTP: progress and sampling travel on the stream of the call', async () => {
+    const endpoint = await serveHttp(gateway, { port: 0 });
+    open.push(endpoint);
+    const clients: Client[] = [];
+    for (const name of ['first', 'second']) {
+      const client = new Client({ name, version: '1.0.0' }, { capabilities: { sampling: {} } });
+      client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+        role: 'assistant',
+        content: { type: 'text', text: `yes, says ${name} over HTTP` },
+        model: 'scripted',
+      }));
+      await client.connect(new StreamableHTTPClientTransport(endpoint.url));
+      open.push(client);
+      clients.push(client);
+    }
+    const [first, second] = clients as [Client, Client];
+    const [a, b] = await Promise.all([
+      call(first, 'a__ask_model', { question: 'ok?' }),
+      call(second, 'a__ask_model', { question: 'ok?' }),
+    ]);
+    // Two sessions waiting on the same server at once: a request is refused rather than guessed,
+    // so neither client ever sees the other's answer.
+    for (const [result, name, other] of [
+      [a, 'first', 'second'],
+      [b, 'second', 'first'],
+    ] as const) {
+      const text = resultText(result);
+      expect(text).not.toContain(`says ${other}`);
+      expect(text === `A heard: yes, says ${name} over HTTP` || text.includes('cannot tell which client session')).toBe(
+        true,
+      );
+    }
+    expect(resultText(await call(second, 'a__ask_model', { question: 'ok?' }))).toBe(
+      'A heard: yes, says second over HTTP',
+    );
+    const progress: Progress[] = [];
+    await second.callTool({ name: 'a__count_slowly', arguments: { steps: 2, delayMs: 10 } }, undefined, {
+      onprogress: (p) => void progress.push(p),
+    });
+    expect(progress.map((p) => p.progress)).toEqual([1, 2]);
   });
 
   it('refuses a page size that is not a positive whole number', () => {
