@@ -83,6 +83,12 @@ describe('the demo over the real MCP servers, with the fake models', () => {
     expect(answers.filter((answer) => /notes\.md.*report\.csv.*todo\.txt/.test(answer))).toHaveLength(4);
   });
 
+  it('reads a resource and fetches a prompt of the servers through the MCP agent’s gateway session', () => {
+    expect(lines).toContain('Besides tools, through the same gateway session:');
+    expect(lines.find((line) => line.includes('resources/read everything+demo://'))).toMatch(/: ".+"$/);
+    expect(lines.find((line) => line.includes('prompts/get everything__'))).toMatch(/: ".+"$/);
+  });
+
   it('tabulates, per framework, tokens per step far below the whole catalog', () => {
     expect(result.tokens.map((row) => row.framework)).toEqual([...FRAMEWORKS]);
     for (const row of result.tokens) {

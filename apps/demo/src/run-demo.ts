@@ -11,6 +11,7 @@ import { createLangChainSearch, runLangChainRequest } from './run-langchain-requ
 import { createMastraProcessor, runMastraRequest } from './run-mastra-request.js';
 import { runMcpRequest } from './run-mcp-request.js';
 import { createRealModel, describeModel, type ModelSelection, selectModel } from './select-model.js';
+import { passThroughLines } from './show-pass-through.js';
 import { formatNumber, formatTokenTable, type TokenRow, tokenRows } from './token-table.js';
 
 /** The requests run against the MCP servers: each top hit runs offline, without credentials. */
@@ -213,6 +214,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
           write('');
           for (const line of formatTrace(trace, index, style)) write(line);
         }
+        const epilogue = (await runner.epilogue?.()) ?? [];
+        if (epilogue.length > 0) write('');
+        for (const line of epilogue) write(line);
       } finally {
         await runner.close();
       }
@@ -244,6 +248,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 /** Runs requests through one framework's agent; `close` releases what the runner holds. */
 interface Runner {
   run(request: string, threadId: string): Promise<RequestTrace>;
+  /** Lines shown after the requests (the MCP agent: what its session offers besides tools). */
+  epilogue?(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -258,6 +264,7 @@ async function createRunner(
       const session = await catalog.connectMcp();
       return {
         run: (request) => runMcpRequest(session, request, { filesDir, signal }),
+        epilogue: () => passThroughLines(session, signal),
         close: () => session.close(),
       };
     }

@@ -48,6 +48,9 @@ describe('parseGatewayArgs', () => {
         '1500',
         '--connect-timeout',
         '9000',
+        '--page-size',
+        '50',
+        '--search-resources',
         '--verbose',
         '--allowed-host',
         'mcp.example.test',
@@ -71,6 +74,8 @@ describe('parseGatewayArgs', () => {
       pinned: ['github__create_issue', 'memory__read_graph'],
       callTimeoutMs: 1500,
       connectTimeoutMs: 9000,
+      pageSize: 50,
+      searchResources: true,
       verbose: true,
     });
     expect(parseGatewayArgs(['-h'])).toEqual({ help: true });
@@ -82,6 +87,7 @@ describe('parseGatewayArgs', () => {
       '--mode must be one of search-load, auto-load, catalog, proxy; got "fast".',
     );
     expect(usageError(['--config', 'x', '--timeout', '-5'])).toContain('--timeout');
+    expect(usageError(['--config', 'x', '--page-size', '0'])).toBe('--page-size needs a positive integer; got "0".');
     expect(usageError(['--config', 'x', '--timeout', '0'])).toBe('--timeout needs a positive integer; got "0".');
     expect(usageError(['--config', 'x', '--http', '70000'])).toContain('from 0 to 65535');
     expect(usageError(['--config', 'x', '--host', '0.0.0.0'])).toBe('--host applies only with --http PORT.');

@@ -51,6 +51,10 @@ export interface GatewayArgs {
   callTimeoutMs: number;
   /** How long starting one server may take, in milliseconds. */
   connectTimeoutMs: number;
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
+  pageSize?: number;
+  /** Offer search_resources and read_resource (the servers' resources and prompts, searchable). */
+  searchResources?: boolean;
   /** Debug logs on stderr. */
   verbose: boolean;
 }
@@ -81,6 +85,10 @@ Options:
                           github__create_issue; repeatable
   --timeout MS            per-call timeout for forwarded calls (default 60000)
   --connect-timeout MS    how long one server may take to start (default 30000)
+  --page-size N           items per page of tools/list, resources/list, resources/templates/list
+                          and prompts/list (default 100)
+  --search-resources      also offer search_resources and read_resource: the servers' resources
+                          and prompts, searchable by the model (about 135 more tokens per step)
   --verbose               debug logs (every call, re-indexing, servers' stderr) on stderr
   -h, --help              this help
   --version               the version
@@ -111,6 +119,8 @@ const ARG_OPTIONS = {
   pin: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
+  'page-size': { type: 'string' },
+  'search-resources': { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -162,6 +172,9 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayArgs | { help:
   if (http !== undefined) args.http = http;
   if (values['auth-token-file'] !== undefined) args.authTokenFile = values['auth-token-file'];
   if (maxSessions !== undefined) args.maxSessions = maxSessions;
+  const pageSize = positiveInteger(values['page-size'], '--page-size');
+  if (pageSize !== undefined) args.pageSize = pageSize;
+  if (values['search-resources']) args.searchResources = true;
   return args;
 }
 
@@ -305,6 +318,10 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
       pinned: args.pinned,
       callTimeoutMs: args.callTimeoutMs,
       connectTimeoutMs: args.connectTimeoutMs,
+      pageSize: args.pageSize,
+      searchResources: args.searchResources,
+      // Over stdio the gateway serves one client: the servers' requests go to it.
+      soleSession: args.http === undefined,
       logger,
       serverInfo: { name: 'toolscout-mcp', version: io.version },
       clientInfo: { name: 'toolscout-mcp', version: io.version },

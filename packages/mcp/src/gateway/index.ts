@@ -13,6 +13,8 @@ export {
 } from './cli.js';
 // Transports: stdio and Streamable HTTP
 export { DEFAULT_MAX_MESSAGE_BYTES, MessageTooLargeError } from './json-rpc-lines.js';
+// What passes through besides tools: resources, prompts, logs, progress, the servers' requests
+export { DEFAULT_PAGE_SIZE } from './list-cursor.js';
 export { createStderrLogger, type Logger, type LogLevel, type StderrLoggerOptions, silentLogger } from './logger.js';
 // The gateway, and the wrapper of one SDK server
 export {
@@ -41,8 +43,10 @@ export {
   McpUpstream,
   type McpUpstreamOptions,
   type McpUpstreamStatus,
+  type UpstreamRequestOptions,
 } from './mcp-upstream.js';
 export { McpUpstreamError, type McpUpstreamErrorReason } from './mcp-upstream-error.js';
+export type { OfferHit, OfferKind } from './offer-index.js';
 export { assertServeHttpOptions, type HttpEndpoint, type ServeHttpOptions, serveHttp } from './serve-http.js';
 export {
   answerMalformedMessages,
@@ -54,6 +58,13 @@ export {
 } from './serve-stdio.js';
 // Stdio servers: their process (in a group of its own) and their environment
 export { StdioUpstreamTransport, type StdioUpstreamTransportOptions } from './stdio-upstream-transport.js';
+export type {
+  ForwardedCall,
+  UpstreamClientHooks,
+  UpstreamClientRequest,
+  UpstreamNotification,
+  UpstreamRequestExtra,
+} from './upstream-client-hooks.js';
 export {
   DEFAULT_ENV_PASSTHROUGH,
   type UpstreamEnvironmentConfig,

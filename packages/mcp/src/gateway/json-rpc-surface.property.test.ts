@@ -9,9 +9,21 @@ import { httpRequest, jsonRpcMessages, openRawSession, type RawResponse } from '
 import { type McpGateway, wrapMcpServer } from './mcp-gateway.js';
 import { type HttpEndpoint, serveHttp } from './serve-http.js';
 
-/** The methods the gateway answers; any other request method gets -32601. */
+/** The methods the gateway answers whatever its servers offer; any other request method gets -32601. */
 const HANDLED = ['initialize', 'ping', 'tools/list', 'tools/call'];
-const METHODS = [...HANDLED, 'resources/list', 'prompts/get', 'logging/setLevel', 'tools/teleport', ''];
+/** The methods it answers when its servers offer resources, prompts, completions and logs. */
+const PASS_THROUGH = [
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+];
+const METHODS = [...HANDLED, ...PASS_THROUGH, 'tools/teleport', ''];
 /** Transport-level codes of the SDK (no JSON-RPC code fits a session or HTTP problem). */
 const TRANSPORT_CODES = [-32000, -32001];
 const RPC_CODES = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.MethodNotFound, ErrorCode.InvalidParams];
@@ -68,6 +80,12 @@ const params = fc.oneof(
       name: fc.oneof(fc.constantFrom('search_tools', 'load_tool', 'echo', 'nope'), fc.jsonValue()),
       arguments: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),
       cursor: fc.jsonValue(),
+      uri: fc.oneof(fc.constantFrom('fixture://P/notes', 'fixture://P/items/apple', 'nowhere'), fc.jsonValue()),
+      level: fc.oneof(fc.constantFrom('debug', 'error'), fc.jsonValue()),
+      ref: fc.oneof(
+        fc.record({ type: fc.constantFrom('ref/prompt', 'ref/resource'), name: fc.string() }),
+        fc.jsonValue(),
+      ),
     },
     { requiredKeys: [] },
   ),
@@ -185,139 +203,154 @@ function expectWellFormed(answer: RawResponse): { code?: number; id?: unknown; r
   });
 }
 
-describe("the HTTP gateway's JSON-RPC surface under arbitrary input (fast-check)", { timeout: 60_000 }, () => {
-  let gateway: McpGateway;
-  let endpoint: HttpEndpoint;
-  let sessionId: string;
+describe.each([
+  { offer: 'tools only', extras: false, handled: HANDLED },
+  { offer: 'tools, resources, prompts, completions and logs', extras: true, handled: [...HANDLED, ...PASS_THROUGH] },
+])(
+  "the HTTP gateway's JSON-RPC surface under arbitrary input (fast-check), servers offering $offer",
+  {
+    timeout: 60_000,
+  },
+  ({ extras, handled }) => {
+    let gateway: McpGateway;
+    let endpoint: HttpEndpoint;
+    let sessionId: string;
 
-  beforeAll(async () => {
-    gateway = await wrapMcpServer(createFixtureServer('P'), { name: 'fixture' });
-    endpoint = await serveHttp(gateway, { port: 0 });
-    sessionId = await openRawSession(endpoint.url);
-  });
-
-  afterAll(async () => {
-    await endpoint?.close();
-    await gateway?.close();
-  });
-
-  function send(probe: Probe): Promise<RawResponse> {
-    const sessionHeader: Record<string, string> =
-      probe.session === 'valid'
-        ? { 'mcp-session-id': sessionId }
-        : probe.session === 'bogus'
-          ? { 'mcp-session-id': 'no-such-session' }
-          : {};
-    return httpRequest(endpoint.url, {
-      method: probe.method,
-      headers: { ...probe.headers, ...sessionHeader },
-      body: probe.body,
-      timeoutMs: 5_000,
+    beforeAll(async () => {
+      gateway = await wrapMcpServer(createFixtureServer('P', { extras }), { name: 'fixture' });
+      endpoint = await serveHttp(gateway, { port: 0 });
+      sessionId = await openRawSession(endpoint.url);
     });
-  }
 
-  /** The codes the oracle expects for a POST body, beyond well-formedness. */
-  function expectRightCodes(probe: Probe, answer: RawResponse): void {
-    const answers = expectWellFormed(answer);
-    if (probe.session === 'bogus') {
-      expect(answer.status).toBe(404);
-      return;
-    }
-    const body = parsed(probe.body);
-    if (!body.ok) {
-      expect({ status: answer.status, codes: answers.map((a) => a.code) }).toEqual({
-        status: 400,
-        codes: [ErrorCode.ParseError],
+    afterAll(async () => {
+      await endpoint?.close();
+      await gateway?.close();
+    });
+
+    function send(probe: Probe): Promise<RawResponse> {
+      const sessionHeader: Record<string, string> =
+        probe.session === 'valid'
+          ? { 'mcp-session-id': sessionId }
+          : probe.session === 'bogus'
+            ? { 'mcp-session-id': 'no-such-session' }
+            : {};
+      return httpRequest(endpoint.url, {
+        method: probe.method,
+        headers: { ...probe.headers, ...sessionHeader },
+        body: probe.body,
+        timeoutMs: 5_000,
       });
-      return;
     }
-    if (plainlyNotJsonRpc(body.value)) {
-      // The same code stdio answers (issue #16): Invalid Request, not Parse error.
-      expect({ status: answer.status, codes: answers.map((a) => a.code) }).toEqual({
-        status: 400,
-        codes: [ErrorCode.InvalidRequest],
-      });
-      return;
+
+    /** The codes the oracle expects for a POST body, beyond well-formedness. */
+    function expectRightCodes(probe: Probe, answer: RawResponse): void {
+      const answers = expectWellFormed(answer);
+      if (probe.session === 'bogus') {
+        expect(answer.status).toBe(404);
+        return;
+      }
+      const body = parsed(probe.body);
+      if (!body.ok) {
+        expect({ status: answer.status, codes: answers.map((a) => a.code) }).toEqual({
+          status: 400,
+          codes: [ErrorCode.ParseError],
+        });
+        return;
+      }
+      if (plainlyNotJsonRpc(body.value)) {
+        // The same code stdio answers (issue #16): Invalid Request, not Parse error.
+        expect({ status: answer.status, codes: answers.map((a) => a.code) }).toEqual({
+          status: 400,
+          codes: [ErrorCode.InvalidRequest],
+        });
+        return;
+      }
+      const request = body.value;
+      if (probe.session !== 'valid' || !wellFormedHeaders(probe.headers) || !validRequest(request)) return;
+      if (request.method === 'initialize') return; // already initialized: a -32600 from the transport
+      expect(answer.status).toBe(200);
+      expect(answers).toHaveLength(1);
+      const [reply] = answers;
+      expect(reply!.id).toEqual(request.id);
+      if (!handled.includes(request.method)) expect(reply!.code).toBe(ErrorCode.MethodNotFound);
+      else if (reply!.code !== undefined) expect(reply!.code).toBe(ErrorCode.InvalidParams);
     }
-    const request = body.value;
-    if (probe.session !== 'valid' || !wellFormedHeaders(probe.headers) || !validRequest(request)) return;
-    if (request.method === 'initialize') return; // already initialized: a -32600 from the transport
-    expect(answer.status).toBe(200);
-    expect(answers).toHaveLength(1);
-    const [reply] = answers;
-    expect(reply!.id).toEqual(request.id);
-    if (!HANDLED.includes(request.method)) expect(reply!.code).toBe(ErrorCode.MethodNotFound);
-    else if (reply!.code !== undefined) expect(reply!.code).toBe(ErrorCode.InvalidParams);
-  }
 
-  it('answers any POST body and headers with a well-formed JSON-RPC answer of the right code', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        bodies,
-        headers,
-        fc.constantFrom<Session>('valid', 'valid', 'valid', 'valid', 'none', 'bogus'),
-        async (body, generated, session) => {
-          const probe: Probe = { method: 'POST', session, headers: sendable(generated), body };
-          expectRightCodes(probe, await send(probe));
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
+    it('answers any POST body and headers with a well-formed JSON-RPC answer of the right code', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          bodies,
+          headers,
+          fc.constantFrom<Session>('valid', 'valid', 'valid', 'valid', 'none', 'bogus'),
+          async (body, generated, session) => {
+            const probe: Probe = { method: 'POST', session, headers: sendable(generated), body };
+            expectRightCodes(probe, await send(probe));
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
 
-  it('answers other HTTP methods without a session with a well-formed error', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom('GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'),
-        fc.constantFrom<Session>('none', 'bogus'),
-        headers,
-        fc.option(bodies, { nil: undefined }),
-        async (method, session, generated, body) => {
-          const answer = await send({ method, session, headers: sendable(generated), body });
-          expect(expectWellFormed(answer).every((reply) => reply.code !== undefined)).toBe(true);
-          expect(answer.status).toBe(session === 'bogus' ? 404 : method === 'GET' || method === 'DELETE' ? 400 : 405);
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+    it('answers other HTTP methods without a session with a well-formed error', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'),
+          fc.constantFrom<Session>('none', 'bogus'),
+          headers,
+          fc.option(bodies, { nil: undefined }),
+          async (method, session, generated, body) => {
+            const answer = await send({ method, session, headers: sendable(generated), body });
+            expect(expectWellFormed(answer).every((reply) => reply.code !== undefined)).toBe(true);
+            expect(answer.status).toBe(session === 'bogus' ? 404 : method === 'GET' || method === 'DELETE' ? 400 : 405);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
 
-  it('copies no __proto__ or constructor payload onto Object.prototype', async () => {
-    const templates = [
-      (hostile: string, id: number) =>
-        `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"${LATEST_PROTOCOL_VERSION}","capabilities":${hostile},"clientInfo":{"name":"x","version":"1","__proto__":{"polluted":"yes"}}}}`,
-      (hostile: string, id: number) =>
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"echo","__proto__":${hostile}}}}`,
-      (hostile: string, id: number) =>
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"load_tool","arguments":${hostile},"_meta":${hostile}}}`,
-      (hostile: string, id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":${hostile}}`,
-      (hostile: string, id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${hostile}}`,
-      (hostile: string) => `[${hostile},{"jsonrpc":"2.0","method":"notifications/cancelled","params":${hostile}}]`,
-      (hostile: string) => hostile,
-    ];
-    const before = Object.getOwnPropertyNames(Object.prototype).sort();
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...templates),
-        fc.constantFrom(...HOSTILE_OBJECTS),
-        fc.integer({ min: 1, max: 1_000_000 }),
-        fc.constantFrom<Session>('valid', 'none'),
-        async (template, hostile, id, session) => {
-          const body = template(hostile, id);
-          const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-          expectWellFormed(await send({ method: 'POST', session, headers, body }));
-          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-          expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-        },
-      ),
-      { numRuns: 100 },
-    );
-  });
+    it('copies no __proto__ or constructor payload onto Object.prototype', async () => {
+      const templates = [
+        (hostile: string, id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"${LATEST_PROTOCOL_VERSION}","capabilities":${hostile},"clientInfo":{"name":"x","version":"1","__proto__":{"polluted":"yes"}}}}`,
+        (hostile: string, id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"echo","__proto__":${hostile}}}}`,
+        (hostile: string, id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"load_tool","arguments":${hostile},"_meta":${hostile}}}`,
+        (hostile: string, id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":${hostile}}`,
+        (hostile: string, id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${hostile}}`,
+        (hostile: string, id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"prompts/get","params":{"name":"greet","arguments":${hostile}}}`,
+        (hostile: string, id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"resources/read","params":{"uri":"fixture://P/notes","_meta":${hostile}}}`,
+        (hostile: string, id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"resources/subscribe","params":${hostile}}`,
+        (hostile: string) => `[${hostile},{"jsonrpc":"2.0","method":"notifications/cancelled","params":${hostile}}]`,
+        (hostile: string) => hostile,
+      ];
+      const before = Object.getOwnPropertyNames(Object.prototype).sort();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...templates),
+          fc.constantFrom(...HOSTILE_OBJECTS),
+          fc.integer({ min: 1, max: 1_000_000 }),
+          fc.constantFrom<Session>('valid', 'none'),
+          async (template, hostile, id, session) => {
+            const body = template(hostile, id);
+            const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+            expectWellFormed(await send({ method: 'POST', session, headers, body }));
+            expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+            expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+          },
+        ),
+        { numRuns: 100 },
+      );
+    });
 
-  it('is still alive afterwards: a normal client initializes and lists the tools', async () => {
-    const client = new Client({ name: 'after-the-storm', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(endpoint.url));
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'load_tool']);
-    await client.close();
-  });
-});
+    it('is still alive afterwards: a normal client initializes and lists the tools', async () => {
+      const client = new Client({ name: 'after-the-storm', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(endpoint.url));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'load_tool']);
+      await client.close();
+    });
+  },
+);

@@ -12,6 +12,7 @@ import {
   McpToolSearchServer,
   type McpToolSearchServerOptions,
 } from '../mcp-tool-search-server.js';
+import { DEFAULT_PAGE_SIZE } from './list-cursor.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import {
   isHttpServerConfig,
@@ -21,8 +22,12 @@ import {
 } from './mcp-servers-config.js';
 import { type McpRestartOptions, McpUpstream } from './mcp-upstream.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
+import { OfferIndex, offerTools as offerToolsOf } from './offer-index.js';
+import { McpPassThrough } from './pass-through.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import { combineHooks } from './upstream-client-hooks.js';
 import { upstreamEnvironment } from './upstream-environment.js';
+import { UpstreamNames } from './upstream-names.js';
 
 /** An MCP server object of the SDK, served in-process: an `McpServer` or a low-level `Server`. */
 export interface McpServerLike {
@@ -60,6 +65,26 @@ export interface McpGatewayOptions extends Omit<McpToolSearchServerOptions, 'cat
   logger?: Logger;
   /** How the gateway introduces itself to upstream servers. */
   clientInfo?: Implementation;
+  /**
+   * Items per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`;
+   * longer lists are paged with opaque cursors. Default 100.
+   */
+  pageSize?: number;
+  /** An upstream silent for this long is pinged, and restarted if it does not answer. Default 60 s; `false`: never. */
+  pingIntervalMs?: number | false;
+  /**
+   * Offer two more tools at every step: `search_resources`, which searches the servers' resources,
+   * resource templates and prompts (indexed like tools), and `read_resource`. Default `false`.
+   */
+  searchResources?: boolean;
+  /**
+   * The gateway serves one client session at a time, as over stdio: a server's request to the
+   * client that no client request caused (a `roots/list` when the server starts, a sampling request
+   * between calls) goes to that session. Default `false`: such requests are refused, since with
+   * several sessions (Streamable HTTP) they cannot be told apart; requests made while serving a
+   * client's request always go to that client.
+   */
+  soleSession?: boolean;
 }
 
 /** The name a config entry given in code is checked under: the gateway checks server names itself. */
@@ -149,6 +174,25 @@ function checkGatewayOptions(options: McpGatewayOptions): void {
       `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
     );
   }
+  if (options.soleSession !== undefined && typeof options.soleSession !== 'boolean') {
+    throw new InvalidOptionError(
+      'soleSession',
+      `soleSession must be true or false; got ${describeValue(options.soleSession)}.`,
+    );
+  }
+  if (options.searchResources !== undefined && typeof options.searchResources !== 'boolean') {
+    throw new InvalidOptionError(
+      'searchResources',
+      `searchResources must be true or false; got ${describeValue(options.searchResources)}.`,
+    );
+  }
+  const { pageSize } = options;
+  if (pageSize !== undefined && !(Number.isSafeInteger(pageSize) && pageSize > 0)) {
+    throw new InvalidOptionError(
+      'pageSize',
+      `pageSize must be a positive whole number; got ${describeValue(pageSize)}.`,
+    );
+  }
   const { pinned } = options;
   if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'))) {
     throw new InvalidOptionError('pinned', 'pinned must be an array of catalog ids, e.g. ["github__create_issue"].');
@@ -176,6 +220,8 @@ export class McpGateway {
   /** The upstream servers by name. */
   readonly upstreams: ReadonlyMap<string, McpUpstream>;
   readonly #logger: Logger;
+  readonly #passThrough: McpPassThrough;
+  readonly #offers: OfferIndex | undefined;
 
   /** @throws {InvalidOptionError} for a bad option, its name in `option`. */
   constructor(options: McpGatewayOptions) {
@@ -189,6 +235,10 @@ export class McpGateway {
       restart,
       logger,
       clientInfo,
+      pageSize = DEFAULT_PAGE_SIZE,
+      pingIntervalMs,
+      searchResources = false,
+      soleSession = false,
       ...searchOptions
     } = options;
     const names = Object.keys(servers);
@@ -208,13 +258,31 @@ export class McpGateway {
       onListenerError: (error, change) =>
         this.#logger.error(`a catalog listener failed on "${change.type}" of "${change.tool.id}": ${String(error)}`),
     });
+    const upstreams = new Map<string, McpUpstream>();
+    const upstreamNames = new UpstreamNames(names, namespace);
+    this.#passThrough = new McpPassThrough({
+      upstreams,
+      names: upstreamNames,
+      pageSize,
+      requestTimeoutMs: callTimeoutMs ?? 60_000,
+      soleSession,
+      logger: this.#logger,
+    });
+    this.#offers = searchResources ? new OfferIndex(upstreamNames, this.#logger) : undefined;
+    const offerTools = this.#offers
+      ? offerToolsOf(this.#offers, (uri, signal) => this.#passThrough.readResource(uri, signal))
+      : [];
     this.searchServer = new McpToolSearchServer({
       serverInfo: { name: 'toolscout-mcp', version: '0.0.0' },
       ...searchOptions,
+      tools: [...(searchOptions.tools ?? []), ...offerTools],
       catalog: this.catalog,
     });
-    const reservedNames = this.searchServer.session.metaTools.map((tool) => tool.name);
-    const upstreams = new Map<string, McpUpstream>();
+    const reservedNames = [
+      ...this.searchServer.session.metaTools.map((tool) => tool.name),
+      ...offerTools.map((tool) => tool.id),
+    ];
+    const hooks = this.#offers ? combineHooks(this.#passThrough.hooks, this.#offers.hooks()) : this.#passThrough.hooks;
     try {
       names.forEach((name, index) => {
         upstreams.set(
@@ -231,6 +299,8 @@ export class McpGateway {
             restart,
             logger: this.#logger,
             clientInfo: clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' },
+            hooks,
+            pingIntervalMs,
           }),
         );
       });
@@ -248,18 +318,33 @@ export class McpGateway {
    */
   async start(): Promise<void> {
     const results = await Promise.all([...this.upstreams.values()].map((upstream) => upstream.start()));
+    // The first search_resources sees every server that could start, as the first search_tools does.
+    await this.#offers?.settled();
     const up = results.filter(Boolean).length;
     this.#logger.info(`${up}/${results.length} server(s) up, ${this.catalog.size} tool(s) in the catalog`);
   }
 
-  /** A new MCP `Server` for one client session; see {@link McpToolSearchServer.createServer}. */
+  /**
+   * A new MCP `Server` for one client session (see {@link McpToolSearchServer.createServer}), which
+   * also passes through what the upstreams offer besides tools: resources, prompts, completions,
+   * logging, progress and their requests to the client. It advertises what they offer now.
+   */
   createServer(connection?: McpConnectionOptions): Server {
-    return this.searchServer.createServer(connection);
+    const server = this.searchServer.createServer(connection);
+    this.#passThrough.attach(server);
+    return server;
   }
 
   /** Serves one client session on `transport`. */
-  connect(transport: Transport, connection?: McpConnectionOptions): Promise<Server> {
-    return this.searchServer.connect(transport, connection);
+  async connect(transport: Transport, connection?: McpConnectionOptions): Promise<Server> {
+    const server = this.createServer(connection);
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      server.onclose?.(); // releases the session it was given
+      throw error;
+    }
+    return server;
   }
 
   /** The process ids of the stdio servers running now (on POSIX, each leads a process group of its own). */
@@ -274,6 +359,7 @@ export class McpGateway {
   async close(): Promise<void> {
     await this.searchServer.close();
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.close()));
+    this.#offers?.dispose();
   }
 }
 

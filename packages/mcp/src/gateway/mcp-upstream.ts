@@ -1,12 +1,19 @@
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
+  CallToolResultSchema,
+  type ClientRequest,
   ErrorCode,
   type Implementation,
   McpError,
+  type Progress,
+  ProgressNotificationSchema,
+  type ServerCapabilities,
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -16,6 +23,7 @@ import { isZodError } from '../invalid-params.js';
 import { type Logger, silentLogger } from './logger.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 import { isUnreadableAnswer, StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import { PASS_THROUGH_CLIENT_CAPABILITIES, type UpstreamClientHooks, watchClient } from './upstream-client-hooks.js';
 
 /** How a failed or crashed upstream is restarted: after `initialDelayMs`, doubling up to `maxDelayMs`. */
 export interface McpRestartOptions {
@@ -48,6 +56,22 @@ export interface McpUpstreamOptions {
   logger?: Logger;
   /** How the gateway introduces itself to the server. */
   clientInfo?: Implementation;
+  /**
+   * What the server sends besides tool lists (notifications, requests to the client), and the
+   * calls forwarded for a client: the gateway's pass-through. Default: none (they are dropped and
+   * refused).
+   */
+  hooks?: UpstreamClientHooks;
+  /** A server that sent nothing for this long is pinged (and restarted if it does not answer). Default 60 s; `false`: never. */
+  pingIntervalMs?: number | false;
+}
+
+/** A request forwarded to an upstream on a client's behalf: its result's schema and how to send it. */
+export interface UpstreamRequestOptions {
+  /** What the request is, for error messages, e.g. `resources/read "file:///a"`. */
+  what: string;
+  signal?: AbortSignal;
+  onprogress?: RequestOptions['onprogress'];
 }
 
 /**
@@ -65,6 +89,7 @@ const STABLE_AFTER_MS = 30_000;
 const HEALTH_CHECK_TIMEOUT_MS = 5_000;
 const STDERR_LINES_KEPT = 20;
 const MAX_LIST_PAGES = 100;
+const DEFAULT_PING_INTERVAL_MS = 60_000;
 
 function positive(value: number | undefined, name: string): void {
   if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
@@ -109,6 +134,13 @@ function readFailure(error: unknown): string | undefined {
   return undefined;
 }
 
+/** `request` with `_meta.progressToken` set, when there is a token. */
+function withProgressToken(request: ClientRequest, progressToken: string | undefined): ClientRequest {
+  if (progressToken === undefined) return request;
+  const params = (request.params ?? {}) as { _meta?: Record<string, unknown> };
+  return { ...request, params: { ...params, _meta: { ...params._meta, progressToken } } } as ClientRequest;
+}
+
 /**
  * One upstream MCP server seen through an MCP `Client`: its tools mirrored into a catalog under
  * namespaced ids (`server__tool`), calls forwarded with a timeout, re-indexed incrementally on
@@ -124,6 +156,14 @@ export class McpUpstream {
   readonly #logger: Logger;
   readonly #pinned: ReadonlySet<string>;
   readonly #reserved: ReadonlySet<string>;
+  readonly #pingIntervalMs: number | false;
+  #pingTimer: NodeJS.Timeout | undefined;
+  /** When the server last sent anything (a ping is due after `pingIntervalMs` of silence). */
+  #lastHeard = 0;
+  #capabilities: ServerCapabilities | undefined;
+  /** Where the progress of forwarded requests goes, by the progress token the gateway gave them. */
+  readonly #progress = new Map<string, (progress: Progress) => void>();
+  #progressTokens = 0;
   /** Catalog ids this server owns, with a signature of the tool definition they came from. */
   readonly #owned = new Map<string, string>();
   #status: McpUpstreamStatus = 'idle';
@@ -154,6 +194,7 @@ export class McpUpstream {
     }
     positive(options.callTimeoutMs, 'callTimeoutMs');
     positive(options.connectTimeoutMs, 'connectTimeoutMs');
+    if (options.pingIntervalMs !== false) positive(options.pingIntervalMs, 'pingIntervalMs');
     if (options.restart) {
       positive(options.restart.initialDelayMs, 'restart.initialDelayMs');
       positive(options.restart.maxDelayMs, 'restart.maxDelayMs');
@@ -166,6 +207,12 @@ export class McpUpstream {
     this.#logger = options.logger ?? silentLogger;
     this.#pinned = new Set(options.pinned ?? []);
     this.#reserved = new Set(options.reservedNames ?? []);
+    this.#pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+  }
+
+  /** What the server offers (from `initialize`): the last known, also while it is down. */
+  get capabilities(): ServerCapabilities | undefined {
+    return this.#capabilities;
   }
 
   /** Where the upstream is in its life; see {@link McpUpstreamStatus}. */
@@ -218,11 +265,37 @@ export class McpUpstream {
 
   /**
    * Calls one of the server's tools by its own name. Fails fast with {@link McpUpstreamError} while
-   * the server is down, and when the call times out or the connection drops mid-call.
+   * the server is down, and when the call times out or the connection drops mid-call. The client
+   * the call is forwarded for (`hooks.forwardCall`) gets its progress notifications.
    */
   async callTool(toolName: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    const forwarded = this.#options.hooks?.forwardCall?.(this);
+    try {
+      const result = await this.request(
+        { method: 'tools/call', params: { name: toolName, arguments: (args ?? {}) as Record<string, unknown> } },
+        CallToolResultSchema,
+        { what: `"${toolName}"`, signal: options.signal, onprogress: forwarded?.onprogress },
+      );
+      return result as CallToolResult;
+    } finally {
+      forwarded?.done();
+    }
+  }
+
+  /**
+   * Sends a request to the server with the per-call timeout, failing like {@link callTool}: fast
+   * while the server is down ({@link McpUpstreamError} `unavailable`), and with `timeout`,
+   * `disconnected` or `unreadable` when it does not answer, goes away or answers something
+   * unreadable. The server's own error answers (an `McpError`) are thrown as they are.
+   */
+  async request<T extends AnySchema>(
+    request: ClientRequest,
+    resultSchema: T,
+    options: UpstreamRequestOptions,
+  ): Promise<SchemaOutput<T>> {
     const client = this.#client;
     const transport = this.#transport;
+    const { what, signal, onprogress } = options;
     if (this.#status !== 'ready' || !client) {
       throw new McpUpstreamError(
         this.name,
@@ -230,50 +303,57 @@ export class McpUpstream {
         `MCP server "${this.name}" is unavailable (${this.#reason}); ${this.#retryHint()}.`,
       );
     }
+    const progressToken = onprogress ? `${this.name}-${++this.#progressTokens}` : undefined;
+    if (progressToken && onprogress) this.#progress.set(progressToken, onprogress);
     try {
-      const result = await client.callTool(
-        { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
-        undefined,
-        { timeout: this.callTimeoutMs, signal: options.signal },
-      );
-      return result as CallToolResult;
+      return await client.request(withProgressToken(request, progressToken), resultSchema, {
+        timeout: this.callTimeoutMs,
+        signal,
+      });
     } catch (error) {
-      if (options.signal?.aborted) throw error;
-      const unreadable = readFailure(error);
-      if (unreadable) {
-        throw new McpUpstreamError(
-          this.name,
-          'unreadable',
-          `MCP server "${this.name}" answered "${toolName}" with something the gateway could not read: ${unreadable}.`,
-          { cause: error },
-        );
-      }
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        void this.#checkHealth(client);
-        throw new McpUpstreamError(
-          this.name,
-          'timeout',
-          `MCP server "${this.name}" did not answer "${toolName}" within ${this.callTimeoutMs} ms (the per-call timeout).`,
-          { cause: error },
-        );
-      }
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-        const closedBecause = closeReasonOf(transport);
-        const what = closedBecause
-          ? `The gateway closed its connection to MCP server "${this.name}" while running "${toolName}": ${closedBecause}`
-          : `MCP server "${this.name}" closed the connection while running "${toolName}"`;
-        throw new McpUpstreamError(this.name, 'disconnected', `${what}; ${this.#retryHint()}.`, { cause: error });
-      }
-      // A protocol error is the server's answer; anything else (a network failure) may mean it is gone.
-      if (error instanceof McpError) throw error;
-      void this.#checkHealth(client);
-      throw new McpUpstreamError(
+      if (signal?.aborted) throw error;
+      throw this.#forwardingError(error, what, client, transport);
+    } finally {
+      if (progressToken) this.#progress.delete(progressToken);
+    }
+  }
+
+  /** The error a failed forwarded request is reported with; see {@link request}. */
+  #forwardingError(error: unknown, what: string, client: Client, transport: Transport | undefined): unknown {
+    const unreadable = readFailure(error);
+    if (unreadable) {
+      return new McpUpstreamError(
         this.name,
-        'disconnected',
-        `MCP server "${this.name}" could not be reached for "${toolName}": ${this.#describe(error)}`,
+        'unreadable',
+        `MCP server "${this.name}" answered ${what} with something the gateway could not read: ${unreadable}.`,
         { cause: error },
       );
     }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      void this.#checkHealth(client);
+      return new McpUpstreamError(
+        this.name,
+        'timeout',
+        `MCP server "${this.name}" did not answer ${what} within ${this.callTimeoutMs} ms (the per-call timeout).`,
+        { cause: error },
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const closedBecause = closeReasonOf(transport);
+      const closed = closedBecause
+        ? `The gateway closed its connection to MCP server "${this.name}" while running ${what}: ${closedBecause}`
+        : `MCP server "${this.name}" closed the connection while running ${what}`;
+      return new McpUpstreamError(this.name, 'disconnected', `${closed}; ${this.#retryHint()}.`, { cause: error });
+    }
+    // A protocol error is the server's answer; anything else (a network failure) may mean it is gone.
+    if (error instanceof McpError) return error;
+    void this.#checkHealth(client);
+    return new McpUpstreamError(
+      this.name,
+      'disconnected',
+      `MCP server "${this.name}" could not be reached for ${what}: ${this.#describe(error)}`,
+      { cause: error },
+    );
   }
 
   /**
@@ -285,6 +365,7 @@ export class McpUpstream {
     this.#status = 'closed';
     this.#reason = 'closed';
     clearTimeout(this.#restartTimer);
+    clearInterval(this.#pingTimer);
     const client = this.#client;
     this.#client = undefined;
     // Stop the server first: an attempt still starting then fails at once, not at its connect timeout.
@@ -325,19 +406,29 @@ export class McpUpstream {
       this.#transport = transport;
       this.#assertOpen();
       this.#captureStderr(transport);
+      const hooks = this.#options.hooks;
       client = new Client(this.#options.clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' }, {
-        capabilities: {},
+        capabilities: hooks?.onRequest ? PASS_THROUGH_CLIENT_CAPABILITIES : {},
       });
+      if (hooks) watchClient(client, this, hooks);
       const current = client;
       let changedWhileConnecting = false;
       client.onclose = () => this.#onClose(current);
       client.onerror = (error) => this.#logger.debug(`[${this.name}] ${messageOf(error)}`);
+      // Progress is routed here rather than by the SDK, which drops a progress notification that
+      // arrives just before its request's answer (it handles answers at once, notifications a tick later).
+      client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+        const { progressToken, ...progress } = notification.params;
+        this.#progress.get(String(progressToken))?.(progress);
+      });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (current === this.#client) this.#requestSync(current);
         else changedWhileConnecting = true;
       });
       await client.connect(transport, { timeout: this.connectTimeoutMs });
       this.#assertOpen();
+      this.#capabilities = client.getServerCapabilities();
+      this.#listen(transport);
       await this.#sync(client, this.connectTimeoutMs);
       this.#assertOpen();
       if (!client.transport) throw new Error('the connection closed while starting');
@@ -352,6 +443,8 @@ export class McpUpstream {
       this.#reported = undefined;
       // A list_changed that raced the first tools/list: list again.
       if (changedWhileConnecting) this.#requestSync(client);
+      this.#startPinging(client);
+      hooks?.onReady?.(this);
       return true;
     } catch (error) {
       await this.#closeQuietly(client, transport);
@@ -412,8 +505,34 @@ export class McpUpstream {
     return delay;
   }
 
+  /** Notes when the server last sent anything, for {@link #startPinging}. */
+  #listen(transport: Transport): void {
+    const onmessage = transport.onmessage;
+    this.#lastHeard = Date.now();
+    transport.onmessage = (message, extra) => {
+      this.#lastHeard = Date.now();
+      onmessage?.(message, extra);
+    };
+  }
+
+  /** Pings a server that has sent nothing for `pingIntervalMs`; one that does not answer is restarted. */
+  #startPinging(client: Client): void {
+    const interval = this.#pingIntervalMs;
+    clearInterval(this.#pingTimer);
+    if (interval === false) return;
+    this.#pingTimer = setInterval(
+      () => {
+        if (client !== this.#client) return clearInterval(this.#pingTimer);
+        if (Date.now() - this.#lastHeard >= interval) void this.#checkHealth(client, 'an idle-time ping');
+      },
+      Math.max(10, Math.floor(interval / 2)),
+    );
+    this.#pingTimer.unref();
+  }
+
   #onClose(client: Client): void {
     if (client !== this.#client) return; // an old connection, or one that never got ready
+    clearInterval(this.#pingTimer);
     const transport = this.#transport;
     this.#client = undefined;
     this.#transport = undefined;
@@ -426,14 +545,14 @@ export class McpUpstream {
     );
   }
 
-  /** After a timeout or a network failure: a server that does not answer a ping is restarted. */
-  #checkHealth(client: Client): Promise<void> {
+  /** After a timeout, a network failure or a silence: a server that does not answer a ping is restarted. */
+  #checkHealth(client: Client, after = 'a ping after a failed call'): Promise<void> {
     this.#healthCheck ??= (async () => {
       try {
         await client.ping({ timeout: Math.min(this.callTimeoutMs, HEALTH_CHECK_TIMEOUT_MS) });
       } catch {
         if (client !== this.#client || this.#status !== 'ready') return;
-        this.#reason = 'it stopped answering (a ping after a failed call got no answer)';
+        this.#reason = `it stopped answering (${after} got no answer)`;
         await client.close().catch(() => {});
       } finally {
         this.#healthCheck = undefined;
@@ -551,11 +670,17 @@ export class McpUpstream {
     }
   }
 
-  /** One page of `tools/list`; an answer that cannot be read fails saying so, not as "no answer". */
+  /**
+   * One page of `tools/list` (none of a server without tools that does not answer it); an answer
+   * that cannot be read fails saying so, not as "no answer".
+   */
   async #listTools(client: Client, cursor: string | undefined, timeout: number) {
     try {
       return await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
     } catch (error) {
+      // A server that offers no tools (only resources or prompts) may not answer tools/list at all.
+      const noTools = !client.getServerCapabilities()?.tools;
+      if (noTools && error instanceof McpError && error.code === ErrorCode.MethodNotFound) return { tools: [] };
       const why = readFailure(error);
       if (why === undefined) throw error;
       throw new Error(`its tools/list answer could not be read: ${why}`);

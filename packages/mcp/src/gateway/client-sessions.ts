@@ -1,0 +1,134 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ErrorCode,
+  type LoggingLevel,
+  McpError,
+  type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ForwardedCall } from './upstream-client-hooks.js';
+
+/** What a request handler of a client session gets from the SDK. */
+export type ClientRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A request of a client the gateway forwards to an upstream, in progress. */
+interface CallInProgress {
+  upstream: string;
+  extra: ClientRequestExtra;
+}
+
+/** Most resource subscriptions one client session may hold. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 1000;
+
+/** One client session of the gateway: its MCP server and what it asked of the upstreams. */
+export class ClientSession {
+  /** Subscribed resources, by {@link subscriptionKey}. */
+  readonly subscriptions = new Set<string>();
+  /** The level the client asked for with `logging/setLevel`; none: it gets no upstream logs. */
+  logLevel: LoggingLevel | undefined;
+  readonly #calls: CallInProgress[] = [];
+
+  constructor(
+    readonly server: Server,
+    /** What the session advertises beyond tools (the upstreams' offer when it was created). */
+    readonly capabilities: ServerCapabilities,
+  ) {}
+
+  /** Its requests forwarded to `upstream` and still running, the latest last. */
+  callsTo(upstream: string): ClientRequestExtra[] {
+    return this.#calls.filter((call) => call.upstream === upstream).map((call) => call.extra);
+  }
+
+  /** Notes a request forwarded to `upstream` until `done` is called. */
+  startCall(upstream: string, extra: ClientRequestExtra): () => void {
+    const call = { upstream, extra };
+    this.#calls.push(call);
+    return () => {
+      const at = this.#calls.indexOf(call);
+      if (at >= 0) this.#calls.splice(at, 1);
+    };
+  }
+}
+
+/** The key of a subscription: the upstream and its own URI. */
+export function subscriptionKey(server: string, uri: string): string {
+  return `${server}\n${uri}`;
+}
+
+const current = new AsyncLocalStorage<{ session: ClientSession; extra: ClientRequestExtra }>();
+
+/**
+ * Runs a client's request handler so that the tool calls it forwards know the session and request
+ * they are for (core runs the tool between the two, so they are found by async context).
+ */
+export function runForClient<T>(session: ClientSession, extra: ClientRequestExtra, run: () => T): T {
+  return current.run({ session, extra }, run);
+}
+
+/**
+ * The {@link ForwardedCall} of a request forwarded to `upstream` for `session`: it is noted as in
+ * progress (requests of the upstream are routed to it) until `done`, and the upstream's progress
+ * notifications go to the client under the client's own progress token, when it gave one.
+ */
+export function forwardedCall(session: ClientSession, extra: ClientRequestExtra, upstream: string): ForwardedCall {
+  const done = session.startCall(upstream, extra);
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return { done };
+  return {
+    done,
+    onprogress: (progress) => {
+      extra
+        .sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } })
+        .catch(() => {});
+    },
+  };
+}
+
+/** The forwarded call of the client request being handled now, if a client's request is being handled. */
+export function currentForwardedCall(upstream: string): ForwardedCall | undefined {
+  const store = current.getStore();
+  return store ? forwardedCall(store.session, store.extra, upstream) : undefined;
+}
+
+/** Where a request of an upstream goes: a session, and the client request it is about, when known. */
+export interface RequestRoute {
+  session: ClientSession;
+  extra?: ClientRequestExtra;
+}
+
+/**
+ * The client session a request of `upstream` (sampling, elicitation, roots) is for: the one whose
+ * request to that upstream is in progress, or, when none is and the gateway serves one session at a
+ * time (`soleSession`, stdio), that session. Never a guess: with two sessions waiting on that
+ * upstream, or none waiting and no sole session, it is refused, so one client never sees (or
+ * answers) what another's call caused.
+ */
+export function routeUpstreamRequest(
+  sessions: Iterable<ClientSession>,
+  upstream: string,
+  method: string,
+  soleSession = false,
+): RequestRoute {
+  const all = [...sessions];
+  const waiting = all.filter((session) => session.callsTo(upstream).length > 0);
+  if (waiting.length === 1) {
+    const session = waiting[0]!;
+    return { session, extra: session.callsTo(upstream).at(-1) };
+  }
+  if (waiting.length > 1) {
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: ${waiting.length} sessions have requests to it in progress. Send it while serving one session's request only.`,
+    );
+  }
+  if (soleSession && all.length === 1) return { session: all[0]! };
+  const connected =
+    all.length === 0 ? 'no client is connected' : `${all.length} client session(s) are or may be connected`;
+  throw new McpError(
+    ErrorCode.InvalidRequest,
+    `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: no client request to it is in progress and ${connected}. Send it while serving a client's request.`,
+  );
+}

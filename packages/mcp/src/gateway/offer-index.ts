@@ -1,0 +1,263 @@
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import {
+  ListPromptsResultSchema,
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  type Prompt,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ToolCatalog, type ToolDescriptor, ToolIndex } from '@toolscout/core';
+import { describeValue, isRecord } from '@toolscout/core/internal';
+import type { Logger } from './logger.js';
+import type { McpUpstream } from './mcp-upstream.js';
+import type { UpstreamClientHooks } from './upstream-client-hooks.js';
+import type { UpstreamNames } from './upstream-names.js';
+
+/** What an entry of the offer index is. */
+export type OfferKind = 'resource' | 'resource template' | 'prompt';
+
+/** One resource, resource template or prompt as `search_resources` returns it, under its gateway name. */
+export interface OfferHit {
+  kind: OfferKind;
+  /** The server it comes from. */
+  server: string;
+  /** A resource's gateway URI (`<server>+<uri>`). */
+  uri?: string;
+  /** A resource template's gateway URI template. */
+  uriTemplate?: string;
+  /** A prompt's gateway name (`<server>__<prompt>`). */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** A prompt's arguments. */
+  arguments?: Prompt['arguments'];
+  /** Relevance in [0, 1]. */
+  score: number;
+}
+
+/** The names of the two tools the gateway offers with `searchResources`. */
+export const OFFER_TOOL_NAMES = { search: 'search_resources', read: 'read_resource' } as const;
+
+/** Most pages of each list read from one server when indexing it. */
+const MAX_PAGES = 20;
+const MAX_LIMIT = 20;
+
+type Entry = Omit<OfferHit, 'score'>;
+
+function describeEntry(entry: Entry, ownName: string): string {
+  return [entry.title, entry.description, ownName, entry.mimeType].filter(Boolean).join('. ');
+}
+
+/**
+ * The resources, resource templates and prompts of a gateway's servers, in a core index of their
+ * own (the same ranking as tools), for the `search_resources` tool. Each server's entries are
+ * re-listed when it (re)connects and on its `list_changed`, and stay searchable while it is down.
+ */
+export class OfferIndex {
+  readonly catalog = new ToolCatalog<Entry>([]);
+  readonly index = new ToolIndex<Entry>(this.catalog);
+  readonly #names: UpstreamNames;
+  readonly #logger: Logger;
+  readonly #ids = new Map<string, Set<string>>();
+  readonly #syncing = new Map<string, Promise<void>>();
+  readonly #again = new Set<string>();
+
+  constructor(names: UpstreamNames, logger: Logger) {
+    this.#names = names;
+    this.#logger = logger;
+  }
+
+  /** The hooks that keep the index in step with `upstream`s (to compose with the pass-through's). */
+  hooks(): Pick<UpstreamClientHooks, 'onReady' | 'onNotification'> {
+    return {
+      onReady: (upstream) => this.refresh(upstream),
+      onNotification: (upstream, notification) => {
+        if (notification.method.endsWith('/list_changed')) this.refresh(upstream);
+      },
+    };
+  }
+
+  /** Re-lists `upstream`'s resources, templates and prompts (once more if asked again meanwhile). */
+  refresh(upstream: McpUpstream): Promise<void> {
+    const running = this.#syncing.get(upstream.name);
+    if (running) {
+      this.#again.add(upstream.name);
+      return running;
+    }
+    const sync = (async () => {
+      do {
+        this.#again.delete(upstream.name);
+        try {
+          this.#replace(upstream.name, await this.#list(upstream));
+        } catch (error) {
+          this.#logger.warn(`server "${upstream.name}": indexing its resources and prompts failed: ${String(error)}`);
+        }
+      } while (this.#again.has(upstream.name));
+      this.#syncing.delete(upstream.name);
+    })();
+    this.#syncing.set(upstream.name, sync);
+    return sync;
+  }
+
+  /** Resolves once every re-listing under way is over. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#syncing.values()]);
+  }
+
+  /** The best entries for `query`, of one kind or all. */
+  async search(query: string, options: { kind?: 'resource' | 'prompt'; limit?: number } = {}): Promise<OfferHit[]> {
+    const { kind } = options;
+    const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(options.limit ?? 5)));
+    const wanted = (id: string) => {
+      const entry = this.catalog.get(id)?.tool;
+      return (
+        entry !== undefined &&
+        (kind === undefined || entry.kind === kind || (kind === 'resource' && entry.kind === 'resource template'))
+      );
+    };
+    const hits = await this.index.search(query, { limit, filter: wanted });
+    return hits.flatMap((hit) => {
+      const entry = this.catalog.get(hit.id)?.tool;
+      return entry ? [{ ...entry, score: Math.round(hit.score * 100) / 100 }] : [];
+    });
+  }
+
+  dispose(): void {
+    this.index.dispose();
+  }
+
+  async #list(upstream: McpUpstream): Promise<ToolDescriptor<Entry>[]> {
+    const offers = upstream.capabilities ?? {};
+    const server = upstream.name;
+    const names = this.#names;
+    const descriptors: ToolDescriptor<Entry>[] = [];
+    const add = (id: string, entry: Entry, ownName: string) =>
+      descriptors.push({
+        id,
+        description: describeEntry(entry, ownName),
+        source: server,
+        tags: [entry.kind],
+        tool: entry,
+      });
+    if (offers.resources) {
+      for (const page of await allPages(upstream, 'resources/list', ListResourcesResultSchema)) {
+        for (const r of page.resources) {
+          const uri = names.uri(server, r.uri);
+          add(`resource ${uri}`, { kind: 'resource', server, uri, ...shown(r) }, r.uri);
+        }
+      }
+      for (const page of await allPages(upstream, 'resources/templates/list', ListResourceTemplatesResultSchema)) {
+        for (const t of page.resourceTemplates) {
+          const uriTemplate = names.uri(server, t.uriTemplate);
+          add(
+            `template ${uriTemplate}`,
+            { kind: 'resource template', server, uriTemplate, ...shown(t) },
+            t.uriTemplate,
+          );
+        }
+      }
+    }
+    if (offers.prompts) {
+      for (const page of await allPages(upstream, 'prompts/list', ListPromptsResultSchema)) {
+        for (const p of page.prompts) {
+          const name = names.prompt(server, p.name);
+          add(
+            `prompt ${name}`,
+            { kind: 'prompt', server, name, ...shown(p), ...(p.arguments ? { arguments: p.arguments } : {}) },
+            p.name,
+          );
+        }
+      }
+    }
+    return descriptors;
+  }
+
+  /** Makes `server`'s entries in the catalog exactly `descriptors` (an entry the catalog refuses is skipped). */
+  #replace(server: string, descriptors: ToolDescriptor<Entry>[]): void {
+    const previous = this.#ids.get(server) ?? new Set<string>();
+    const next = new Set<string>();
+    for (const descriptor of descriptors) {
+      if (next.has(descriptor.id)) continue;
+      try {
+        if (previous.has(descriptor.id)) this.catalog.replace(descriptor);
+        else this.catalog.add(descriptor);
+        next.add(descriptor.id);
+      } catch (error) {
+        this.#logger.warn(`server "${server}": "${descriptor.id}" is not searchable: ${String(error)}`);
+        if (previous.has(descriptor.id)) next.add(descriptor.id); // still in the catalog, as it was
+      }
+    }
+    for (const id of previous) if (!next.has(id)) this.catalog.remove(id);
+    this.#ids.set(server, next);
+  }
+}
+
+/** What a search hit shows of a resource, template or prompt: its title, description and type. */
+function shown(item: { title?: string; description?: string; mimeType?: string }): Partial<Entry> {
+  const out: Partial<Entry> = {};
+  if (typeof item.title === 'string') out.title = item.title;
+  if (typeof item.description === 'string') out.description = item.description;
+  if (typeof item.mimeType === 'string') out.mimeType = item.mimeType;
+  return out;
+}
+
+/** Every page of one of `upstream`'s lists (at most {@link MAX_PAGES}). */
+async function allPages<T extends AnySchema>(
+  upstream: McpUpstream,
+  method: 'resources/list' | 'resources/templates/list' | 'prompts/list',
+  schema: T,
+): Promise<SchemaOutput<T>[]> {
+  const all: SchemaOutput<T>[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const params = cursor === undefined ? {} : { cursor };
+    const result = await upstream.request({ method, params }, schema, { what: method });
+    all.push(result);
+    cursor = (result as { nextCursor?: string }).nextCursor;
+    if (!cursor) break;
+  }
+  return all;
+}
+
+/** The `search_resources` and `read_resource` tools, offered at every step beside the meta-tools. */
+export function offerTools(
+  offers: OfferIndex,
+  read: (uri: string, signal: AbortSignal | undefined) => Promise<unknown>,
+): ToolDescriptor[] {
+  return [
+    {
+      id: OFFER_TOOL_NAMES.search,
+      description: 'Search the resources (files, documents, data) and prompts of the MCP servers.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string' },
+          kind: { type: 'string', enum: ['resource', 'prompt'] },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+      execute: async (args) => {
+        const { query, kind, limit } = args as { query: string; kind?: 'resource' | 'prompt'; limit?: number };
+        return { results: await offers.search(query, { kind, limit }) };
+      },
+    },
+    {
+      id: OFFER_TOOL_NAMES.read,
+      description: 'Read a resource by a URI search_resources found.',
+      inputSchema: {
+        type: 'object',
+        properties: { uri: { type: 'string' } },
+        required: ['uri'],
+        additionalProperties: false,
+      },
+      execute: async (args, context) => {
+        const { uri } = args as { uri: unknown };
+        if (typeof uri !== 'string') throw new Error(`uri must be a string, got ${describeValue(uri)}`);
+        const result = await read(uri, context.abortSignal);
+        return isRecord(result) ? result : { contents: [] };
+      },
+    },
+  ];
+}

@@ -1,0 +1,41 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
+
+/** A request handler as the SDK keeps it: the raw request and the handler's extra. */
+export type RawRequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
+
+/**
+ * Replaces the handler of `method` on `server` with `wrap(handler)`, to add behaviour around a
+ * handler someone else set (the search server's `tools/list` and `tools/call`). The SDK keeps its
+ * handlers in a private map; without it (another SDK version), the handler stays as it is and
+ * `false` is returned.
+ */
+export function wrapRequestHandler(
+  server: Server,
+  method: string,
+  wrap: (handler: RawRequestHandler) => RawRequestHandler,
+): boolean {
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return false;
+  const handler = handlers.get(method) as RawRequestHandler | undefined;
+  if (!handler) return false;
+  handlers.set(method, wrap(handler));
+  return true;
+}
+
+/**
+ * One page of a `tools/list` result: `pageSize` tools from the cursor's offset, and the cursor of
+ * the next page while tools remain. A session's offered tools only grow at the end (loads append),
+ * so an offset stays valid between pages. An unknown cursor is a -32602.
+ */
+export function pageOfTools<T extends { tools: unknown[] }>(
+  result: T,
+  cursor: string | undefined,
+  pageSize: number,
+): T {
+  const offset = cursor === undefined ? 0 : decodeCursor('tools', cursor, 1).offset;
+  const end = offset + pageSize;
+  const { nextCursor: _ignored, ...rest } = result as T & { nextCursor?: string };
+  const page = { ...rest, tools: result.tools.slice(offset, end) } as T;
+  return end < result.tools.length ? { ...page, nextCursor: encodeCursor('tools', { server: 0, offset: end }) } : page;
+}
