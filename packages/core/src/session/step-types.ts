@@ -18,6 +18,13 @@ export interface StepRequest {
    * made during the step are still reported in `load_tool` results for the host to keep.
    */
   loaded?: readonly string[];
+  /**
+   * The names of the tools the host offers the model itself at this step (a framework agent's own
+   * tools). They win: a catalog tool whose model-facing name or alias is one of them is not offered
+   * by the session at this step, `load_tool` answers that it is already available, and search
+   * leaves it out.
+   */
+  hostTools?: readonly string[];
 }
 
 /** Options of `prepareStep`. */
