@@ -4,5 +4,11 @@ import { runConformance } from './run-conformance.js';
 runConformance({
   name: 'reference',
   harness: createReferenceHarness(),
-  capabilities: { modes: { 'auto-load': true, catalog: true, proxy: true }, history: true, trimHistory: true },
+  capabilities: {
+    modes: { 'auto-load': true, catalog: true, proxy: true },
+    history: true,
+    trimHistory: true,
+    aliases: true,
+    hostTools: true,
+  },
 });

@@ -12,6 +12,10 @@ export interface ConformanceCapabilities {
   history?: boolean;
   /** The harness implements `trimHistory`. */
   trimHistory?: boolean;
+  /** The adapter keeps catalog tools' `aliases` (e.g. Mastra's record keys that differ from the id). */
+  aliases?: boolean;
+  /** The harness gives the agent `AgentSetup.hostTools` as its own tools, and the session their names. */
+  hostTools?: boolean;
 }
 
 /** An agent built for a scenario, with the fixture's tools and what they ran. */
@@ -88,6 +92,7 @@ export function createScenarioContext(options: {
       const agent = await harness.createAgent({
         tools: setup.tools ?? fixture.tools,
         directTools: setup.direct ? fixture.direct : undefined,
+        hostTools: setup.hostTools,
         options: setup.options ?? {},
       });
       return { agent, executions: fixture.executions, tools: fixture.tools };
