@@ -104,6 +104,14 @@ async function searchTools<TTool>(
     const message = toolsFound(results.length, session.mode, (role) => session.metaToolName(role));
     return { ok: true, output: { results, message } };
   }
+  return autoLoad(call, results);
+}
+
+/** An auto-load search's answer: its hits loaded, in Mastra's words. */
+async function autoLoad<TTool>(
+  call: MetaToolCall<TTool>,
+  results: readonly { name: string }[],
+): Promise<ToolCallOutcome> {
   const outcome = await load(
     call,
     results.map((result) => result.name),
@@ -144,10 +152,8 @@ async function load<TTool>(call: MetaToolCall<TTool>, names: readonly string[]):
   const newIds: string[] = [];
   const kept: string[] = [];
   for (const name of new Set(names)) {
-    const tool = hostNames.has(name) ? undefined : session.resolve(name);
-    const available = hostNames.has(name)
-      ? name
-      : tool && (session.isDirect(tool) ? tool.toolName : hostToolFor(tool, hostNames));
+    const tool = session.resolve(name);
+    const available = availableOutsideCatalog(session, name, tool, hostNames);
     if (available !== undefined) {
       outcome.alreadyLoaded.push(available);
       continue;
@@ -190,6 +196,21 @@ async function load<TTool>(call: MetaToolCall<TTool>, names: readonly string[]):
     notFound: outcome.notFound,
   });
   return outcome;
+}
+
+/**
+ * The name under which the model has a tool it asks to load without the catalog's help: the host's
+ * own tool of that name (or of the tool's name or alias), or the session's direct tool.
+ */
+function availableOutsideCatalog<TTool>(
+  session: StepContext<TTool>,
+  name: string,
+  tool: CatalogTool<TTool> | undefined,
+  hostNames: ReadonlySet<string>,
+): string | undefined {
+  if (hostNames.has(name)) return name;
+  if (tool === undefined) return undefined;
+  return session.isDirect(tool) ? tool.toolName : hostToolFor(tool, hostNames);
 }
 
 /** A `load_tool` answer that loads nothing: `{ success: false, message }`, a result (Mastra's). */
