@@ -22,7 +22,7 @@ const loaded: HistoryEntry = {
   toolCallId: 'c2',
   toolName: 'load_tool',
   input: { toolName: 'math__sum' },
-  output: { success: true, loaded: ['math__sum'], alreadyLoaded: [], notFound: [] },
+  output: { success: true, message: 'Tool "math__sum" loaded successfully.', toolName: 'math__sum' },
   isError: false,
 };
 

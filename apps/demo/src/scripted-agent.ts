@@ -87,14 +87,18 @@ export function searchHits(output: unknown): { name: string; score?: number }[] 
   );
 }
 
-/** The tool names a `load_tool` result reports as loaded (newly or already). */
+/**
+ * The tool names a `load_tool` result reports as loaded (newly or already): the `toolName` of a
+ * successful single-name load, and the `loaded` and `alreadyLoaded` lists of a list load.
+ */
 export function loadedNames(output: unknown): string[] {
   const value = unwrapToolOutput(output);
   if (!isRecord(value)) return [];
   const names = [value.loaded, value.alreadyLoaded].flatMap((list) =>
     Array.isArray(list) ? list.filter((name): name is string => typeof name === 'string') : [],
   );
-  return names;
+  const single = value.success === true && typeof value.toolName === 'string' ? [value.toolName] : [];
+  return [...single, ...names];
 }
 
 /**

@@ -45,7 +45,7 @@ describe('createToolSearch with generateText', () => {
     expect((found[0]!.output as { results: { name: string }[] }).results[0]!.name).toBe('get_weather');
     expect(model.lastToolResults(2)[0]).toMatchObject({
       toolName: 'load_tool',
-      output: { success: true, loaded: ['get_weather'] },
+      output: { success: true, toolName: 'get_weather' },
     });
     expect(model.lastToolResults(3)[0]).toEqual({
       toolCallId: expect.any(String),
@@ -92,7 +92,7 @@ describe('createToolSearch with generateText', () => {
       [...META, 'send_email', 'get_weather', 'convert_currency'],
     ]);
     const [first, second] = model.lastToolResults(2);
-    expect(first!.output).toMatchObject({ loaded: ['get_weather'] });
+    expect(first!.output).toMatchObject({ success: true, toolName: 'get_weather' });
     expect(second!.output).toMatchObject({ loaded: ['convert_currency'], alreadyLoaded: ['send_email'] });
   });
 
@@ -208,7 +208,8 @@ describe('createToolSearch with generateText', () => {
     });
     expect(model.lastToolResults(1)[0]!.output).toMatchObject({
       success: false,
-      notFound: ['delete_repository'],
+      toolName: 'delete_repository',
+      message: expect.stringMatching(/^Tool "delete_repository" not found\./),
     });
     expect(model.offered()[1]).toEqual(META);
     expect(model.lastToolResults(2)[0]!.output).toMatch(/^Tool "delete_repository" is not available\./);

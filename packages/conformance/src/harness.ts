@@ -43,6 +43,12 @@ export interface AgentSetup {
   tools: ToolDescriptor[];
   /** Tools given directly (always offered, not searchable). */
   directTools?: ToolDescriptor[];
+  /**
+   * Tools the framework's agent has itself, not given to toolscout (capability `hostTools`): offer
+   * them to the model as the agent's own tools, run them yourself, and tell the session their names
+   * at every step (`StepRequest.hostTools`).
+   */
+  hostTools?: ToolDescriptor[];
   /** Session options (mode, state, filter, search, metaTools, ...), to pass through your adapter. */
   options: Omit<ToolSearchSessionOptions, 'catalog' | 'tools'>;
 }

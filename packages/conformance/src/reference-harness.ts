@@ -25,18 +25,38 @@ export function createReferenceHarness(): ConformanceHarness {
             ...(turn.history ?? []),
             { type: 'user-message', text: turn.prompt },
           ];
+          const own = new Map((setup.hostTools ?? []).map((tool) => [tool.id, tool]));
+          const hostTools = [...own.keys()];
           const transcript: Transcript = { steps: [], results: [], history: conversation };
           let callId = 0;
           for (const action of turn.script) {
-            const step = await session.prepareStep({ threadId: turn.threadId, context: turn.context, conversation });
+            const step = await session.prepareStep({
+              threadId: turn.threadId,
+              context: turn.context,
+              conversation,
+              hostTools,
+            });
+            // The session's tools, then the agent's own.
+            const tools = [
+              ...step.tools,
+              ...[...own.values()].map((tool) => ({ name: tool.id, description: tool.description ?? '' })),
+            ];
             transcript.steps.push({
-              offered: [...step.toolNames],
-              descriptions: Object.fromEntries(step.tools.map((tool) => [tool.name, tool.description])),
+              offered: tools.map((tool) => tool.name),
+              descriptions: Object.fromEntries(tools.map((tool) => [tool.name, tool.description])),
               system: step.instructions,
             });
             if (action.type === 'answer') break;
             // Parallel calls run against the same step, as a framework runs one model response's calls.
-            const outcomes = await Promise.all(action.calls.map((call) => step.execute(call.toolName, call.input)));
+            const outcomes = await Promise.all(
+              action.calls.map((call) => {
+                const hostTool = own.get(call.toolName);
+                if (!hostTool) return step.execute(call.toolName, call.input);
+                // The agent's own tool: the agent runs it, the session never sees the call.
+                const output = hostTool.execute?.(call.input, { toolId: hostTool.id });
+                return Promise.resolve(output).then((value) => ({ ok: true as const, output: value }));
+              }),
+            );
             action.calls.forEach((call, index) => {
               const outcome = outcomes[index]!;
               const toolCallId = `call-${++callId}`;

@@ -11,5 +11,7 @@ runConformance({
     instructions: true,
     userMessages: true,
     deferredTools: true,
+    aliases: true,
+    hostTools: true,
   },
 });

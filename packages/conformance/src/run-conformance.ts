@@ -10,6 +10,7 @@ import { loadingScenarios } from './scenarios/loading.js';
 import { optionErrorScenarios } from './scenarios/option-errors.js';
 import { policyScenarios } from './scenarios/policy.js';
 import { preselectScenarios } from './scenarios/preselect.js';
+import { resultScenarios } from './scenarios/results.js';
 import { stateScenarios } from './scenarios/state.js';
 import { telemetryScenarios } from './scenarios/telemetry.js';
 
@@ -43,6 +44,7 @@ export function runConformance(options: ConformanceOptions): void {
   describe(`conformance: ${options.name}`, () => {
     loadingScenarios(context);
     hostToolScenarios(context);
+    resultScenarios(context);
     policyScenarios(context);
     stateScenarios(context);
     badInputScenarios(context);

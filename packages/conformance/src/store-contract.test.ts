@@ -30,7 +30,7 @@ for (const atomic of [true, false]) {
 }
 
 runStoreContract({
-  name: 'KeyValueLoadedToolStore (a backend without deletePrefix)',
+  name: 'KeyValueLoadedToolStore (a backend without deletePrefix and scanKeys)',
   create(options) {
     const backend = new MapKeyValueStore({ atomic: true });
     const { get, set, delete: remove, appendUnique, removeValues } = backend;
@@ -43,7 +43,7 @@ runStoreContract({
     };
     return new KeyValueLoadedToolStore(withoutDeletePrefix, options);
   },
-  capabilities: { ttl: true, clearAll: false },
+  capabilities: { ttl: true, clearAll: false, clearThread: false },
   skip: {
     'an idle thread expires after ttlMs': 'checked above, on the same store with deletePrefix',
     'get and add restart the idle timeout': 'checked above, on the same store with deletePrefix',

@@ -1,5 +1,6 @@
 import type { LoadedToolStore } from '@toolscout/core';
 import { InvalidOptionError, StoreDataError, ToolLimitError, UnsupportedOperationError } from '@toolscout/core/errors';
+import { threadKey } from '@toolscout/core/internal';
 import { describe, expect, it } from 'vitest';
 
 /** Every check of the store contract, by name. */
@@ -14,6 +15,8 @@ export const STORE_CHECKS = [
   'clear forgets one thread only',
   'clearAll forgets every thread',
   'clearAll is refused with UnsupportedOperationError',
+  'clearThread forgets a thread under every resource, and no other',
+  'clearThread, when unsupported, is absent or refused with UnsupportedOperationError',
   'threads are isolated, whatever their keys',
   'ids are kept as given',
   'an add past maxToolsPerThread throws ToolLimitError and adds nothing',
@@ -46,6 +49,12 @@ export interface StoreContractCapabilities {
   ttl?: boolean;
   /** `clearAll` works; when false, it must reject with `UnsupportedOperationError`. Default true. */
   clearAll?: boolean;
+  /**
+   * `clearThread(threadId)` forgets the thread under every resource (every key `threadKey` makes for
+   * it); when false, the store has no `clearThread` or it rejects with `UnsupportedOperationError`.
+   * Default true.
+   */
+  clearThread?: boolean;
   /** Concurrent adds to one thread all land and the limit holds (atomic adds). Default true. */
   atomicAdds?: boolean;
 }
@@ -111,7 +120,7 @@ function ids(count: number, prefix = 'tool_'): string[] {
  * ```
  */
 export function runStoreContract(options: StoreContractOptions): void {
-  const capabilities = { clearAll: true, atomicAdds: true, ttl: false, ...options.capabilities };
+  const capabilities = { clearAll: true, clearThread: true, atomicAdds: true, ttl: false, ...options.capabilities };
   const create = async (storeOptions: StoreContractStoreOptions = {}) => options.create(storeOptions);
   const check = (name: StoreCheckName, needs: string | undefined, body: () => Promise<void>) => {
     const reason = options.skip?.[name] ?? needs;
@@ -218,6 +227,36 @@ export function runStoreContract(options: StoreContractOptions): void {
         const error = await rejection(store.clearAll());
         expect(UnsupportedOperationError.isInstance(error), String(error)).toBe(true);
         expect(await store.get('t')).toEqual(['a']);
+      },
+    );
+
+    check(
+      'clearThread forgets a thread under every resource, and no other',
+      unless(capabilities.clearThread, 'the store has no clearThread'),
+      async () => {
+        const store = await create();
+        const key = (threadId: string, resourceId?: string) => threadKey({ threadId, resourceId })!;
+        const cleared = [key('t/1'), key('t/1', 'u1'), key('t/1', 'u/2'), key('t/1', 'u%2F2')];
+        const kept = [key('t'), key('1'), key('x/t/1', 'u1'), key('t/1x', 'u1'), key('t', '1'), key('u1/t/1')];
+        await Promise.all([...cleared, ...kept].map((thread) => store.add(thread, ['a'])));
+        expect(store.clearThread, 'clearThread').toBeTypeOf('function');
+        await store.clearThread!('t/1');
+        await store.clearThread!('never-used');
+        for (const thread of cleared) expect(await store.get(thread), thread).toEqual([]);
+        for (const thread of kept) expect(await store.get(thread), thread).toEqual(['a']);
+      },
+    );
+
+    check(
+      'clearThread, when unsupported, is absent or refused with UnsupportedOperationError',
+      unless(!capabilities.clearThread, 'the store supports clearThread'),
+      async () => {
+        const store = await create();
+        await store.add(threadKey({ threadId: 't', resourceId: 'u' })!, ['a']);
+        if (store.clearThread === undefined) return;
+        const error = await rejection(store.clearThread('t'));
+        expect(UnsupportedOperationError.isInstance(error), String(error)).toBe(true);
+        expect(await store.get(threadKey({ threadId: 't', resourceId: 'u' })!)).toEqual(['a']);
       },
     );
 

@@ -86,7 +86,7 @@ export { MODE_ROLES, resolveMetaTools } from './session/meta-tools.js';
 export { clipName } from './session/model-input-limits.js';
 export { DEFAULT_FILTER_TIMEOUT_MS } from './session/policy.js';
 export { checkStepRequest, type StepRequestProblem, stepRequestProblem } from './session/step-request.js';
-export { threadKey } from './session/thread-key.js';
+export { isKeyOfThread, threadKey } from './session/thread-key.js';
 export { ToolSearchStep } from './session/tool-search-step.js';
 export { failureReason, parseLoadedToolIds, quoteKey } from './stores/key-value-store.js';
 export { MAX_TIMER_MS } from './stores/loaded-tool-store.js';

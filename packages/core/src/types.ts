@@ -62,6 +62,13 @@ export interface ToolDescriptor<TTool = unknown> {
   source?: string;
   /** MCP annotations, kept as given. */
   annotations?: ToolAnnotations;
+  /**
+   * Other names `load_tool` and calls accept for the tool (e.g. a framework's record key that
+   * differs from the id). Each must be a valid tool name (`^[a-zA-Z0-9_-]{1,64}$`), unique in the
+   * catalog among ids, tool names and aliases. Search shows the tool's own name; a tool loaded by an
+   * alias is offered under that alias (the first name a thread loads it under).
+   */
+  aliases?: readonly string[];
   /** Always offered to the model, never needs to be searched or loaded. */
   pinned?: boolean;
   /** Runs the tool. Used by `proxy` mode's `call_tool` and by hosts that let core execute tools. */
@@ -123,6 +130,11 @@ export interface CatalogTool<TTool = unknown> extends ToolDescriptor<TTool> {
   toolName: string;
   /** The input schema as JSON Schema (`{ type: 'object' }` when the tool declared none). */
   jsonSchema: JsonSchema;
+  /**
+   * Set on the tool as offered under one of its aliases (`ToolCatalog.getByAlias`): the tool's own
+   * `toolName`, while `toolName` is the alias.
+   */
+  aliasOf?: string;
 }
 
 /** Which fields of a tool a query term matched. */

@@ -150,8 +150,11 @@ describe('custom graph: toolsFor + toolNode', () => {
     const messages = (update as { messages: ToolMessage[] }).messages;
     expect(messages.map((message) => message.tool_call_id)).toEqual(['a', 'b', 'c']);
     // Same step: the second load sees the first, and the tool is callable from the next step only.
-    expect(JSON.parse(messages[0]!.text)).toMatchObject({ loaded: ['get_weather'] });
-    expect(JSON.parse(messages[1]!.text)).toMatchObject({ loaded: [], alreadyLoaded: ['get_weather'] });
+    expect(JSON.parse(messages[0]!.text)).toMatchObject({ success: true, toolName: 'get_weather' });
+    expect(JSON.parse(messages[1]!.text)).toMatchObject({
+      success: true,
+      message: 'Tool "get_weather" is already loaded and available.',
+    });
     expect(messages[2]).toMatchObject({ status: 'error' });
     expect(messages[2]!.text).toContain('not loaded');
     expect(fixture.runs).toEqual([]);

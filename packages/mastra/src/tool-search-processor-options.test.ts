@@ -166,9 +166,10 @@ describe('ToolSearchProcessor options', () => {
     expect(processor.cleanupNow()).toBe(0);
     const requestContext = requestContextOf({ mastra__threadId: 'thread-1', mastra__resourceId: 'user-1' });
     expect(Object.keys(await processor.getLoadedToolsForRequestContext({ requestContext }))).toEqual(['get_weather']);
-    await processor.clearState('thread-1'); // another key: the thread belongs to user-1
+    await processor.clearState('thread-1', 'user-2'); // another key: the thread belongs to user-1
     expect(processor.getStateStats().threadCount).toBe(1);
-    await processor.clearState('thread-1', 'user-1');
+    // Without a resource, as Mastra's clearState(threadId): the thread under every resource.
+    await processor.clearState('thread-1');
     expect(processor.getStateStats().threadCount).toBe(0);
     await step.execute('load_tool', { toolName: 'send_email' });
     await processor.clearAllState();

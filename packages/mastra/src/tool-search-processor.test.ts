@@ -95,7 +95,11 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
       'description',
       'score',
     ]);
-    expect(loaded!.output).toMatchObject({ success: true, loaded: ['get_forecast'], toolName: 'get_forecast' });
+    expect(loaded!.output).toEqual({
+      success: true,
+      message: 'Tool "get_forecast" loaded successfully. It will be available on your next turn.',
+      toolName: 'get_forecast',
+    });
     expect(called).toMatchObject({ toolName: 'get_forecast', isError: false, output: { city: 'Oslo', days: 3 } });
     // The session validated the input (zod default applied) and the tool saw Mastra's context.
     expect(runs).toEqual([
@@ -152,7 +156,10 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
     });
     const offered = scripted.offered();
     expect(offered[0]).toEqual(['search_tools']);
-    expect((scripted.results()[0]!.output as { loaded: string[] }).loaded).toContain('convert_currency');
+    // Every hit was loaded: Mastra's auto-load result, with no `loaded` list.
+    const output = scripted.results()[0]!.output as { results: { name: string }[]; message: string };
+    expect(output.results.map((result) => result.name)).toContain('convert_currency');
+    expect(output.message).toMatch(/^Found and loaded \d+ tool\(s\): .*convert_currency/);
     expect(offered[1]![0]).toBe('search_tools');
     expect(offered[1]).toContain('convert_currency');
     expect(offered[1]).not.toContain('load_tool');

@@ -38,9 +38,13 @@ export interface RedisKeyValueStoreOptions {
   commandTimeoutMs?: number;
 }
 
-/** A `KeyValueStore` on Redis, with atomic `appendUnique`/`removeValues` (Lua) and SCAN-based `deletePrefix`. */
+/**
+ * A `KeyValueStore` on Redis, with atomic `appendUnique`/`removeValues` (Lua) and SCAN-based
+ * `deletePrefix` and `scanKeys`.
+ */
 export interface RedisKeyValueStore extends KeyValueStore {
   deletePrefix(prefix: string): Promise<void>;
+  scanKeys(prefix: string, suffix: string): AsyncIterable<readonly string[]>;
   appendUnique(
     key: string,
     values: readonly string[],
@@ -183,7 +187,8 @@ function pxArgs(options: KeyValueTtlOptions | undefined): string[] {
  * - values are Redis strings; `ttlMs` becomes `PX`, and `get` with `ttlMs` restarts it (`GETEX`);
  * - `appendUnique` and `removeValues` are Lua scripts (`EVALSHA`, falling back to `EVAL`), so
  *   appends from any number of clients are atomic: one JSON array, load order kept, no duplicates;
- * - `deletePrefix` walks the keys with `SCAN ... MATCH` (never `KEYS`) and `UNLINK`s them.
+ * - `deletePrefix` walks the keys with `SCAN ... MATCH` (never `KEYS`) and `UNLINK`s them;
+ *   `scanKeys` walks them the same way.
  *
  * Needs Redis 6.2 or later (or Valkey). A value that is not what toolscout wrote (not a JSON array
  * of strings, or not a Redis string) gives `StoreDataError` naming the key, and is left untouched.
@@ -280,6 +285,17 @@ export function createRedisKeyValueStore(
     }
   }
 
+  /** The keys matching a `SCAN` pattern, one batch per `SCAN` step (`label` names the walk in errors). */
+  async function* scan(label: string, match: string): AsyncGenerator<string[]> {
+    let cursor = '0';
+    do {
+      const reply = await onKey(label, ['SCAN', cursor, 'MATCH', match, 'COUNT', String(scanCount)]);
+      if (!Array.isArray(reply) || reply.length !== 2) throw new Error('Unexpected SCAN reply from Redis.');
+      cursor = replyString(reply[0]) ?? '0';
+      yield replyStrings(label, reply[1]);
+    } while (cursor !== '0');
+  }
+
   return {
     async get(key, ttl) {
       const fullKey = prefix + key;
@@ -306,15 +322,17 @@ export function createRedisKeyValueStore(
           'deletePrefix refuses an empty prefix: it would delete every key of the database.',
         );
       }
-      const match = `${escapeGlob(full)}*`;
-      let cursor = '0';
-      do {
-        const reply = await onKey(full, ['SCAN', cursor, 'MATCH', match, 'COUNT', String(scanCount)]);
-        if (!Array.isArray(reply) || reply.length !== 2) throw new Error('Unexpected SCAN reply from Redis.');
-        cursor = replyString(reply[0]) ?? '0';
-        const keys = replyStrings(full, reply[1]);
+      for await (const keys of scan(full, `${escapeGlob(full)}*`)) {
         if (keys.length > 0) await onKey(full, ['UNLINK', ...keys]);
-      } while (cursor !== '0');
+      }
+    },
+
+    async *scanKeys(keyPrefix, suffix) {
+      const full = prefix + keyPrefix;
+      for await (const keys of scan(full, `${escapeGlob(full)}*${escapeGlob(suffix)}`)) {
+        const own = keys.filter((key) => key.startsWith(prefix) && key.endsWith(suffix));
+        yield own.map((key) => key.slice(prefix.length));
+      }
     },
 
     async appendUnique(key, values, options) {

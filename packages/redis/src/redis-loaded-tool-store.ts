@@ -32,6 +32,9 @@ export interface RedisLoadedToolStoreOptions {
  * A `LoadedToolStore` on Redis that several server instances share: one Redis string per thread
  * (`prefix + threadKey`) holding a JSON array of tool ids, added to atomically (a Lua script), so
  * concurrent loads from any instance end up in one list, in order, without duplicates.
+ * `clearThread(threadId)` (what `session.clearState(threadId)` without a resource calls) finds the
+ * thread's keys under every resource by `SCAN` (a walk of the database's keys: an administrative
+ * call, not one for every request).
  *
  * `client` is a node-redis 5 or 6 client that you create, connect and close yourself. While Redis
  * is down or silent, every call fails within `commandTimeoutMs` with `StoreUnavailableError`

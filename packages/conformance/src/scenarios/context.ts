@@ -27,6 +27,10 @@ export interface ConformanceCapabilities {
    * executor fetched on load), and gives the model the schema of the resolved tool.
    */
   deferredTools?: boolean;
+  /** The adapter keeps catalog tools' `aliases` (e.g. Mastra's record keys that differ from the id). */
+  aliases?: boolean;
+  /** The harness gives the agent `AgentSetup.hostTools` as its own tools, and the session their names. */
+  hostTools?: boolean;
 }
 
 /** An agent built for a scenario, with the fixture's tools and what they ran. */
@@ -103,6 +107,7 @@ export function createScenarioContext(options: {
       const agent = await harness.createAgent({
         tools: setup.tools ?? fixture.tools,
         directTools: setup.direct ? fixture.direct : undefined,
+        hostTools: setup.hostTools,
         options: setup.options ?? {},
       });
       return { agent, executions: fixture.executions, tools: fixture.tools };

@@ -61,7 +61,7 @@ export function hostToolScenarios({ scenario, agentWith, mode }: ScenarioContext
     expect(notLoaded.isError).toBe(true);
     expect(text(notLoaded.output)).toContain('enable_tool');
     expect(text(notLoaded.output)).not.toContain('load_tool');
-    expect(resultOf(transcript, 2).output).toMatchObject({ success: true, loaded: ['get_weather'] });
+    expect(resultOf(transcript, 2).output).toMatchObject({ success: true, toolName: 'get_weather' });
     expect(offered(transcript, 3)).toEqual([...renamed, 'get_weather']);
     expect(resultOf(transcript, 3)).toMatchObject({ toolName: 'get_weather', isError: false });
     // The default names are no tools at all.

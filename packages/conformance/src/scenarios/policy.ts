@@ -37,11 +37,11 @@ export function policyScenarios({ scenario, agentWith, mode }: ScenarioContext):
       threadId: 'thread-policy-load',
       script: [load('delete_repository'), call('delete_repository', { repo: 'a/b' }), answer()],
     });
-    expect(resultOf(transcript, 0).output).toMatchObject({
-      success: false,
-      loaded: [],
-      notFound: ['delete_repository'],
-    });
+    // Refused at load reads like not found (Mastra's single form), and never suggests itself.
+    const refused = resultOf(transcript, 0).output as { message: string };
+    expect(refused).toEqual({ success: false, message: expect.any(String), toolName: 'delete_repository' });
+    expect(refused.message).toMatch(/^Tool "delete_repository" not found\./);
+    expect(refused.message.split('delete_repository')).toHaveLength(2);
     expect(offered(transcript, 1)).toEqual(META);
     // Blocked reads like unknown: "not available", never "not loaded", and never suggests itself.
     const blocked = resultOf(transcript, 1);
@@ -101,7 +101,7 @@ export function policyScenarios({ scenario, agentWith, mode }: ScenarioContext):
       script: [search('current weather city'), load('get_weather'), call('get_weather', { city: 'Rome' }), answer()],
     });
     expect(resultNames(resultOf(transcript, 0).output)).not.toContain('get_weather');
-    expect(resultOf(transcript, 1).output).toMatchObject({ success: false, notFound: ['get_weather'] });
+    expect(resultOf(transcript, 1).output).toMatchObject({ success: false, toolName: 'get_weather' });
     expect(resultOf(transcript, 2).isError).toBe(true);
     expect(executions).toEqual([]);
   });

@@ -48,6 +48,10 @@ export class MapKeyValueStore implements KeyValueStore {
     for (const key of [...this.#data.keys()]) if (key.startsWith(prefix)) this.#data.delete(key);
   }
 
+  async *scanKeys(prefix: string, suffix: string): AsyncIterable<readonly string[]> {
+    yield [...this.#data.keys()].filter((key) => key.startsWith(prefix) && key.endsWith(suffix));
+  }
+
   #ids(key: string): string[] {
     const raw = this.#read(key);
     return raw === undefined ? [] : parseLoadedToolIds(key, raw);

@@ -9,6 +9,7 @@ import { isStandardSchema, toJsonSchema } from '../schema/schema.js';
 import { costProblemOf } from '../schema/schema-graph.js';
 import type { CatalogTool, JsonSchema, ToolDescriptor } from '../types.js';
 import { describeNonText, describeValue, isRecord, isText } from '../values.js';
+import { CatalogAliases, checkAliases } from './aliases.js';
 import { freezeJson, invalidTool } from './freeze-json.js';
 import { toToolName } from './tool-name.js';
 
@@ -149,13 +150,11 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
         ? jsonSchema
         : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema').value as JsonSchema);
 
-  const tool: CatalogTool<TTool> = {
-    ...input,
-    id,
-    name: input.name ?? id,
-    toolName: toToolName(id),
-    jsonSchema,
-  };
+  const toolName = toToolName(id);
+  const aliases = checkAliases(descriptor.aliases, { id, toolName }, label);
+  const tool: CatalogTool<TTool> = { ...input, id, name: input.name ?? id, toolName, jsonSchema };
+  if (aliases === undefined) delete tool.aliases;
+  else tool.aliases = aliases;
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;
   if (input.tags !== undefined) tool.tags = Object.freeze([...input.tags]);
   if (input.outputSchema !== undefined) {
@@ -171,7 +170,8 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
  * provider-safe `toolName` (see `toToolName`) and its input schema resolved to JSON Schema.
  *
  * Iterates (and `list()`s) in insertion order; `replace` keeps a tool's position. Ids are unique, and
- * so are tool names, which map back to tools through `getByToolName`.
+ * so are tool names, which map back to tools through `getByToolName`, and aliases (`getByAlias`): no
+ * name is two tools' id, tool name or alias.
  *
  * Schemas are untrusted input: their copy takes time linear in their objects (a sub-object used in
  * several places is copied once and stays shared), a cycle or nesting deeper than 128 levels is an
@@ -181,6 +181,7 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
 export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>> {
   readonly #tools = new Map<string, CatalogTool<TTool>>();
   readonly #idsByToolName = new Map<string, string>();
+  readonly #aliases = new CatalogAliases<TTool>();
   readonly #listeners = new Set<(change: CatalogChange<TTool>) => void>();
   readonly #onListenerError: (error: unknown, change: CatalogChange<TTool>) => void;
 
@@ -236,6 +237,7 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
       for (const entry of entries) {
         this.#tools.delete(entry.id);
         this.#idsByToolName.delete(entry.toolName);
+        this.#aliases.delete(entry);
       }
       throw error;
     }
@@ -248,8 +250,7 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
     const entry = toCatalogTool(tool);
     const previous = this.#tools.get(entry.id);
     if (!previous) throw new UnknownToolError(entry.id);
-    this.#tools.set(entry.id, entry);
-    this.#emit({ type: 'replace', tool: entry, previous });
+    this.#replaceWith(entry, previous);
     return entry;
   }
 
@@ -258,8 +259,7 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
     const entry = toCatalogTool(tool);
     const previous = this.#tools.get(entry.id);
     if (previous) {
-      this.#tools.set(entry.id, entry);
-      this.#emit({ type: 'replace', tool: entry, previous });
+      this.#replaceWith(entry, previous);
     } else {
       this.#checkNew(entry);
       this.#insert(entry);
@@ -274,6 +274,7 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
     if (!tool) return false;
     this.#tools.delete(id);
     this.#idsByToolName.delete(tool.toolName);
+    this.#aliases.delete(tool);
     this.#emit({ type: 'remove', tool });
     return true;
   }
@@ -287,6 +288,16 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
   getByToolName(toolName: string): CatalogTool<TTool> | undefined {
     const id = this.#idsByToolName.get(toolName);
     return id === undefined ? undefined : this.#tools.get(id);
+  }
+
+  /**
+   * The tool one of whose `aliases` is `alias`, as offered under it: `toolName` is the alias and
+   * `aliasOf` the tool's own tool name (everything else, `id` included, is the tool's).
+   */
+  getByAlias(alias: string): CatalogTool<TTool> | undefined {
+    const id = this.#aliases.ownerOf(alias);
+    const tool = id === undefined ? undefined : this.#tools.get(id);
+    return tool === undefined ? undefined : this.#aliases.view(tool, alias);
   }
 
   /** Whether a tool with this id is in the catalog. */
@@ -323,11 +334,31 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
     if (existing) throw new DuplicateToolError(entry.id, existing.source, entry.source);
     const nameOwner = this.#idsByToolName.get(entry.toolName);
     if (nameOwner !== undefined) throw new ToolNameConflictError(entry.toolName, entry.id, nameOwner);
+    this.#checkAliases(entry);
+  }
+
+  /** See {@link CatalogAliases.check}. */
+  #checkAliases(entry: CatalogTool<TTool>): void {
+    this.#aliases.check(entry, (name) => {
+      if (this.#tools.has(name)) return { id: name, as: 'id' };
+      const id = this.#idsByToolName.get(name);
+      return id === undefined ? undefined : { id, as: 'tool name' };
+    });
   }
 
   #insert(entry: CatalogTool<TTool>): void {
     this.#tools.set(entry.id, entry);
     this.#idsByToolName.set(entry.toolName, entry.id);
+    this.#aliases.insert(entry);
+  }
+
+  /** Puts `entry` in the place of `previous` (same id), its aliases checked first. */
+  #replaceWith(entry: CatalogTool<TTool>, previous: CatalogTool<TTool>): void {
+    this.#checkAliases(entry);
+    this.#aliases.delete(previous);
+    this.#aliases.insert(entry);
+    this.#tools.set(entry.id, entry);
+    this.#emit({ type: 'replace', tool: entry, previous });
   }
 
   #emit(change: CatalogChange<TTool>): void {

@@ -35,6 +35,33 @@ describe('loadedNamesFromConversation', () => {
     ];
     expect(loadedNamesFromConversation(conversation, tools)).toEqual(['a', 'b', 'c', 'd']);
   });
+
+  it('reads Mastra’s load_tool forms: toolName when it succeeded, the lists of the list form', () => {
+    const conversation = [
+      result('load_tool', { success: true, message: 'Tool "a" loaded successfully.', toolName: 'a' }),
+      result('load_tool', { success: false, message: 'Tool "x" not found.', toolName: 'x' }),
+      result('load_tool', { success: true, message: 'Tool "b" is already loaded and available.', toolName: 'b' }),
+      result('load_tool', { success: false, message: '', loadedCount: 1, loaded: ['c'], notFound: ['y'] }),
+      result('load_tool', { success: true, message: '', loadedCount: 0, alreadyLoaded: ['d'] }),
+      result('load_tool', { success: 'true', toolName: 'z' }),
+    ];
+    expect(loadedNamesFromConversation(conversation, tools)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('reads auto-load search results: every hit, or the `loaded` list when the result has one', () => {
+    const autoLoad = { ...tools, autoLoadSearch: 'search_tools' };
+    const conversation = [
+      result('search_tools', { results: [{ name: 'a' }, { name: 'b' }], message: 'Found and loaded 2 tool(s)' }),
+      result('search_tools', { results: [{ name: 'c' }, { name: 'd' }], message: '', loaded: ['d'] }),
+      result('search_tools', { results: [{ name: 'e' }], message: '', loaded: [] }),
+      // Written before: `loaded` and `alreadyLoaded` of an auto-load result.
+      result('search_tools', { results: [{ name: 'f' }], message: '', loaded: ['f'], alreadyLoaded: ['a'] }),
+      result('search_tools', { results: [{ name: 7 }, 'g', null], message: '' }),
+    ];
+    expect(loadedNamesFromConversation(conversation, autoLoad)).toEqual(['a', 'b', 'd', 'f']);
+    // mastra-ai/mastra#19145: outside auto-load, a search result is never a load.
+    expect(loadedNamesFromConversation(conversation, tools)).toEqual([]);
+  });
 });
 
 describe('unwrapToolOutput', () => {

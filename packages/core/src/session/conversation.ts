@@ -54,17 +54,46 @@ export function unwrapToolOutput(output: unknown): unknown {
 
 /** The strings of a result's own list field (an inherited one, e.g. through `__proto__`, is not the result's). */
 function ownStrings(record: Record<string, unknown>, field: string): string[] {
-  const value = Object.hasOwn(record, field) ? record[field] : undefined;
+  const value = ownValue(record, field);
   if (!Array.isArray(value)) return [];
   return value.filter((item): item is string => typeof item === 'string');
 }
 
-/** The names a load-recording result lists (`loaded`, then `alreadyLoaded`), or none when it is not one. */
-function recordedNames(entry: unknown, recording: ReadonlySet<unknown>): string[] {
-  if (!isRecord(entry) || entry.type !== 'tool-result' || !recording.has(entry.toolName)) return [];
-  const output = unwrapToolOutput(entry.output);
+/** How a meta-tool's results record loads. */
+type Recorder = 'load' | 'auto-load search' | 'discover';
+
+/**
+ * The names a load-recording result lists, or none when it is not one. Read in every shape this
+ * session (and Mastra's processor) has written, so that threads kept before still read:
+ * - `load_tool`: `toolName` when `success` is true (Mastra's single form), `loaded` and `alreadyLoaded`;
+ * - an auto-load search: `loaded` (and `alreadyLoaded`) when the result has them (some hits were not
+ *   loaded), else every hit of `results` (all were loaded, Mastra's form);
+ * - discovery: `loaded` and `alreadyLoaded`.
+ */
+function recordedNames(entry: unknown, recorders: ReadonlyMap<unknown, Recorder>): string[] {
+  if (!isRecord(entry) || entry.type !== 'tool-result') return [];
+  const recorder = recorders.get(entry.toolName);
+  const output = recorder === undefined ? undefined : unwrapToolOutput(entry.output);
   if (!isRecord(output)) return [];
-  return [...ownStrings(output, 'loaded'), ...ownStrings(output, 'alreadyLoaded')];
+  const listed = [...ownStrings(output, 'loaded'), ...ownStrings(output, 'alreadyLoaded')];
+  if (recorder === 'load') {
+    const single = ownValue(output, 'success') === true ? ownValue(output, 'toolName') : undefined;
+    return typeof single === 'string' ? [single, ...listed] : listed;
+  }
+  if (recorder === 'auto-load search' && !Object.hasOwn(output, 'loaded')) {
+    const results = ownValue(output, 'results');
+    if (!Array.isArray(results)) return [];
+    return results.flatMap((result) => {
+      const name = isRecord(result) ? ownValue(result, 'name') : undefined;
+      return typeof name === 'string' ? [name] : [];
+    });
+  }
+  return listed;
+}
+
+/** A record's own field (an inherited one, e.g. through `__proto__`, is not the record's). */
+function ownValue(record: Record<string, unknown>, field: string): unknown {
+  return Object.hasOwn(record, field) ? record[field] : undefined;
 }
 
 /** The meta-tool names whose results record loads, as the session names them. */
@@ -78,10 +107,11 @@ export interface LoadRecordingTools {
 }
 
 /**
- * The tool names loaded according to the conversation, in the order they were first loaded: the
- * `loaded` and `alreadyLoaded` lists of load results, of auto-load search results and of discovery
- * results still present in the messages. A plain search result never counts as a load. When a load
- * result is trimmed from the messages, its tools are no longer loaded.
+ * The tool names loaded according to the conversation, in the order they were first loaded: what
+ * the load results, auto-load search results and discovery results still present in the messages
+ * record (see `recordedNames`: the shapes of this and earlier versions, and Mastra's). A plain
+ * search result never counts as a load (mastra-ai/mastra#19145). When a load result is trimmed from
+ * the messages, its tools are no longer loaded.
  *
  * The conversation comes from the client, so anything is expected in it: entries that are not tool
  * results, non-string names and lists inherited through a prototype are ignored. Each result counts
@@ -103,10 +133,13 @@ export function loadedNamesFromConversation(
   }
   // A set keeps its names in the order they were first added: the load order.
   const loaded = new Set<string>();
-  const recording = new Set<unknown>([tools.load, tools.autoLoadSearch, tools.discover].filter(Boolean));
+  const recorders = new Map<unknown, Recorder>();
+  if (tools.discover) recorders.set(tools.discover, 'discover');
+  if (tools.autoLoadSearch) recorders.set(tools.autoLoadSearch, 'auto-load search');
+  if (tools.load) recorders.set(tools.load, 'load');
   for (const entry of conversation as readonly unknown[]) {
     const fresh = new Set<string>();
-    for (const name of recordedNames(entry, recording)) {
+    for (const name of recordedNames(entry, recorders)) {
       if (!loaded.has(name)) fresh.add(name);
       if (loaded.size + fresh.size > maxTools) break;
     }

@@ -126,11 +126,12 @@ describe('deferred tools', () => {
     const step = await session.prepareStep({ threadId: 't1', context: {} });
     for (const name of ['crm_find_contact', 'get_weather']) {
       const [first, second] = await Promise.all([
-        step.execute('load_tool', { toolName: name }),
-        step.execute('load_tool', { toolName: name }),
+        step.execute('load_tool', { toolNames: [name] }),
+        step.execute('load_tool', { toolNames: [name] }),
       ]);
-      expect(first).toMatchObject({ loaded: [name], output: { loaded: [name], alreadyLoaded: [] } });
-      expect(second).toMatchObject({ output: { loaded: [], alreadyLoaded: [name] } });
+      expect(first).toMatchObject({ loaded: [name], output: { loaded: [name], loadedCount: 1 } });
+      expect(second).toMatchObject({ output: { alreadyLoaded: [name], loadedCount: 0 } });
+      expect(second.ok && second.output).not.toHaveProperty('loaded');
     }
     expect(fixture.resolves).toHaveLength(1);
   });
@@ -163,7 +164,7 @@ describe('deferred tools', () => {
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.loaded).toBeUndefined();
-    expect(outcome.output).toMatchObject({ success: false, loadedCount: 0, loaded: [] });
+    expect(outcome.output).toMatchObject({ success: false, toolName: 'crm_find_contact' });
     expect((outcome.output as { message: string }).message).toContain('Could not load: crm_find_contact');
     // Nothing stored: not offered, not loaded for the thread.
     expect(await session.loadedTools(request)).toEqual([]);

@@ -52,9 +52,9 @@ export class KeptSteps<S extends { readonly request: StepRequest }> {
     return this.#byObject.get(key);
   }
 
-  /** Forgets the step kept for a thread's calls. */
-  forgetThread(key: string): void {
-    this.#byCall.delete(key);
+  /** Forgets the steps kept for the calls of every thread whose key `matches`. */
+  forgetThreads(matches: (key: string) => boolean): void {
+    this.#byCall.deleteWhere(matches);
   }
 
   /** Forgets every kept step. */

@@ -153,12 +153,57 @@ export function toolsFound(
   return `Found ${count} tool(s). ${next}`;
 }
 
-/** `search_tools`' message in `auto-load` mode, for `loaded` tool names of `found` hits. */
-export function toolsFoundAndLoaded(found: number, loaded: readonly string[]): string {
-  return loaded.length > 0
-    ? `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. They are available from your next step: call them directly.`
-    : `Found ${found} tool(s), but none can be loaded.`;
+/**
+ * `search_tools`' message in `auto-load` mode (Mastra's words), for the hits now loaded (`loaded`,
+ * newly or before) of `found` hits, `some` of them loaded before.
+ */
+export function toolsFoundAndLoaded(found: number, loaded: readonly string[], someAlreadyLoaded: boolean): string {
+  if (loaded.length === 0) return `Found ${found} tool(s), but none can be loaded.`;
+  const already = someAlreadyLoaded ? ' Some were already loaded.' : '';
+  return `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. They are available on your next turn — call them directly.${already}`;
 }
+
+/** `load_tool`'s answer (single form, `toolName` only) for a tool it loaded now. */
+export function toolLoaded(name: string): string {
+  return `Tool "${name}" loaded successfully. It will be available on your next turn.`;
+}
+
+/**
+ * `load_tool`'s answer (single form) for a tool that is already offered: loaded before, pinned, or
+ * given by the host; `offeredAs` is the name it is offered under, when the model asked by another.
+ */
+export function toolAlreadyLoaded(name: string, offeredAs: string): string {
+  const as = offeredAs === name ? '' : ` as "${offeredAs}"`;
+  return `Tool "${name}" is already loaded and available${as}.`;
+}
+
+/** `load_tool`'s answer (single form) for a name that is no tool the model may load. */
+export function toolNotFound(name: string, suggestions: readonly string[], searchTool: string | undefined): string {
+  return `Tool "${name}" not found.${suggestionHint(suggestions, searchTool)}`;
+}
+
+/** `load_tool`'s answer (list form): Mastra's parts, joined by ` | `, for each list that has names. */
+export function loadSummary(lists: {
+  loaded: readonly string[];
+  alreadyLoaded: readonly string[];
+  notFound: readonly string[];
+  suggestions: readonly string[];
+}): string {
+  const parts: string[] = [];
+  if (lists.loaded.length > 0) parts.push(`Loaded: ${lists.loaded.join(', ')} — available on your next turn`);
+  if (lists.alreadyLoaded.length > 0) parts.push(`Already loaded: ${lists.alreadyLoaded.join(', ')}`);
+  if (lists.notFound.length > 0) {
+    const hint = lists.suggestions.length > 0 ? `. Did you mean: ${lists.suggestions.join(', ')}?` : '';
+    parts.push(`Not found: ${lists.notFound.join(', ')}${hint}`);
+  }
+  return parts.join(' | ');
+}
+
+/** `load_tool`'s answer to `{ toolNames: [] }` (Mastra's words). */
+export const EMPTY_TOOL_NAMES = 'toolNames array must not be empty.';
+
+/** `load_tool`'s answer to a call with neither `toolName` nor `toolNames` (Mastra's words). */
+export const NO_TOOL_NAMES = 'You must provide either toolName (string) or toolNames (array) to load.';
 
 /** Why the tools of a load were refused: the thread has too many loaded. */
 export function loadLimitReached(limit: number, refused: readonly string[]): string {

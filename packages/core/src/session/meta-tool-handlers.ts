@@ -1,16 +1,23 @@
 // The answers of the five meta-tools (search_tools, load_tool, discover_tools, describe_tool,
 // call_tool) to a call the model made at a step.
+import { keptName } from '../catalog/aliases.js';
 import { ToolLimitError } from '../errors.js';
 import { compactText } from '../text/compact-text.js';
 import type { CatalogTool } from '../types.js';
 import { isRecord } from '../values.js';
 import { couldNotLoad, unavailableTool } from './deferred-tools.js';
+import { hostToolFor, hostToolNames } from './host-tools.js';
 import {
   type CallFailure,
+  EMPTY_TOOL_NAMES,
   loadLimitReached,
+  loadSummary,
+  NO_TOOL_NAMES,
   nameTooLong,
   noToolsFound,
-  suggestionHint,
+  toolAlreadyLoaded,
+  toolLoaded,
+  toolNotFound,
   toolsFound,
   toolsFoundAndLoaded,
   tooManyNames,
@@ -33,6 +40,8 @@ export interface MetaToolCall<TTool> {
   readonly request: StepRequest;
   /** The catalog tool ids loaded at the step: at its start and by its calls so far (loads add to it). */
   readonly loadedNow: Set<string>;
+  /** Of the tools loaded at the step, the name each is offered under (its alias, or its tool name), by id. */
+  readonly loadedAs: Map<string, string>;
   /** The policy of this call. */
   readonly allowed: PolicyCheck<TTool>;
   /** The step's answer for a name that is no tool, or a tool the policy hides. */
@@ -79,12 +88,13 @@ async function searchTools<TTool>(
 ): Promise<ToolCallOutcome> {
   const { session } = call;
   const query = args.query;
-  if (typeof query !== 'string' || query.trim() === '') {
-    return validationFailure(name, `"${name}" needs a non-empty "query" string, e.g. {"query":"weather forecast"}.`, [
-      { path: 'query', message: 'expected a non-empty string' },
+  if (typeof query !== 'string') {
+    return validationFailure(name, `"${name}" needs a "query" string, e.g. {"query":"weather forecast"}.`, [
+      { path: 'query', message: 'expected a string' },
     ]);
   }
-  const hits = await session.search(query, call.request, call.allowed);
+  // An empty query matches nothing, as in Mastra: an answer that says so, not an error.
+  const hits = query.trim() === '' ? [] : await session.search(query, call.request, call.allowed);
   const results = hits.map((hit) => ({
     name: hit.tool.toolName,
     description: compactText(hit.tool.description, session.descriptionBudget()),
@@ -95,79 +105,97 @@ async function searchTools<TTool>(
     const message = toolsFound(results.length, session.mode, (role) => session.metaToolName(role));
     return { ok: true, output: { results, message } };
   }
+  return autoLoad(call, results);
+}
+
+/** An auto-load search's answer: its hits loaded, in Mastra's words. */
+async function autoLoad<TTool>(
+  call: MetaToolCall<TTool>,
+  results: readonly { name: string }[],
+): Promise<ToolCallOutcome> {
   const outcome = await load(
     call,
-    hits.map((hit) => hit.tool.toolName),
+    results.map((result) => result.name),
   );
-  const message = toolsFoundAndLoaded(results.length, [...outcome.loaded, ...outcome.alreadyLoaded]);
+  const available = [...outcome.loaded, ...outcome.alreadyLoaded];
+  const found = toolsFoundAndLoaded(results.length, available, outcome.alreadyLoaded.length > 0);
+  const message = outcome.limitReached ? `${outcome.limitReached} ${found}` : found;
+  // Mastra's result lists no loads: every hit is loaded. Where some are not (refused by the policy or
+  // the limit, or offered under another name), `loaded` lists the hits that are.
+  const allLoaded = available.length === results.length && results.every((result) => available.includes(result.name));
   return {
     ok: true,
-    output: { results, message, loaded: outcome.loaded, alreadyLoaded: outcome.alreadyLoaded },
+    output: allLoaded ? { results, message } : { results, message, loaded: available },
     ...loadedField(outcome.loaded),
   };
 }
 
-/**
- * Resolves, checks and remembers loads; shared by load_tool, auto-load search and discovery.
- * Names not found are reported cut (`clipName`).
- */
-async function load<TTool>(
-  call: MetaToolCall<TTool>,
-  names: readonly string[],
-): Promise<{
+/** What a load did: names as the model is offered them (`notFound`: as asked, cut). */
+interface LoadOutcome<TTool> {
   loaded: string[];
   alreadyLoaded: string[];
   notFound: string[];
   /** Deferred tools whose resolve failed: not loaded. */
   unavailable: string[];
+  /** The catalog tools that are loaded now (newly or before). */
   tools: CatalogTool<TTool>[];
+  /** Why nothing of the call was loaded: the thread has too many tools loaded. */
   limitReached?: string;
-}> {
-  const { session, request, loadedNow } = call;
-  const loaded: string[] = [];
-  const alreadyLoaded: string[] = [];
-  const notFound: string[] = [];
-  const unavailable: string[] = [];
-  const tools: CatalogTool<TTool>[] = [];
+}
+
+/**
+ * Resolves, checks and remembers loads; shared by load_tool, auto-load search and discovery. A name
+ * the host offers itself (`hostTools`), or a direct tool's, is already available; a tool loaded
+ * under another name is already loaded under that one (one tool, one offer).
+ */
+async function load<TTool>(call: MetaToolCall<TTool>, names: readonly string[]): Promise<LoadOutcome<TTool>> {
+  const { session, request, loadedNow, loadedAs } = call;
+  const outcome: LoadOutcome<TTool> = { loaded: [], alreadyLoaded: [], notFound: [], unavailable: [], tools: [] };
+  const hostNames = hostToolNames(request);
   const newIds: string[] = [];
+  const kept: string[] = [];
   for (const name of new Set(names)) {
     const tool = session.resolve(name);
-    if (!tool || session.isDirect(tool) || !(await call.allowed(tool, ['load']))) {
-      notFound.push(clipName(name));
+    const available = availableOutsideCatalog(session, name, tool, hostNames);
+    if (available !== undefined) {
+      outcome.alreadyLoaded.push(available);
       continue;
     }
-    const pinnedOrOffered = tool.pinned || loadedNow.has(tool.id);
-    if (pinnedOrOffered) {
-      tools.push(tool);
-      alreadyLoaded.push(tool.toolName);
+    if (!tool || !(await call.allowed(tool, ['load']))) {
+      outcome.notFound.push(clipName(name));
+      continue;
+    }
+    if (tool.pinned || loadedNow.has(tool.id)) {
+      outcome.tools.push(tool);
+      outcome.alreadyLoaded.push(loadedAs.get(tool.id) ?? tool.aliasOf ?? tool.toolName);
       continue;
     }
     loadedNow.add(tool.id); // (before resolving: a parallel load of it sees it loaded)
+    loadedAs.set(tool.id, tool.toolName);
     const ready = await session.ready(tool, request);
     if (!ready) {
       loadedNow.delete(tool.id);
-      unavailable.push(tool.toolName);
+      loadedAs.delete(tool.id);
+      outcome.unavailable.push(tool.toolName);
       continue;
     }
-    tools.push(ready);
+    outcome.tools.push(ready);
     newIds.push(tool.id);
-    loaded.push(tool.toolName);
+    kept.push(keptName(tool));
+    outcome.loaded.push(tool.toolName);
   }
   try {
-    await session.remember(request, newIds, loadedNow.size);
+    await session.remember(request, kept, loadedNow.size);
   } catch (error) {
     if (!ToolLimitError.isInstance(error)) throw error;
     // The store refused: nothing of this call was loaded, and the model is told why.
-    for (const id of newIds) loadedNow.delete(id);
+    for (const id of newIds) {
+      loadedNow.delete(id);
+      loadedAs.delete(id);
+    }
     const refused = new Set(newIds);
-    return {
-      loaded: [],
-      alreadyLoaded,
-      notFound,
-      unavailable,
-      tools: tools.filter((tool) => !refused.has(tool.id)),
-      limitReached: loadLimitReached(error.limit, loaded),
-    };
+    const limitReached = loadLimitReached(error.limit, outcome.loaded);
+    return { ...outcome, loaded: [], tools: outcome.tools.filter((tool) => !refused.has(tool.id)), limitReached };
   }
   session.emit({
     type: 'load',
@@ -175,19 +203,42 @@ async function load<TTool>(
     resourceId: request.resourceId,
     requested: [...names],
     loaded: newIds,
-    alreadyLoaded,
-    notFound,
+    alreadyLoaded: outcome.alreadyLoaded,
+    notFound: outcome.notFound,
   });
-  return { loaded, alreadyLoaded, notFound, unavailable, tools };
+  return outcome;
 }
 
-/** The tool names of a `load_tool` (`allowSingle`: `toolName` too) or `discover_tools` call, or the error. */
+/**
+ * The name under which the model has a tool it asks to load without the catalog's help: the host's
+ * own tool of that name (or of the tool's name or alias), or the session's direct tool.
+ */
+function availableOutsideCatalog<TTool>(
+  session: StepContext<TTool>,
+  name: string,
+  tool: CatalogTool<TTool> | undefined,
+  hostNames: ReadonlySet<string>,
+): string | undefined {
+  if (hostNames.has(name)) return name;
+  if (tool === undefined) return undefined;
+  return session.isDirect(tool) ? tool.toolName : hostToolFor(tool, hostNames);
+}
+
+/** A `load_tool` answer that loads nothing: `{ success: false, message }`, a result (Mastra's). */
+function loadRefused(message: string): ToolCallOutcome {
+  return { ok: true, output: { success: false, message } };
+}
+
+/**
+ * The tool names of a `load_tool` (`allowSingle`: `toolName` too) or `discover_tools` call, or the
+ * answer: a tool error for arguments of the wrong type or size, a `load_tool` result for no names.
+ */
 function readNames<TTool>(
   call: MetaToolCall<TTool>,
   name: string,
   args: Record<string, unknown>,
   allowSingle: boolean,
-): string[] | CallFailure {
+): string[] | ToolCallOutcome {
   const searchTool = call.session.metaToolName('search');
   const names: string[] = [];
   if (args.toolNames !== undefined) {
@@ -214,12 +265,8 @@ function readNames<TTool>(
   }
   const clean = [...new Set(names.map((item) => item.trim()).filter((item) => item !== ''))];
   if (clean.length === 0) {
-    return validationFailure(
-      name,
-      allowSingle
-        ? `You must provide either toolName (string) or toolNames (array) to ${name}.`
-        : `"toolNames" must list at least one tool name.`,
-    );
+    if (allowSingle) return loadRefused(args.toolNames !== undefined ? EMPTY_TOOL_NAMES : NO_TOOL_NAMES);
+    return validationFailure(name, `"toolNames" must list at least one tool name.`);
   }
   if (clean.length > MODEL_INPUT_LIMITS.namesPerCall) return tooManyNames(name, clean.length);
   return clean;
@@ -231,6 +278,11 @@ function readNames<TTool>(
   }
 }
 
+/**
+ * `load_tool`, in Mastra's two forms: `{ success, message, toolName }` for a call with `toolName`
+ * only, `{ success, message, loadedCount, loaded?, notFound?, alreadyLoaded? }` (empty lists left
+ * out) for one with `toolNames`.
+ */
 async function loadTools<TTool>(
   call: MetaToolCall<TTool>,
   name: string,
@@ -238,26 +290,35 @@ async function loadTools<TTool>(
 ): Promise<ToolCallOutcome> {
   const names = readNames(call, name, args, true);
   if (!Array.isArray(names)) return names;
-  const { loaded, alreadyLoaded, notFound, unavailable, limitReached } = await load(call, names);
-  const parts: string[] = [];
-  if (limitReached) parts.push(limitReached);
-  if (unavailable.length > 0) parts.push(couldNotLoad(unavailable));
-  if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}: available from your next step`);
-  if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
-  if (notFound.length > 0) {
-    const suggestions = names.length === 1 ? await call.session.suggest(names[0]!, call.allowed) : [];
-    parts.push(`Not found: ${notFound.join(', ')}.${suggestionHint(suggestions, call.session.metaToolName('search'))}`);
+  const outcome = await load(call, names);
+  const { loaded, alreadyLoaded, notFound, unavailable, limitReached } = outcome;
+  const searchTool = call.session.metaToolName('search');
+  const suggestions =
+    notFound.length > 0 && names.length === 1 ? await call.session.suggest(names[0]!, call.allowed) : [];
+  if (args.toolNames === undefined) {
+    const asked = clipName(names[0]!);
+    let output: { success: boolean; message: string; toolName: string };
+    if (limitReached) output = { success: false, message: limitReached, toolName: asked };
+    else if (loaded[0]) output = { success: true, message: toolLoaded(loaded[0]), toolName: loaded[0] };
+    else if (alreadyLoaded[0])
+      output = { success: true, message: toolAlreadyLoaded(asked, alreadyLoaded[0]), toolName: alreadyLoaded[0] };
+    else if (unavailable[0]) output = { success: false, message: couldNotLoad(unavailable), toolName: unavailable[0] };
+    else output = { success: false, message: toolNotFound(asked, suggestions, searchTool), toolName: asked };
+    return { ok: true, output, ...loadedField(loaded) };
   }
-  const output: Record<string, unknown> = {
+  const summary = loadSummary({ loaded, alreadyLoaded, notFound, suggestions });
+  const output = {
     success: notFound.length === 0 && unavailable.length === 0 && !limitReached,
-    message: parts.join(' | '),
+    message: [limitReached, unavailable.length > 0 && couldNotLoad(unavailable), summary].filter(Boolean).join(' | '),
     loadedCount: loaded.length,
-    loaded,
-    alreadyLoaded,
-    notFound,
+    ...nonEmpty({ loaded, notFound, alreadyLoaded, unavailable }),
   };
-  if (names.length === 1) output.toolName = loaded[0] ?? alreadyLoaded[0] ?? clipName(names[0]!);
   return { ok: true, output, ...loadedField(loaded) };
+}
+
+/** The lists that have names (Mastra leaves empty ones out, so `if (result.notFound)` means some). */
+function nonEmpty(lists: Record<string, readonly string[]>): Record<string, readonly string[]> {
+  return Object.fromEntries(Object.entries(lists).filter(([, names]) => names.length > 0));
 }
 
 async function discoverTools<TTool>(
@@ -267,9 +328,10 @@ async function discoverTools<TTool>(
 ): Promise<ToolCallOutcome> {
   const names = readNames(call, name, args, false);
   if (!Array.isArray(names)) return names;
-  const { loaded, alreadyLoaded, notFound, tools } = await load(call, names);
-  const parts = [`Discovered ${tools.length} tool(s); call them from your next step.`];
-  if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}.`);
+  const { loaded, alreadyLoaded, notFound, unavailable, tools } = await load(call, names);
+  const parts = [`Discovered ${tools.length} tool(s) — available on your next turn`];
+  if (unavailable.length > 0) parts.push(couldNotLoad(unavailable));
+  if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}`);
   return {
     ok: true,
     output: {
@@ -278,10 +340,8 @@ async function discoverTools<TTool>(
         description: compactText(tool.description, 0),
         inputSchema: tool.jsonSchema,
       })),
-      message: parts.join(' '),
-      loaded,
-      alreadyLoaded,
-      notFound,
+      message: parts.join(' | '),
+      ...nonEmpty({ loaded, notFound, alreadyLoaded, unavailable }),
     },
     ...loadedField(loaded),
   };

@@ -63,7 +63,7 @@ describe('preselect', () => {
         // It behaves as a loaded tool: a load answers "already loaded", a call runs.
         expect(await step.execute('load_tool', { toolName: 'get_weather' })).toMatchObject({
           ok: true,
-          output: { alreadyLoaded: ['get_weather'] },
+          output: { success: true, toolName: 'get_weather', message: expect.stringContaining('already loaded') },
         });
         expect(await step.execute('get_weather', {})).toMatchObject({ ok: true, output: 'sunny' });
       });

@@ -137,6 +137,11 @@ export class Preselector<TTool> {
     this.#threads.delete(key);
   }
 
+  /** {@link forget} for every thread key `matches` accepts (a thread under every resource). */
+  forgetThreads(matches: (key: string) => boolean): void {
+    this.#threads.deleteWhere(matches);
+  }
+
   /** Forgets everything kept, cached selections too. */
   clear(): void {
     this.#threads.clear();

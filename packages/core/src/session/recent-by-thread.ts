@@ -25,6 +25,11 @@ export class RecentByThread<V> {
     this.#entries.delete(key);
   }
 
+  /** Deletes the entry of every thread key that `matches`. */
+  deleteWhere(matches: (key: string) => boolean): void {
+    for (const key of [...this.#entries.keys()]) if (matches(key)) this.#entries.delete(key);
+  }
+
   clear(): void {
     this.#entries.clear();
   }

@@ -68,7 +68,7 @@ describe('request tools (StepRequest.tools)', () => {
       const step = await session.prepareStep(other);
       expect(resultNames(await step.execute('search_tools', { query: 'create an issue' }))).toEqual([]);
       expect(await step.execute('load_tool', { toolName: 'create_issue' })).toMatchObject({
-        output: { success: false, notFound: ['create_issue'] },
+        output: { success: false, toolName: 'create_issue', message: expect.stringContaining('not found') },
       });
       expect(await step.execute('create_issue', { title: 'x' })).toMatchObject({ error: { code: 'unknown-tool' } });
       expect((await session.search('issue', other)).map((hit) => hit.tool.id)).toEqual([]);

@@ -63,7 +63,7 @@ export interface ToolSearchSessionOptions<TTool = unknown> extends DeferredToolO
   metaTools?: MetaToolsConfig;
   /** In `catalog` mode, what the discovery tool's description lists. Default `names-and-summaries`. */
   catalogListing?: 'names' | 'names-and-summaries';
-  /** Characters of a tool description kept in search results (cut at a word boundary). Default 160. */
+  /** Characters of a tool description kept in search results (cut at a word boundary), as Mastra. Default 150. */
   descriptionBudget?: number;
   /** Receives every telemetry event (also: `session.subscribe`). */
   onEvent?: ToolSearchEventListener;
@@ -88,7 +88,7 @@ export interface ToolSearchSessionOptions<TTool = unknown> extends DeferredToolO
 /** How many hits `search_tools` returns by default. */
 export const DEFAULT_LIMIT = 5;
 /** Characters of a tool description kept in search results by default. */
-export const DEFAULT_DESCRIPTION_BUDGET = 160;
+export const DEFAULT_DESCRIPTION_BUDGET = 150;
 
 /** What `catalogListing` may be. */
 const CATALOG_LISTINGS: readonly unknown[] = ['names', 'names-and-summaries'];

@@ -12,7 +12,7 @@ export interface StepRequestProblem {
 /**
  * The first problem of a value given as a {@link StepRequest}, or undefined when it is one (or
  * absent): an object whose `threadId` and `resourceId` are strings, whose `conversation` is an
- * array and whose `loaded` is an array of tool names, when given (the entries of `conversation` are
+ * array and whose `loaded` and `hostTools` are arrays of tool names, when given (the entries of `conversation` are
  * read leniently: it comes from the client). The rule of
  * {@link checkStepRequest}, for hosts that report a bad request in their own terms (e.g. as an
  * `InvalidOptionError` of the callback option that returned it).
@@ -26,20 +26,25 @@ export function stepRequestProblem(request: unknown): StepRequestProblem | undef
       return { path, problem: `must be a string; got ${describeValue(value)}` };
     }
   }
-  const { conversation, loaded } = request;
+  const { conversation } = request;
   if (conversation !== undefined && !Array.isArray(conversation)) {
     return {
       path: 'conversation',
       problem: `must be an array of tool calls and results; got ${describeValue(conversation)}`,
     };
   }
-  if (loaded === undefined) return undefined;
-  if (!Array.isArray(loaded))
-    return { path: 'loaded', problem: `must be an array of tool names; got ${describeValue(loaded)}` };
-  const at = loaded.findIndex((name) => typeof name !== 'string');
+  return namesProblem(request, 'loaded') ?? namesProblem(request, 'hostTools');
+}
+
+/** The problem of a request's list of tool names (`loaded`, `hostTools`), when it is given and not one. */
+function namesProblem(request: Record<string, unknown>, path: 'loaded' | 'hostTools'): StepRequestProblem | undefined {
+  const names = request[path];
+  if (names === undefined) return undefined;
+  if (!Array.isArray(names)) return { path, problem: `must be an array of tool names; got ${describeValue(names)}` };
+  const at = names.findIndex((name) => typeof name !== 'string');
   return at < 0
     ? undefined
-    : { path: `loaded[${at}]`, problem: `must be a tool name; got ${describeValue(loaded[at])}` };
+    : { path: `${path}[${at}]`, problem: `must be a tool name; got ${describeValue(names[at])}` };
 }
 
 /**

@@ -28,6 +28,13 @@ export interface StepRequest {
    * step. Invalid descriptors are an `InvalidToolError`, two with one id a `DuplicateToolError`.
    */
   tools?: Iterable<ToolDescriptor<unknown>>;
+  /**
+   * The names of the tools the host offers the model itself at this step (a framework agent's own
+   * tools). They win: a catalog tool whose model-facing name or alias is one of them is not offered
+   * by the session at this step, `load_tool` answers that it is already available, and search
+   * leaves it out.
+   */
+  hostTools?: readonly string[];
 }
 
 /** Options of `prepareStep`. */

@@ -18,3 +18,20 @@ export function threadKey(request: Pick<StepRequest, 'threadId' | 'resourceId'>)
   if (!request.resourceId) return escapeId(request.threadId);
   return `${escapeId(request.resourceId)}/${request.threadId}`;
 }
+
+/**
+ * Whether `key` is a key {@link threadKey} makes for the thread `threadId`, under any resource or
+ * none: `clearState(threadId)` without a resource forgets every such key.
+ */
+export function isKeyOfThread(key: string, threadId: string): boolean {
+  if (threadId === '') return false;
+  if (key === escapeId(threadId)) return true;
+  // With a resource, the first `/` ends the (escaped) resource and the thread id follows as it is.
+  const slash = key.indexOf('/');
+  return slash > 0 && key.slice(slash + 1) === threadId;
+}
+
+/** The spelling of a thread id in {@link threadKey}'s key without a resource (its `%` and `/` escaped). */
+export function threadKeyWithoutResource(threadId: string): string {
+  return escapeId(threadId);
+}

@@ -110,7 +110,9 @@ describe('ToolSearchSession', () => {
     }
     // Five batches make 250 tools; the sixth would make 300, over the 256 a thread may hold.
     expect(outputs[4]).toMatchObject({ loaded: expect.arrayContaining(['tool_249']) });
-    expect(outputs[5]).toMatchObject({ loaded: [] });
+    // Mastra's list form leaves out empty lists: nothing was loaded.
+    expect(outputs[5]).toMatchObject({ success: false, loadedCount: 0 });
+    expect(outputs[5]).not.toHaveProperty('loaded');
     expect(JSON.stringify(outputs[5])).toContain('Too many tools are loaded in this conversation (limit 256)');
     const offered = (await session.prepareStep({ threadId: 't', conversation })).toolNames;
     expect(offered).toHaveLength(2 + 250);
@@ -154,7 +156,8 @@ describe('ToolSearchSession', () => {
     const session = new ToolSearchSession({ catalog: tools(), memory: { maxToolsPerThread: 1 } });
     const step = await session.prepareStep({ threadId: 't' });
     const outcome = await step.execute('load_tool', { toolNames: ['get_weather', 'send_email'] });
-    expect(outcome).toMatchObject({ ok: true, output: { success: false, loaded: [] } });
+    expect(outcome).toMatchObject({ ok: true, output: { success: false, loadedCount: 0 } });
+    expect(outcome).not.toHaveProperty('output.loaded');
     expect(outcome.ok && (outcome.output as { message: string }).message).toMatch(/limit 1/);
     expect((await session.prepareStep({ threadId: 't' })).toolNames).toEqual(['search_tools', 'load_tool']);
   });
@@ -182,7 +185,11 @@ describe('ToolSearchSession', () => {
     const found = await step.execute('search_tools', { query: 'load truck' });
     expect(found.ok && (found.output as { results: unknown[] }).results).toEqual([]);
     const loaded = await step.execute('load_tool', { toolName: 'get_weather' });
-    expect(loaded).toMatchObject({ ok: true, output: { loaded: ['get_weather'] } });
+    expect(loaded).toMatchObject({
+      ok: true,
+      loaded: ['get_weather'],
+      output: { success: true, toolName: 'get_weather' },
+    });
   });
 
   it('rejects bad options with specific errors', () => {
@@ -199,7 +206,10 @@ describe('ToolSearchSession', () => {
     const step = await new ToolSearchSession({ catalog: tools() }).prepareStep({ threadId: 't' });
     expect(await step.execute('search_tools', {})).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
     expect(await step.execute('search_tools', 'weather')).toMatchObject({ ok: false });
-    expect(await step.execute('load_tool', {})).toMatchObject({ ok: false, error: { message: /toolName/ } });
+    expect(await step.execute('load_tool', { toolName: 7 })).toMatchObject({
+      ok: false,
+      error: { message: /toolName/ },
+    });
     expect(await step.execute('load_tool', { toolNames: [1, 2] })).toMatchObject({
       ok: false,
       error: { issues: [{ path: 'toolNames' }] },
@@ -432,7 +442,7 @@ describe('the policy in every phase and mode', () => {
     ];
     const expected = {
       search: [],
-      load: { ok: true, output: { success: false, notFound: ['get_weather'] } },
+      load: { ok: true, output: { success: false, toolName: 'get_weather' } },
       active: ['search_tools', 'load_tool'],
       call: { ok: false, error: { code: 'unknown-tool', message: /^Tool "get_weather" is not available\./ } },
     };

@@ -1,5 +1,6 @@
+import { keptName } from '../catalog/aliases.js';
 import { type CatalogChange, ToolCatalog } from '../catalog/catalog.js';
-import { DuplicateToolError, InvalidOptionError, ToolLimitError } from '../errors.js';
+import { ToolLimitError } from '../errors.js';
 import { ToolIndex } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/loaded-tool-store.js';
@@ -7,6 +8,7 @@ import type { CatalogTool } from '../types.js';
 import { type ConversationEntry, loadedNamesFromConversation } from './conversation.js';
 import { DeferredTools } from './deferred-tools.js';
 import { undiscoveredListing } from './discovery-listing.js';
+import { hostToolFor, hostToolNames } from './host-tools.js';
 import { resolveInstructions } from './instructions.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
@@ -24,12 +26,13 @@ import {
   type ToolSearchSessionOptions,
 } from './session-options.js';
 import { type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from './session-search.js';
+import { checkSessionTools } from './session-tools.js';
 import type { StepContext } from './step-context.js';
 import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
 import { StepTokenMeter } from './step-tokens.js';
 import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } from './step-types.js';
 import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
-import { threadKey } from './thread-key.js';
+import { isKeyOfThread, threadKey } from './thread-key.js';
 import { ToolSearchStep } from './tool-search-step.js';
 
 /**
@@ -85,24 +88,7 @@ export class ToolSearchSession<TTool = unknown> {
     const metaNames = new Set(this.metaTools.map((tool) => tool.name));
     this.#metaNames = metaNames;
     this.directTools = Object.freeze(new ToolCatalog(options.tools ?? []).list());
-    for (const tool of [...this.directTools, ...this.catalog.list()]) {
-      if (metaNames.has(tool.toolName)) {
-        throw new InvalidOptionError(
-          'metaTools',
-          `Tool "${tool.id}" is named "${tool.toolName}", like a meta-tool; rename it or the meta-tool (metaTools option).`,
-        );
-      }
-    }
-    for (const tool of this.directTools) {
-      if (this.catalog.has(tool.id)) {
-        throw new DuplicateToolError(
-          tool.id,
-          this.catalog.get(tool.id)?.source,
-          tool.source,
-          `Tool "${tool.id}" is both a direct tool (tools option) and in the catalog; give it once.`,
-        );
-      }
-    }
+    checkSessionTools(metaNames, this.directTools, this.catalog);
     this.#ownsIndex = options.index === undefined;
     this.index = options.index ?? new ToolIndex(this.catalog, options.indexOptions);
     this.#store = storeOf(options);
@@ -146,16 +132,22 @@ export class ToolSearchSession<TTool = unknown> {
 
   /**
    * Forgets what the session keeps for one thread: its loaded tools (in the store), the step kept
-   * for its calls, and (conversation strategy) the loads remembered for a resume.
+   * for its calls, and (conversation strategy) the loads remembered for a resume. Without
+   * `resourceId`, the thread under every resource (agents with memory always have one); the store
+   * does this by `clearThread` (the in-memory store, key-value stores whose backend has `scanKeys`,
+   * Redis), and a store without it has only the thread's key without a resource cleared.
    */
   async clearState(threadId: string, resourceId?: string): Promise<void> {
     checkThreadIds(threadId, resourceId);
     const key = threadKey({ threadId, resourceId });
     if (key === undefined) return;
-    this.#kept.forgetThread(key);
-    this.#lastLoads.delete(key);
-    this.#preselect?.forget(key);
-    if (this.#store) await this.#store.clear(key);
+    const everywhere = !resourceId;
+    const ofThread = (other: string) => other === key || (everywhere && isKeyOfThread(other, threadId));
+    this.#kept.forgetThreads(ofThread);
+    this.#lastLoads.deleteWhere(ofThread);
+    this.#preselect?.forgetThreads(ofThread);
+    if (everywhere && this.#store?.clearThread) await this.#store.clearThread(threadId);
+    else await this.#store?.clear(key);
   }
 
   /** Forgets what the session keeps for every thread (see {@link clearState}). */
@@ -202,7 +194,7 @@ export class ToolSearchSession<TTool = unknown> {
     if (key && this.#store && !request.loaded) {
       await this.#preselect?.record(request, key, this.#store);
       for (const id of await this.#store.get(key)) {
-        const tool = byId(id);
+        const tool = byId(id) ?? this.catalog.getByAlias(id);
         if (tool) tools.push(tool);
       }
       return { tools, preselected: this.#preselect?.preselectedIn(key) ?? new Set() };
@@ -210,7 +202,7 @@ export class ToolSearchSession<TTool = unknown> {
     const remembered = key !== undefined && request.conversation === undefined ? this.#lastLoads.get(key) : undefined;
     if (remembered !== undefined && !request.loaded) {
       for (const id of remembered) {
-        const tool = byId(id);
+        const tool = byId(id) ?? this.catalog.getByAlias(id);
         if (tool) tools.push(tool);
       }
       return { tools, preselected: new Set() };
@@ -252,8 +244,9 @@ export class ToolSearchSession<TTool = unknown> {
     const offeredIds = new Set<string>();
     // Direct, pinned and loaded tools, in that order (deferred ones resolved together at the end).
     const toOffer: [CatalogTool<TTool>, 'direct' | 'pinned' | 'loaded'][] = [];
+    const hostNames = hostToolNames(request);
     const offerCatalogTool = async (tool: CatalogTool<TTool>, kind: 'pinned' | 'loaded') => {
-      if (offeredIds.has(tool.id)) return;
+      if (offeredIds.has(tool.id) || hostToolFor(tool, hostNames) !== undefined) return;
       if (!(await allowed(tool, ['active']))) return;
       offeredIds.add(tool.id);
       toOffer.push([tool, kind]);
@@ -267,10 +260,7 @@ export class ToolSearchSession<TTool = unknown> {
     const { tools: loaded, preselected } = await this.#loaded(request, set);
     const key = threadKey(request);
     if (key !== undefined && !this.#store && request.loaded === undefined && request.conversation !== undefined) {
-      this.#lastLoads.set(
-        key,
-        loaded.map((tool) => tool.id),
-      );
+      this.#lastLoads.set(key, loaded.map(keptName));
     }
     if (this.mode !== 'proxy') for (const tool of loaded) await offerCatalogTool(tool, 'loaded');
 
@@ -367,14 +357,16 @@ export class ToolSearchSession<TTool = unknown> {
   }
 
   /**
-   * The direct or catalog tool a name refers to: a model-facing `toolName` first, then an id. Tools
-   * shadowed by a meta-tool's name are never returned.
+   * The direct or catalog tool a name refers to: a model-facing `toolName` first, then an id, then
+   * an alias (the tool as offered under it, see `ToolCatalog.getByAlias`). Tools shadowed by a
+   * meta-tool's name are never returned.
    */
   resolve(name: string): CatalogTool<TTool> | undefined {
     const tool =
       this.directTools.find((candidate) => candidate.toolName === name || candidate.id === name) ??
       this.catalog.getByToolName(name) ??
-      this.catalog.get(name);
+      this.catalog.get(name) ??
+      this.catalog.getByAlias(name);
     return tool && !this.#metaNames.has(tool.toolName) ? tool : undefined;
   }
 
@@ -470,10 +462,12 @@ export class ToolSearchSession<TTool = unknown> {
     allowed: PolicyCheck<TTool>,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
     const { search } = this.options;
+    const hostNames = hostToolNames(request);
     return searchTools(this.#sources, set, query, request, {
       limit: limit ?? search?.limit ?? DEFAULT_LIMIT,
       minScore: search?.minScore,
-      allowed,
+      // A catalog tool the host offers itself under its name is not found: the host's own wins.
+      allowed: async (tool, phases) => hostToolFor(tool, hostNames) === undefined && (await allowed(tool, phases)),
     });
   }
 

@@ -44,6 +44,8 @@ export class ToolSearchStep<TTool = unknown> {
   readonly #session: StepContext<TTool>;
   /** Catalog tool ids loaded at this step: at its start and by its calls so far. */
   readonly #loadedNow: Set<string>;
+  /** Of the tools loaded at this step, the name each is offered under, by id. */
+  readonly #loadedAs: Map<string, string>;
   readonly #byName: Map<string, OfferedTool<TTool>>;
 
   /** Made by `ToolSearchSession.prepareStep` (and `stepForCall`), with what the step asks of its session. */
@@ -59,6 +61,7 @@ export class ToolSearchStep<TTool = unknown> {
     this.loadedIds = loadedIds;
     this.instructions = session.instructions;
     this.#loadedNow = new Set(loadedIds);
+    this.#loadedAs = new Map(tools.flatMap((tool) => (tool.tool ? [[tool.tool.id, tool.name] as const] : [])));
     this.#byName = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
@@ -91,6 +94,7 @@ export class ToolSearchStep<TTool = unknown> {
         session: this.#session,
         request: this.request,
         loadedNow: this.#loadedNow,
+        loadedAs: this.#loadedAs,
         allowed,
         unknownTool: (toolName: string) => this.#unknownTool(toolName, allowed),
         validate: (tool: CatalogTool<TTool>, toolInput: unknown) => this.#validate(tool, toolInput),

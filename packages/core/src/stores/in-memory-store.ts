@@ -1,4 +1,5 @@
 import { InvalidOptionError, ToolLimitError } from '../errors.js';
+import { isKeyOfThread } from '../session/thread-key.js';
 import {
   type AddLoadedToolsResult,
   assertToolIds,
@@ -138,6 +139,13 @@ export class InMemoryLoadedToolStore implements LoadedToolStore {
 
   async clear(threadKey: string): Promise<void> {
     this.#threads.delete(threadKey);
+  }
+
+  /** Forgets the thread under every resource, by a scan of the threads held (at most `maxThreads`). */
+  async clearThread(threadId: string): Promise<void> {
+    for (const threadKey of [...this.#threads.keys()]) {
+      if (isKeyOfThread(threadKey, threadId)) this.#threads.delete(threadKey);
+    }
   }
 
   async clearAll(): Promise<void> {

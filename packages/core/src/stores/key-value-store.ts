@@ -6,6 +6,7 @@ import {
   ToolscoutError,
   UnsupportedOperationError,
 } from '../errors.js';
+import { isKeyOfThread, threadKeyWithoutResource } from '../session/thread-key.js';
 import { describeValue } from '../values.js';
 import {
   type AddLoadedToolsResult,
@@ -55,6 +56,12 @@ export interface KeyValueStore {
   delete(key: string): Promise<void>;
   /** Deletes every key that starts with `prefix`. Needed by `KeyValueLoadedToolStore.clearAll`. */
   deletePrefix?(prefix: string): Promise<void>;
+  /**
+   * The keys that start with `prefix` and end with `suffix` (both plain text, no patterns), in
+   * batches, in any order (a key may come twice). Needed by `KeyValueLoadedToolStore.clearThread`,
+   * which forgets a thread under every resource; a backend walks its keys for it (Redis: `SCAN`).
+   */
+  scanKeys?(prefix: string, suffix: string): AsyncIterable<readonly string[]>;
   /**
    * Atomically (across every client of the backend) appends the `values` that the JSON string array
    * at `key` does not hold yet, in order and each once, creating the key when missing, and sets the
@@ -271,6 +278,32 @@ export class KeyValueLoadedToolStore implements LoadedToolStore {
 
   async clear(threadKey: string): Promise<void> {
     await this.#run(`clearing thread ${quoteKey(threadKey)}`, () => this.#store.delete(this.keyOf(threadKey)));
+  }
+
+  /**
+   * Forgets the thread `threadId` under every resource: its key without a resource, and every key
+   * under this store's prefix that ends in `/threadId` and is that thread's (see `isKeyOfThread`).
+   * Needs a backend with `scanKeys` (it walks the backend's keys: a rare, administrative call), else
+   * throws {@link UnsupportedOperationError} and clears nothing: pass the resource id to clear one key.
+   */
+  async clearThread(threadId: string): Promise<void> {
+    const scanKeys = this.#store.scanKeys?.bind(this.#store);
+    if (!scanKeys) {
+      throw new UnsupportedOperationError(
+        'clearThread',
+        'Clearing a thread under every resource needs a KeyValueStore with scanKeys(prefix, suffix); this one has none. Clear it with its resource id (clearState(threadId, resourceId)), or add scanKeys to the store.',
+      );
+    }
+    await this.#run(`clearing thread ${quoteKey(threadId)} under every resource`, async () => {
+      await this.#store.delete(this.keyOf(threadKeyWithoutResource(threadId)));
+      for await (const keys of scanKeys(this.#prefix, `/${threadId}`)) {
+        for (const key of keys) {
+          if (key.startsWith(this.#prefix) && isKeyOfThread(key.slice(this.#prefix.length), threadId)) {
+            await this.#store.delete(key);
+          }
+        }
+      }
+    });
   }
 
   /** Deletes every key under this store's prefix. Needs a backend with `deletePrefix`, and a non-empty prefix. */

@@ -26,6 +26,12 @@ export interface LoadedToolStore {
   remove(threadKey: string, toolIds: readonly string[]): Promise<void>;
   /** Forgets one thread. */
   clear(threadKey: string): Promise<void>;
+  /**
+   * Forgets the thread `threadId` under every resource: every key `threadKey` makes for it (see
+   * `isKeyOfThread`). `ToolSearchSession.clearState(threadId)` without a resource calls it; a store
+   * without it has only the thread's key without a resource cleared there.
+   */
+  clearThread?(threadId: string): Promise<void>;
   /** Forgets every thread of this store. */
   clearAll(): Promise<void>;
 }

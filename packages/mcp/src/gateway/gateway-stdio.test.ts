@@ -108,7 +108,8 @@ describe('the toolscout-mcp gateway over stdio, with the official Client and rea
         'fixture__whoami',
       ],
     });
-    expect(loaded.structuredContent).toMatchObject({ success: true, notFound: [] });
+    expect(loaded.structuredContent).toMatchObject({ success: true, loadedCount: 5 });
+    expect(loaded.structuredContent).not.toHaveProperty('notFound');
     const offered = [
       ...META,
       'memory__create_entities',
@@ -281,7 +282,7 @@ describe('the gateway answers malformed JSON-RPC on stdio with protocol errors',
     );
     expect(await answer(5)).toMatchObject({
       id: 5,
-      result: { structuredContent: { success: false, notFound: ['nope_nothing'] } },
+      result: { structuredContent: { success: false, toolName: 'nope_nothing' } },
     });
     send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/list' }));
     expect(await answer(6)).toMatchObject({

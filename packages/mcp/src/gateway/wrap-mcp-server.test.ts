@@ -60,7 +60,7 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
     expect(await names(c)).toEqual(META);
 
     const loaded = await call(c, 'load_tool', { toolName: 'weather_report' });
-    expect(loaded.structuredContent).toMatchObject({ success: true, loaded: ['weather_report'] });
+    expect(loaded.structuredContent).toMatchObject({ success: true, toolName: 'weather_report' });
     expect(await changes.change(1)).toEqual([...META, 'weather_report']);
 
     const offered = (await c.listTools()).tools.find((tool) => tool.name === 'weather_report');
@@ -76,7 +76,8 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
     expect(report.structuredContent).toEqual({ city: 'Paris', temperatureC: 21, conditions: 'sunny' });
     // Loading it again changes nothing: no second notification is needed.
     expect((await call(c, 'load_tool', { toolName: 'weather_report' })).structuredContent).toMatchObject({
-      alreadyLoaded: ['weather_report'],
+      success: true,
+      message: 'Tool "weather_report" is already loaded and available.',
     });
     expect(await names(c)).toEqual([...META, 'weather_report']);
   });
@@ -110,9 +111,16 @@ describe('wrapMcpServer: an SDK McpServer made searchable, through the official 
     // The server's own error result reaches the client as it was.
     const failed = await call(c, 'fail');
     expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the fixture failed on purpose' }] });
+    // An empty query is answered as Mastra does: no hits, and what to try instead.
     const emptyQuery = await call(c, 'search_tools', { query: '' });
-    expect(emptyQuery.isError).toBe(true);
-    expect(resultText(emptyQuery)).toContain('non-empty "query"');
+    expect(emptyQuery.isError).toBeFalsy();
+    expect(emptyQuery.structuredContent).toEqual({
+      results: [],
+      message: 'No tools found matching "". Try different keywords.',
+    });
+    const noQuery = await call(c, 'search_tools', {});
+    expect(noQuery.isError).toBe(true);
+    expect(resultText(noQuery)).toContain('needs a "query" string');
   });
 
   it('answers unknown methods and malformed tools/call requests with protocol errors, and keeps serving', async () => {
