@@ -25,8 +25,6 @@ export interface McpToolSearchServerOptions<TTool = unknown> extends Omit<ToolSe
   state?: Exclude<LoadedStateStrategy, 'conversation'>;
   /** The name and version clients see in `initialize`. Default `{ name: 'toolscout', version: '0.0.0' }`. */
   serverInfo?: Implementation;
-  /** Instructions sent to clients in `initialize` (some clients show them to the model). */
-  instructions?: string;
 }
 
 /** One client session (one connection) of a {@link McpToolSearchServer}. */
@@ -70,9 +68,6 @@ function checkServerOptions<TTool>(options: McpToolSearchServerOptions<TTool>): 
   const info = options.serverInfo;
   if (info !== undefined && !(isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string')) {
     throw new InvalidOptionError('serverInfo', 'serverInfo must be { name: string, version: string }.');
-  }
-  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
-    throw new InvalidOptionError('instructions', 'instructions must be a string.');
   }
 }
 
@@ -118,7 +113,10 @@ export class McpToolSearchServer<TTool = unknown> {
   readonly session: ToolSearchSession<TTool>;
   /** What clients see in `initialize`; applies to connections made after a change. */
   serverInfo: Implementation;
-  /** Sent to clients in `initialize`; applies to connections made after a change. */
+  /**
+   * Sent to clients in `initialize` (clients give them to the model): by default the session's
+   * `instructions` (how tool search works); applies to connections made after a change.
+   */
   instructions: string | undefined;
   readonly #connections = new Set<Server>();
   /** Live connections per thread (by core's `threadKey`): a thread's state is dropped when its last connection closes. */
@@ -129,10 +127,10 @@ export class McpToolSearchServer<TTool = unknown> {
   /** @throws {InvalidOptionError} for a bad option, its name in `option` (the session's own included). */
   constructor(options: McpToolSearchServerOptions<TTool>) {
     checkServerOptions(options);
-    const { serverInfo, instructions, ...sessionOptions } = options;
+    const { serverInfo, ...sessionOptions } = options;
     this.session = new ToolSearchSession<TTool>(sessionOptions);
     this.serverInfo = serverInfo ?? { name: 'toolscout', version: '0.0.0' };
-    this.instructions = instructions;
+    this.instructions = this.session.instructions;
     this.#unsubscribe = this.session.catalog.subscribe((change) => {
       if (this.session.changesOffers(change)) this.notifyToolListChanged();
     });

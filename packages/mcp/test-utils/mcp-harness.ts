@@ -92,6 +92,8 @@ export function createMcpHarness(): ConformanceHarness {
             transcript.steps.push({
               offered: tools.map((tool) => tool.name),
               descriptions: Object.fromEntries(tools.map((tool) => [tool.name, tool.description ?? ''])),
+              // MCP's system channel: the server's instructions in `initialize`, which clients give the model.
+              system: client.getInstructions(),
             });
             if (action.type === 'answer') break;
             // Parallel calls go out together, as a client sends one model response's calls.

@@ -373,7 +373,8 @@ export interface WrapMcpServerOptions extends Omit<McpGatewayOptions, 'servers' 
  * Makes an SDK server's tools searchable: connects to `server` in-process, mirrors its tools
  * (names unchanged) into a catalog that follows its `list_changed` notifications, and returns the
  * gateway to connect clients to. Clients see the meta-tools and pinned tools instead of every tool.
- * `serverInfo` and `instructions` default to the wrapped server's.
+ * `serverInfo` defaults to the wrapped server's; `instructions`, to the wrapped server's followed by
+ * the session's (how tool search works).
  *
  * @example
  * ```ts
@@ -405,6 +406,9 @@ export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServe
     throw new McpUpstreamError(name, 'unavailable', `The wrapped MCP server could not be connected: ${reason}`);
   }
   if (options.serverInfo === undefined && upstream.serverInfo) gateway.searchServer.serverInfo = upstream.serverInfo;
-  if (options.instructions === undefined) gateway.searchServer.instructions = upstream.instructions;
+  if (options.instructions === undefined) {
+    const parts = [upstream.instructions, gateway.searchServer.session.instructions];
+    gateway.searchServer.instructions = parts.filter((part) => part !== undefined && part !== '').join('\n\n');
+  }
   return gateway;
 }

@@ -226,7 +226,9 @@ describe('wrapMcpServer over a low-level SDK Server', () => {
         'warn: server "dictionary": tool "load_tool" skipped: its name "load_tool" is a meta-tool\'s; rename that meta-tool (the metaTools option) to serve it',
       );
       expect(gateway.searchServer.serverInfo).toEqual({ name: 'low-level', version: '2.0.0' });
-      expect(gateway.searchServer.instructions).toBe('Use me well.');
+      // The wrapped server's instructions, then how tool search works.
+      expect(gateway.searchServer.instructions).toBe(`Use me well.\n\n${gateway.searchServer.session.instructions}`);
+      expect(gateway.searchServer.session.instructions).toContain('search_tools');
       const step = await gateway.searchServer.session.prepareStep({ threadId: 't' });
       await step.execute('load_tool', { toolName: 'lookup' });
       const next = await gateway.searchServer.session.prepareStep({ threadId: 't' });
