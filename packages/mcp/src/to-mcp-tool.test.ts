@@ -1,8 +1,22 @@
 import { ToolCatalog } from '@toolscout/core';
+import { InvalidArgumentError } from '@toolscout/core/errors';
 import { describe, expect, it } from 'vitest';
 import { toCallToolResult, toMcpTool } from './to-mcp-tool.js';
 
 describe('toMcpTool', () => {
+  it('refuses what is not an offered tool with a typed error naming the argument, not a TypeError', () => {
+    for (const value of [null, undefined, 5, {}, { name: 7 }]) {
+      expect(() => toMcpTool(value as never)).toThrow(
+        expect.objectContaining({ argument: 'offered', message: expect.stringContaining('step.tools[i]') }),
+      );
+      try {
+        toMcpTool(value as never);
+      } catch (error) {
+        expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      }
+    }
+  });
+
   it('shows MCP output schemas only when they describe an object', () => {
     const catalog = new ToolCatalog([
       { id: 'ok', outputSchema: { type: 'object', properties: { n: { type: 'number' } } } },

@@ -1,6 +1,7 @@
 import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { MetaToolRole, OfferedTool, ToolCallOutcome } from '@toolscout/core';
-import { isRecord } from '@toolscout/core/internal';
+import { InvalidArgumentError } from '@toolscout/core/errors';
+import { describeValue, isRecord } from '@toolscout/core/internal';
 
 // The converters of the MCP wrapper: an offered tool to an MCP tool definition, a call's outcome to
 // an MCP tool result.
@@ -15,6 +16,10 @@ const META_ANNOTATIONS: Partial<Record<MetaToolRole, Tool['annotations']>> = {
 
 /** The MCP tool definition of an offered tool: name, title, description, schemas and annotations. */
 export function toMcpTool(offered: OfferedTool): Tool {
+  if (!isRecord(offered) || typeof offered.name !== 'string') {
+    const got = describeValue(offered);
+    throw new InvalidArgumentError('offered', `toMcpTool takes a tool a step offers (step.tools[i]); got ${got}.`);
+  }
   const tool = offered.tool;
   const title = tool?.metadata?.title ?? tool?.annotations?.title;
   const definition: Tool = {

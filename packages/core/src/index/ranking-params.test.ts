@@ -49,3 +49,14 @@ describe('ranking settings', () => {
     }
   });
 });
+
+describe('ranking settings that are shares', () => {
+  it('refuses b above 1 by name (BM25 length normalisation would score long tools below zero), keeps 0 and 1', () => {
+    const error = thrown(() => resolveRanking({ b: 1.5 }));
+    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ option: 'ranking.b' });
+    expect(String((error as Error).message)).toContain('[0, 1]');
+    expect(resolveRanking({ b: 0 }).b).toBe(0);
+    expect(resolveRanking({ b: 1 }).b).toBe(1);
+  });
+});

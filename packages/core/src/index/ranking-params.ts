@@ -109,6 +109,8 @@ export function resolveRanking(overrides: RankingOverrides | undefined): Ranking
 
 /** The ranking settings that are numbers (all but `fieldWeights`). */
 const PARAM_NAMES: readonly string[] = Object.keys(DEFAULT_RANKING).filter((name) => name !== 'fieldWeights');
+/** Ranking settings that are shares, at most 1 (BM25's `b`: above 1, long tools score below zero). */
+const SHARES: readonly string[] = ['b'];
 /** The fields that have a weight: the keyword index's, and `phrases`. */
 const FIELD_NAMES: readonly string[] = Object.keys(DEFAULT_RANKING.fieldWeights);
 
@@ -130,6 +132,9 @@ function checkedNumbers(values: object, known: readonly string[], path: string):
     }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new InvalidOptionError(option, `${option} must be a finite number >= 0, got ${String(value)}`);
+    }
+    if (SHARES.includes(key) && value > 1) {
+      throw new InvalidOptionError(option, `${option} must be in [0, 1] (length normalisation), got ${String(value)}`);
     }
     result[key] = value;
   }
