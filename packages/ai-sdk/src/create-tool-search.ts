@@ -148,6 +148,8 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
       {
         ...checkReturnedRequest('request', request({ runtimeContext, messages })),
         conversation: conversationFromMessages(messages),
+        // Provider tools are the only tools the model has beside the session's: load_tool calls them available.
+        hostTools: [...provider.keys()],
       },
       { keys: [messages, stepOptions.messages] },
     );
