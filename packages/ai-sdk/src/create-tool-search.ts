@@ -121,7 +121,9 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     return outcome.output;
   };
 
+  // The schema each tool was last offered with, by name; forgotten when the catalog changes (so bounded by it).
   const offeredSchemas = new Map<string, JsonSchema>();
+  const forgetSchemas = session.catalog.subscribe(() => offeredSchemas.clear());
   const toolRecord = createToolRecord<Tool, Tool>(session, {
     meta: (meta) => toAISDKMetaTool(meta, run),
     tool: (tool) => toAISDKTool(tool, run, (name) => offeredSchemas.get(name)),
@@ -193,6 +195,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     dispose: {
       value: () => {
         toolRecord.dispose();
+        forgetSchemas();
         session.dispose();
       },
     },
