@@ -4,5 +4,13 @@ import { createAISDKHarness } from '../test-utils/ai-sdk-harness.js';
 runConformance({
   name: 'ai-sdk',
   harness: createAISDKHarness(),
-  capabilities: { modes: { 'auto-load': true, catalog: true, proxy: true }, history: true, trimHistory: true },
+  capabilities: {
+    modes: { 'auto-load': true, catalog: true, proxy: true },
+    history: true,
+    trimHistory: true,
+    instructions: true,
+    userMessages: true,
+    deferredTools: true,
+    aliases: true,
+  },
 });

@@ -6,7 +6,7 @@ import { conversationFromMessages } from './conversation-from-messages.js';
 const LOADS = { load: 'load_tool' };
 
 describe('conversationFromMessages', () => {
-  it('extracts tool calls and the outputs the model saw, oldest first', () => {
+  it("extracts the user's messages, tool calls and the outputs the model saw, oldest first", () => {
     const messages: ModelMessage[] = [
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Weather and email' },
@@ -38,10 +38,28 @@ describe('conversationFromMessages', () => {
       { role: 'assistant', content: 'Done.' },
     ];
     expect(conversationFromMessages(messages)).toEqual([
+      { type: 'user-message', text: 'Weather and email' },
       { type: 'tool-call', toolCallId: 'c1', toolName: 'load_tool', input: { toolName: 'get_weather' } },
       { type: 'tool-call', toolCallId: 'c2', toolName: 'search_tools', input: { query: 'mail' } },
       { type: 'tool-result', toolCallId: 'c1', toolName: 'load_tool', output: { loaded: ['get_weather'] } },
       { type: 'tool-result', toolCallId: 'c2', toolName: 'search_tools', output: 'no results' },
+    ]);
+  });
+
+  it("reads a user message's text parts, joined, and leaves its other parts out", () => {
+    const messages: ModelMessage[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Convert this invoice' },
+          { type: 'image', image: new URL('https://example.com/invoice.png') },
+          { type: 'text', text: 'to dollars.' },
+        ],
+      },
+      { role: 'user', content: [{ type: 'image', image: new URL('https://example.com/more.png') }] },
+    ];
+    expect(conversationFromMessages(messages)).toEqual([
+      { type: 'user-message', text: 'Convert this invoice\nto dollars.' },
     ]);
   });
 

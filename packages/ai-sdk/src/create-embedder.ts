@@ -9,26 +9,13 @@ export interface EmbedderOptions
     EmbedManyOptions,
     'dimensions' | 'providerOptions' | 'maxParallelCalls' | 'maxRetries' | 'headers' | 'abortSignal'
   > {
-  /**
-   * Identifies the model and its settings; cached vectors are keyed by it, so change it whenever the
-   * vectors would change. Default: `ai-sdk:<provider>:<modelId>` (plus `@<dimensions>` when set).
-   */
+  /** The key of cached vectors (change it when they would change); default `ai-sdk:<provider>:<modelId>[@<dimensions>]`. */
   id?: string;
 }
 
 type EmbedManyOptions = Parameters<typeof embedMany>[0];
 
-/**
- * A toolscout `Embedder` over the AI SDK's `embedMany`: any AI SDK embedding model (OpenAI, Google,
- * Cohere, Mistral, a gateway id...) turns tool texts and queries into vectors for hybrid search.
- * `embedMany` splits large batches and retries as the model requires.
- *
- * @example
- * ```ts
- * const embedder = createEmbedder(openai.embedding('text-embedding-3-small'));
- * const search = createToolSearch({ catalog: tools, indexOptions: { embedder } });
- * ```
- */
+/** A toolscout `Embedder` over the AI SDK's `embedMany`, for any AI SDK embedding model or model id. */
 export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions = {}): Embedder {
   if (model === null || (typeof model !== 'string' && typeof model !== 'object')) {
     const message = `createEmbedder needs an AI SDK embedding model or a model id; got ${String(model)}.`;

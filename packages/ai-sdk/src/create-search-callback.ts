@@ -20,19 +20,9 @@ export interface SearchCallbackInput {
 /** The callback `toolSearch({ search })` takes: tool names, best first. */
 export type SearchCallback = (input: SearchCallbackInput) => Promise<string[]>;
 
-/**
- * Options of {@link createSearchCallback}: core's ranker options (`indexOptions` for an `embedder` or
- * `minScore`, the policy's `filter`, and `limit`, default 10, of which the AI SDK keeps its own
- * `maxResults`), with the deferred tools as you give them to `generateText` as the `catalog`.
- */
+/** Options of {@link createSearchCallback}: core's ranker options (`limit`, default 10; `filter`; `indexOptions`). */
 export interface SearchCallbackOptions extends Omit<CandidateRankerOptions<Tool>, 'catalog'> {
-  /**
-   * The deferred tools (or descriptors, or a catalog): indexed once, with their parameters, tags and
-   * sources, instead of only the names and descriptions the AI SDK hands the callback, which are
-   * indexed as they come without it (when first seen, and again when a description changes; at most
-   * 10,000 tools, past that those of the current generation). Tools the generation does not defer are
-   * never returned.
-   */
+  /** The deferred tools, indexed once with their parameters and tags; default: what the AI SDK hands the callback. */
   catalog?: ToolSearchCatalog;
 }
 
@@ -47,20 +37,8 @@ function checkInput(input: unknown): SearchCallbackInput {
 }
 
 /**
- * A `search` callback for the AI SDK's own `toolSearch({ search })`: deferred tools
- * (`deferLoading: true`) are ranked by toolscout's index (BM25 over names, descriptions, tags and
- * parameters; hybrid with an `embedder`) instead of the AI SDK's keyword count. Nothing else about
- * `toolSearch` changes. The ranking is core's `createCandidateRanker`.
- *
- * @example
- * ```ts
- * const result = await generateText({
- *   model,
- *   tools: { toolSearch: toolSearch({ search: createSearchCallback() }), ...deferredTools },
- *   prompt: 'What is the weather in Paris?',
- *   stopWhen: stepCountIs(5),
- * });
- * ```
+ * A `search` callback for the AI SDK's own `toolSearch({ search })`: its deferred tools
+ * (`deferLoading: true`) ranked by toolscout's index (core's `createCandidateRanker`).
  */
 export function createSearchCallback(options: SearchCallbackOptions = {}): SearchCallback {
   checkOptionsObject(options, 'createSearchCallback takes an options object');

@@ -681,3 +681,130 @@ describe('createToolSearch: tools and options', () => {
     );
   });
 });
+
+describe('createToolSearch: instructions, user messages, deferred and provider tools (issue #15)', () => {
+  /** The system messages of each model call, in order. */
+  const systemOf = (model: ScriptedModel) =>
+    model.calls.map((call) => call.prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])));
+
+  it("tells the model about tool search after the caller's own instructions, once per step", async () => {
+    const { tools } = fixtureTools();
+    const search = createToolSearch({ catalog: tools, metaTools: { search: { name: 'find_tools' } } });
+    const model = new ScriptedModel([callTool('load_tool', { toolName: 'get_weather' }), answer()]);
+    await generateText({
+      model: model.mock,
+      instructions: 'You are terse.',
+      prompt: 'Weather in Rome',
+      stopWhen: stepCountIs(5),
+      ...search,
+    });
+    const told = search.session.instructions!;
+    expect(told).toContain('call find_tools with a keyword query');
+    expect(systemOf(model)).toEqual([
+      ['You are terse.', told],
+      ['You are terse.', told],
+    ]);
+  });
+
+  it("keeps the instructions of the caller's own prepareStep, and adds none with instructions: false", async () => {
+    const { tools } = fixtureTools();
+    const ownPrepareStep = () => ({ instructions: { role: 'system' as const, content: 'Step rules.' } });
+    const told = createToolSearch({ catalog: tools, instructions: 'Search first.', prepareStep: ownPrepareStep });
+    const model = new ScriptedModel([answer()]);
+    await generateText({ model: model.mock, instructions: 'Ignored.', prompt: 'Hi', ...told });
+    expect(systemOf(model)).toEqual([['Step rules.', 'Search first.']]);
+
+    const silent = createToolSearch({ catalog: tools, instructions: false });
+    const untold = new ScriptedModel([answer()]);
+    await generateText({ model: untold.mock, instructions: 'You are terse.', prompt: 'Hi', ...silent });
+    expect(systemOf(untold)).toEqual([['You are terse.']]);
+  });
+
+  it("offers the tool the user's message asks for at the first step (preselect), and runs it", async () => {
+    const { tools, executions } = fixtureTools();
+    const search = createToolSearch({ catalog: tools, preselect: { limit: 1 } });
+    const email = { to: 'bob@example.com', subject: 'Hi', body: 'Hello' };
+    const model = new ScriptedModel([callTool('send_email', email), answer()]);
+    const messages: ModelMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Send an email message to Bob' }] },
+    ];
+    await generateText({ model: model.mock, messages, stopWhen: stepCountIs(5), ...search });
+    expect(model.offered()).toEqual([
+      [...META, 'send_email'],
+      [...META, 'send_email'],
+    ]);
+    expect(model.lastToolResults(1)[0]).toMatchObject({ toolName: 'send_email', isError: false });
+    expect(executions).toEqual([{ name: 'send_email', input: email, toolCallId: 'call-1' }]);
+  });
+
+  it('loads a deferred tool, shows the model its resolved schema and runs its resolved execute', async () => {
+    const { tools } = fixtureTools();
+    const runs: unknown[] = [];
+    let resolves = 0;
+    const findContact = {
+      id: 'crm_find_contact',
+      description: 'Find a contact in the CRM by name.',
+      resolve: async () => {
+        resolves++;
+        return {
+          inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          execute: (input: unknown) => {
+            runs.push(input);
+            return { email: 'bob@example.com' };
+          },
+        };
+      },
+    };
+    const search = createToolSearch({ catalog: [...fromAISDKTools(tools), findContact] });
+    const model = new ScriptedModel([
+      callTool('load_tool', { toolName: 'crm_find_contact' }),
+      callTool('crm_find_contact', { name: 'Bob' }),
+      answer(),
+    ]);
+    await generateText({
+      model: model.mock,
+      prompt: 'Find Bob',
+      stopWhen: stepCountIs(5),
+      runtimeContext: { threadId: 'thread-deferred' },
+      ...search,
+    });
+    expect(model.offered()[1]).toEqual([...META, 'crm_find_contact']);
+    const offered = model.calls[1]!.tools!.find((entry) => entry.name === 'crm_find_contact');
+    expect(offered).toMatchObject({ inputSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
+    expect(model.lastToolResults(2)[0]).toMatchObject({ isError: false, output: { email: 'bob@example.com' } });
+    expect(runs).toEqual([{ name: 'Bob' }]);
+    expect(resolves).toBe(1);
+  });
+
+  it('offers a tool loaded by its alias under it, and runs the tool', async () => {
+    const { tools, executions } = fixtureTools();
+    const weather = fromAISDKTool('get_weather', tools.get_weather!, { aliases: ['weather_now'] });
+    const search = createToolSearch({ catalog: [weather] });
+    const model = new ScriptedModel([
+      callTool('load_tool', { toolName: 'weather_now' }),
+      callTool('weather_now', { city: 'Oslo' }),
+      answer(),
+    ]);
+    await generateText({ model: model.mock, prompt: 'Weather', stopWhen: stepCountIs(5), ...search });
+    expect(model.offered()[1]).toEqual([...META, 'weather_now']);
+    expect(model.lastToolResults(2)[0]).toMatchObject({ toolName: 'weather_now', isError: false });
+    expect(executions).toEqual([{ name: 'get_weather', input: { city: 'Oslo' }, toolCallId: 'call-2' }]);
+  });
+
+  it('answers a load of a provider tool as available: the model has it already', async () => {
+    const webSearch: Tool = {
+      type: 'provider',
+      id: 'mock.web_search',
+      args: {},
+      inputSchema: jsonSchema({ type: 'object' }),
+      isProviderExecuted: true,
+    };
+    const search = createToolSearch({ catalog: fixtureTools().tools, tools: { web_search: webSearch } });
+    const model = new ScriptedModel([callTool('load_tool', { toolName: 'web_search' }), answer()]);
+    await generateText({ model: model.mock, prompt: 'Search the web', stopWhen: stepCountIs(5), ...search });
+    expect(model.lastToolResults(1)[0]).toMatchObject({
+      toolName: 'load_tool',
+      output: { success: true, toolName: 'web_search' },
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import {
+  type JsonSchema,
   type StepRequest,
   type ToolDescriptor,
   ToolSearchSession,
@@ -13,12 +14,15 @@ import {
   createRefusalCarrier,
   createToolRecord,
   requestFromContext,
+  withInstructions,
 } from '@toolscout/core/internal';
 import {
+  type Instructions,
   type ModelMessage,
   NoSuchToolError,
   type PrepareStepFunction,
   type PrepareStepResult,
+  type SystemModelMessage,
   type Tool,
   type ToolCallRepairFunction,
   type ToolInputRefinement,
@@ -39,35 +43,20 @@ export interface GenerationRequestInfo {
   messages: ModelMessage[];
 }
 
-/** Options of {@link createToolSearch}: the session's options, plus how it meets the AI SDK. */
+/** Options of {@link createToolSearch}: the session's options, plus how it meets the AI SDK (see the README). */
 export interface CreateToolSearchOptions<
   CATALOG extends ToolSearchCatalog = ToolSearchCatalog,
   DIRECT extends ToolSet = ToolSet,
 > extends Omit<ToolSearchSessionOptions<Tool>, 'catalog' | 'tools'> {
   /** The searchable tools: AI SDK tools by name, toolscout descriptors, or a `ToolCatalog` to follow. */
   catalog: CATALOG;
-  /**
-   * Tools offered at every step beside the meta-tools, never searched: AI SDK tools by name (provider
-   * tools included, which are passed through as they are) or descriptors. Put your always-on tools
-   * here rather than beside the spread `tools`: a tool the session does not know is never active.
-   */
+  /** Tools offered at every step, never searched: AI SDK tools by name (provider tools passed through) or descriptors. */
   tools?: DIRECT | Iterable<ToolDescriptor<Tool>>;
-  /**
-   * Who a generation is for. Default: `threadId` and `resourceId` from the runtime context when they
-   * are strings, and the runtime context as the policy's context. Without a thread id, loaded tools
-   * are derived from the messages of the generation.
-   */
+  /** Who a generation is for; default: `threadId` and `resourceId` of the runtime context, which is the policy's context. */
   request?: (info: GenerationRequestInfo) => GenerationRequest | undefined;
-  /**
-   * Your own `prepareStep`. It runs first; its `messages` and `runtimeContext` are the ones the
-   * session reads, its `activeTools` narrow what the session offers, and everything else it returns
-   * is kept.
-   */
+  /** Your own `prepareStep`: it runs first, its `activeTools` narrow the session's offer, the rest is kept. */
   prepareStep?: PrepareStepFunction<ToolSet>;
-  /**
-   * Your own repair, for the calls toolscout leaves alone (input that is not valid JSON). Calls of
-   * tools that are not offered at the step are always answered by the session.
-   */
+  /** Your own repair, for the calls the session leaves alone (input that is not valid JSON). */
   repairToolCall?: ToolCallRepairFunction<ToolSet>;
   /** Your own input refinements by tool name (`experimental_refineToolInput`); they run after toolscout's. */
   refineToolInput?: ToolInputRefinement<ToolSet>;
@@ -76,19 +65,13 @@ export interface CreateToolSearchOptions<
 }
 
 /**
- * What `generateText`, `streamText` and `new ToolLoopAgent` take, to spread into their options (each
- * member says what it does); `session` and `dispose` are not enumerable: they stay out of the spread.
- *
- * @typeParam TOOLS - the AI SDK tools given (catalog and direct), so that `toolsContext` stays typed.
+ * What `generateText`, `streamText` and `new ToolLoopAgent` take, to spread into their options;
+ * `session` and `dispose` are not enumerable, so they stay out of the spread.
  */
 export interface AISDKToolSearch<TOOLS extends ToolSet = ToolSet> {
-  /**
-   * Every tool the session may offer, by provider-safe tool name (a name that already is one is
-   * kept). Rebuilt when the catalog has changed: spread again (or set `tools` in a `prepareCall`)
-   * to pick up a hot-reloaded catalog.
-   */
+  /** Every tool the session may offer, by provider-safe tool name; made again when the catalog changes. */
   readonly tools: TOOLS & ToolSet;
-  /** Sets `activeTools` and `toolOrder` to the session's offer at each step. */
+  /** Sets `activeTools` and `toolOrder` to the session's offer at each step, and appends its `instructions`. */
   readonly prepareStep: PrepareStepFunction<TOOLS & ToolSet>;
   /** Answers calls of tools that are not offered with the session's instructive error (not loaded, unknown, ...). */
   readonly repairToolCall: ToolCallRepairFunction<TOOLS & ToolSet>;
@@ -105,26 +88,8 @@ const defaultRequest = ({ runtimeContext }: GenerationRequestInfo) => requestFro
 
 /**
  * Tool search for the Vercel AI SDK: the catalog's tools stay out of the prompt until the model
- * searches and loads them; one spread wires it into `generateText`, `streamText` or a `ToolLoopAgent`.
- *
- * The AI SDK cannot add tools per step, so every tool is given up front in `tools`, and `prepareStep`
- * sets `activeTools` to what the session offers at each step (meta-tools first, then direct, pinned
- * and loaded tools, in a stable order). Every call runs through the step's `execute`: policy,
- * argument validation and the session's instructive errors apply, and a refused or failed call
- * reaches the model as a tool error (`ToolCallFailedError`), never as an exception out of the loop.
- * Each bad option is an `InvalidOptionError` naming it.
- *
- * @example
- * ```ts
- * const search = createToolSearch({ catalog: { getWeather, sendEmail, ...manyMore } });
- * const result = await generateText({
- *   model,
- *   prompt: 'What is the weather in Paris?',
- *   stopWhen: stepCountIs(6),
- *   runtimeContext: { threadId: 'thread-1' },
- *   ...search,
- * });
- * ```
+ * searches and loads them; one spread wires it into `generateText`, `streamText` or a `ToolLoopAgent`
+ * (`{ ...createToolSearch({ catalog }) }`). Each bad option is an `InvalidOptionError` naming it.
  */
 export function createToolSearch<CATALOG extends ToolSearchCatalog, DIRECT extends ToolSet = Record<never, never>>(
   options: CreateToolSearchOptions<CATALOG, DIRECT>,
@@ -156,9 +121,12 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     return outcome.output;
   };
 
+  // The schema each tool was last offered with, by name; forgotten when the catalog changes (so bounded by it).
+  const offeredSchemas = new Map<string, JsonSchema>();
+  const forgetSchemas = session.catalog.subscribe(() => offeredSchemas.clear());
   const toolRecord = createToolRecord<Tool, Tool>(session, {
     meta: (meta) => toAISDKMetaTool(meta, run),
-    tool: (tool) => toAISDKTool(tool, run),
+    tool: (tool) => toAISDKTool(tool, run, (name) => offeredSchemas.get(name)),
     passThrough: provider,
   });
   // Our tools' refinements throw the refusal `repairToolCall` put in a call's input, then run yours.
@@ -182,10 +150,13 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
       {
         ...checkReturnedRequest('request', request({ runtimeContext, messages })),
         conversation: conversationFromMessages(messages),
+        // Provider tools are the only tools the model has beside the session's: load_tool calls them available.
+        hostTools: [...provider.keys()],
       },
       { keys: [messages, stepOptions.messages] },
     );
     await onStep?.(step);
+    for (const tool of step.tools) if (tool.kind !== 'meta') offeredSchemas.set(tool.name, tool.inputSchema);
     const narrowed = own?.activeTools ? new Set<string>(own.activeTools) : undefined;
     const active = [...step.toolNames, ...provider.keys()].filter((name) => narrowed?.has(name) ?? true);
     const result: NonNullable<PrepareStepResult<ToolSet>> = {
@@ -193,6 +164,10 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
       activeTools: active,
       toolOrder: own?.toolOrder ?? active,
     };
+    if (step.instructions !== undefined) {
+      const ownInstructions = own?.instructions ?? own?.system ?? stepOptions.instructions;
+      result.instructions = withInstructions<SystemModelMessage>(ownInstructions, step.instructions) as Instructions;
+    }
     const discovery = step.tools.find((tool) => tool.role === 'discover');
     if (discovery) {
       const context = { description: discovery.description };
@@ -220,6 +195,7 @@ export function createToolSearch(options: CreateToolSearchOptions): AISDKToolSea
     dispose: {
       value: () => {
         toolRecord.dispose();
+        forgetSchemas();
         session.dispose();
       },
     },

@@ -57,18 +57,8 @@ function unsearchable(name: string, tool: Tool): string | undefined {
 }
 
 /**
- * Converts one AI SDK tool (made with `tool()` or `dynamicTool()`) into a toolscout descriptor:
- * the name is its id, its description and input schema are indexed, and `execute` runs the tool with
- * the AI SDK options of the call (outside a generation: a call id of its own, no messages). The
- * original tool is kept in `tool`.
- *
- * Throws `InvalidToolError` for a provider tool or the AI SDK's `toolSearch()` tool (neither can be
- * searched), and for an input schema or description that cannot be read up front.
- *
- * @example
- * ```ts
- * const descriptor = fromAISDKTool('getTime', getTime, { pinned: true, tags: ['time'] });
- * ```
+ * One AI SDK tool (`tool()`, `dynamicTool()`) as a toolscout descriptor whose id is `name`;
+ * an `InvalidToolError` for a tool that cannot be searched (a provider tool, `toolSearch()`).
  */
 export function fromAISDKTool(name: string, tool: Tool, extras: ToolDescriptorExtras = {}): ToolDescriptor<Tool> {
   if (typeof name !== 'string' || name === '') {

@@ -1,10 +1,13 @@
-import type { CatalogTool, MetaToolDefinition } from '@toolscout/core';
+import type { CatalogTool, JsonSchema, MetaToolDefinition } from '@toolscout/core';
 import { isAsyncGeneratorFunction, lastValue, streamOf } from '@toolscout/core/internal';
 import { dynamicTool, type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import { isAISDKTool } from './from-ai-sdk-tool.js';
 
 /** Runs one call through the session's step; a refused or failed call throws for the model. */
 export type RunCall = (name: string, input: unknown, options: ToolExecutionOptions<unknown>) => Promise<unknown>;
+
+/** The input schema a tool was last offered with, by tool name (a deferred tool's is its resolved one). */
+export type OfferedSchema = (toolName: string) => JsonSchema | undefined;
 
 /**
  * A meta-tool of the session as an AI SDK tool whose calls go through `run`; the discovery tool of
@@ -23,18 +26,18 @@ export function toAISDKMetaTool(meta: MetaToolDefinition, run: RunCall): Tool {
 }
 
 /**
- * A catalog (or direct) tool of the session as the AI SDK runs it: the original AI SDK tool with
- * everything it declares (tool context, `toModelOutput`, approval, ...) but the schema the session
- * shows and an `execute` whose calls go through `run`; a descriptor without an AI SDK tool becomes a
- * dynamic tool (what `dynamicTool()` makes). A streaming tool (an async generator `execute`) stays one.
+ * A catalog (or direct) tool as the AI SDK runs it: the original AI SDK tool (tool context,
+ * `toModelOutput`, approval, streaming `execute`, ...) with the schema the session offers and an
+ * `execute` through `run`; a descriptor without an AI SDK tool becomes a dynamic tool.
  */
-export function toAISDKTool(tool: CatalogTool<Tool>, run: RunCall): Tool {
+export function toAISDKTool(tool: CatalogTool<Tool>, run: RunCall, offeredSchema: OfferedSchema): Tool {
   const original: Tool = isAISDKTool(tool.tool)
     ? tool.tool
     : dynamicTool({ description: tool.description } as Parameters<typeof dynamicTool>[0]);
   const { execute: originalExecute, inputSchema: _schema, deferLoading: _defer, ...rest } = original;
-  const inputSchema = jsonSchema(() => structuredClone(tool.jsonSchema) as JSONSchema7);
-  if (typeof tool.execute !== 'function') return { ...rest, inputSchema } as Tool;
+  // Read at every step (the record is made once): a deferred tool's schema is known once it is resolved.
+  const inputSchema = () => jsonSchema(structuredClone(offeredSchema(tool.toolName) ?? tool.jsonSchema) as JSONSchema7);
+  if (typeof tool.execute !== 'function' && tool.resolve === undefined) return { ...rest, inputSchema } as Tool;
   const execute = (input: unknown, options: ToolExecutionOptions<unknown>) => run(tool.toolName, input, options);
   const stream = (input: unknown, options: ToolExecutionOptions<unknown>) => streamOf(execute(input, options));
   return { ...rest, inputSchema, execute: isAsyncGeneratorFunction(originalExecute) ? stream : execute } as Tool;

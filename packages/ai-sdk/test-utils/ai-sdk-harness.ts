@@ -15,9 +15,11 @@ function isMessageList(history: unknown): history is ModelMessage[] {
 /**
  * A conformance descriptor as the AI SDK user has it: an AI SDK tool made with `tool()` and
  * `jsonSchema()`, whose `execute` is the fixture's, converted back with `fromAISDKTool` (keeping
- * the fixture's tags, source and pinning). Ids stay as given, duplicates included.
+ * the fixture's tags, source, pinning and aliases). Ids stay as given, duplicates included. A
+ * deferred descriptor (with `resolve`) is the user's own descriptor: it stays as it is.
  */
 function asAISDKDescriptor(descriptor: ToolDescriptor): ToolDescriptor<Tool> {
+  if (descriptor.resolve !== undefined) return descriptor as ToolDescriptor<Tool>;
   const execute = descriptor.execute;
   const aiTool = tool({
     description: descriptor.description,
@@ -28,7 +30,14 @@ function asAISDKDescriptor(descriptor: ToolDescriptor): ToolDescriptor<Tool> {
     tags: descriptor.tags,
     source: descriptor.source,
     pinned: descriptor.pinned,
+    aliases: descriptor.aliases,
   });
+}
+
+/** The system text of a prompt: its system messages joined by a blank line, undefined without any. */
+function systemText(prompt: readonly { role: string; content: unknown }[]): string | undefined {
+  const texts = prompt.flatMap((message) => (message.role === 'system' ? [String(message.content)] : []));
+  return texts.length === 0 ? undefined : texts.join('\n\n');
 }
 
 /**
@@ -65,7 +74,11 @@ export function createAISDKHarness(): ConformanceHarness {
           });
           const offered = model.offered();
           return {
-            steps: offered.map((names, call) => ({ offered: names, descriptions: model.descriptions(call) })),
+            steps: offered.map((names, call) => ({
+              offered: names,
+              descriptions: model.descriptions(call),
+              system: systemText(model.calls[call]?.prompt ?? []),
+            })),
             results: model.results().map(({ toolName, output, isError }) => ({ toolName, output, isError })),
             history: [...messages, ...result.responseMessages],
           };

@@ -43,6 +43,7 @@ export { checkReturnedRequest, type HostRequest, requestFromContext } from './ho
 export { requestId } from './host/request-id.js';
 export { type StandardJsonSchema, standardJsonSchema } from './host/standard-json-schema.js';
 export { type StepIdPaths, type StepIds, stepIdsFrom } from './host/step-ids.js';
+export { type SystemMessage, withInstructions } from './host/system-instructions.js';
 export {
   conversationFromInvocations,
   correctUnroutedCalls,
@@ -63,6 +64,7 @@ export {
 export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
 export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
 export { upFrontDescription } from './host/up-front-description.js';
+export { userMessageEntry } from './host/user-message-entry.js';
 export {
   type ValidatorResult,
   type ValidatorSchemaLike,

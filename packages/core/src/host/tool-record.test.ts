@@ -29,6 +29,14 @@ describe('createToolRecord', () => {
     expect(record.get()).toBe(record.get());
   });
 
+  it("has a catalog tool under each of its aliases too, as the catalog's view of it", () => {
+    const session = new ToolSearchSession({ catalog: [{ id: 'createIssue', aliases: ['open_issue'] }] });
+    const names: string[] = [];
+    const record = createToolRecord(session, { ...convert, tool: (tool) => `${names.push(tool.toolName)}` });
+    expect(Object.keys(record.get())).toEqual(['search_tools', 'load_tool', 'createIssue', 'open_issue']);
+    expect(names).toEqual(['createIssue', 'open_issue']);
+  });
+
   it('is made again after the catalog changes, and no more once disposed', () => {
     const catalog = new ToolCatalog([{ id: 'a' }]);
     const record = createToolRecord(new ToolSearchSession({ catalog }), convert);

@@ -15,7 +15,7 @@ export interface ToolRecordOptions<TTool, THostTool> {
 
 /** Every tool a session may offer, as a host's tools by name; see {@link createToolRecord}. */
 export interface ToolRecord<THostTool> {
-  /** The tools by model-facing name: meta-tools, direct and catalog tools, then the passed-through ones. */
+  /** The tools by model-facing name: meta-tools, direct and catalog tools (and their aliases), then the passed-through ones. */
   get(): Record<string, THostTool>;
   /** Stops following the catalog. */
   dispose(): void;
@@ -39,7 +39,11 @@ export function createToolRecord<TTool, THostTool>(
     if (made) return made;
     const tools: Record<string, THostTool> = {};
     for (const meta of session.metaTools) tools[meta.name] = options.meta(meta);
-    for (const tool of [...session.directTools, ...session.catalog]) tools[tool.toolName] = options.tool(tool);
+    for (const tool of [...session.directTools, ...session.catalog]) {
+      tools[tool.toolName] = options.tool(tool);
+      // A tool loaded by one of its aliases is offered under it (the catalog's view of the tool).
+      for (const alias of tool.aliases ?? []) tools[alias] = options.tool(session.catalog.getByAlias(alias) ?? tool);
+    }
     for (const [name, tool] of options.passThrough ?? []) {
       if (Object.hasOwn(tools, name)) {
         throw new InvalidOptionError('tools', `The tool "${name}" has the name of another tool; rename one.`);
