@@ -45,7 +45,7 @@ export interface ToolSearchFilterArgs extends Pick<PolicyRequest<MastraTool>, 'i
 export interface ToolSearchProcessorOptions
   extends Pick<
     ToolSearchSessionOptions<MastraTool>,
-    'filterTimeoutMs' | 'onEvent' | 'metaTools' | 'descriptionBudget' | 'catalogListing' | 'mode'
+    'filterTimeoutMs' | 'onEvent' | 'metaTools' | 'descriptionBudget' | 'catalogListing' | 'mode' | 'instructions'
   > {
   /**
    * The searchable tools: a record of Mastra tools by name (as Mastra's processor takes them; a tool without an `id` is
@@ -79,8 +79,14 @@ export interface ToolSearchProcessorOptions
    * {@link ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
    */
   filter?(args: ToolSearchFilterArgs): boolean | Promise<boolean>;
-  /** Not supported (`true` is rejected): pass the tools to search in `tools`, e.g. `await mcp.listTools()`. */
+  /**
+   * Makes the agent's tools of each request (its tools, `toolsets`, client and memory tools) searchable in that request
+   * and withholds them until loaded, instead of offering them. Default false: they are offered, and win over catalog
+   * tools of the same names.
+   */
   includeResolvedTools?: boolean;
+  /** See {@link ToolSearchSessionOptions.preselect}; Mastra's `classifier` shape is not supported (use `select`). */
+  preselect?: ToolSearchSessionOptions<MastraTool>['preselect'];
   /** Not supported (`true` is rejected): `mode: 'catalog'` lists the catalog in the discovery tool. */
   injectCatalog?: boolean;
   /** Ids of tools offered at every step without being searched or loaded. */
@@ -118,7 +124,12 @@ const RULES: readonly Rule[] = [
   ['store', isStore, 'a LoadedToolStore (get, add, remove, clear, clearAll)'],
   ['store', (_, { storage }) => storage === undefined, 'left out when storage is given: give either store or storage'],
   ['ttl', (_, { store }) => store === undefined, 'left out with a store: set the expiry on your store instead'],
-  ['includeResolvedTools', isOff, 'false (not supported): pass the tools to search in `tools`, e.g. mcp.listTools()'],
+  ['includeResolvedTools', isBoolean, 'a boolean'],
+  [
+    'preselect.classifier',
+    (v) => v === undefined,
+    "left out (Mastra's classifier): use preselect.select(message, context) => toolIds",
+  ],
   ['injectCatalog', isOff, "false (not supported): use mode: 'catalog', which lists the catalog in the discovery tool"],
   ['pinned', isIdList, 'an array of tool ids'],
 ];

@@ -1,20 +1,26 @@
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
-import { ToolSearchSession } from '@toolscout/core';
+import { type StepRequest, ToolSearchSession } from '@toolscout/core';
 import {
-  activeToolNames,
+  activeStepTools,
+  agentToolsOfRequest,
   correctUnroutedCalls,
   keptTools,
+  RequestToolDescriptors,
   runStateEntry,
+  stepToolRecord,
+  toolInvocationsOf,
   type UnroutedCallsMemo,
-  withHostTools,
 } from '@toolscout/core/internal';
-import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
-import type { MastraTool } from './from-mastra-tools.js';
+import { conversationFromMessages } from './conversation-from-messages.js';
+import { fromMastraTool, type MastraTool } from './from-mastra-tools.js';
 import { stepRequest } from './request-ids.js';
 import { toMastraTool } from './to-mastra-tool.js';
 import { type ToolSearchProcessorOptions, toSessionOptions } from './tool-search-processor-options.js';
+
+/** A request's tools as Mastra hands them to processors, by name. */
+type RequestTools = Readonly<Record<string, unknown>>;
 
 /** How Mastra reports a call of a tool that is not in the step's tools. */
 function isToolNotFound(toolName: string, errorText: string): boolean {
@@ -49,10 +55,16 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly description = 'Enables dynamic tool discovery and loading via search (toolscout)';
   /** The toolscout session: `search`, `subscribe` to telemetry, `measureStep`, the catalog. */
   readonly session: ToolSearchSession<MastraTool>;
+  /** With `includeResolvedTools`: the request's tools as searchable descriptors, converted once per tool. */
+  readonly #resolved?: RequestToolDescriptors<MastraTool, unknown>;
+  /** Each request's own tools (Mastra's steps see them with the session's loaded wrappers mixed in). */
+  readonly #requestTools = new WeakMap<RequestContext, RequestTools>();
 
   /** @throws InvalidOptionError for a bad option (`option` names it); the errors of `fromMastraTools`. */
   constructor(options: ToolSearchProcessorOptions) {
     this.session = new ToolSearchSession(toSessionOptions(options));
+    if (options.includeResolvedTools)
+      this.#resolved = new RequestToolDescriptors((tool, key) => fromMastraTool(tool as MastraTool, key));
   }
 
   /**
@@ -64,17 +76,36 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     const runState = runStateEntry<UnroutedCallsMemo<MastraTool>>(args.state, RUN_STATE_KEY);
     // Mastra answers a call of a tool the step did not offer itself; the step the call was made at knows better.
     await correctUnroutedCalls(toolInvocationsOf(args.messages), runState, isToolNotFound);
-    const request = stepRequest(args.requestContext, conversationFromMessages(args.messages));
-    const step = await this.session.prepareStep(request);
+    const own = args.requestContext && this.#requestTools.get(args.requestContext);
+    const { step, agentTools } = await this.#prepare(args.requestContext, own ?? args.tools, args.messages);
     runState.step = step;
-    const tools = withHostTools<MastraTool, unknown>(this.session, step, args.tools, (offered) =>
-      toMastraTool(offered, step),
-    );
+    if (step.instructions !== undefined) args.messageList.addSystem(step.instructions, 'tool-search');
+    const tools = stepToolRecord<MastraTool, unknown>(step, agentTools, (offered) => toMastraTool(offered, step));
     const result: ProcessInputStepResult = { tools };
-    if (Array.isArray(args.activeTools)) {
-      result.activeTools = activeToolNames(this.session, Object.keys(tools), args.activeTools);
-    }
+    if (Array.isArray(args.activeTools))
+      result.activeTools = activeStepTools(step, Object.keys(tools), args.activeTools);
     return result;
+  }
+
+  /**
+   * Prepares a step of a request whose agent has `tools`: searchable with `includeResolvedTools`, else the agent's own
+   * (they win over catalog tools of their names); `messages` are Mastra's, when given.
+   */
+  async #prepare(
+    requestContext: RequestContext | undefined,
+    tools: RequestTools | undefined,
+    messages?: unknown[],
+    quiet = false,
+  ) {
+    const searchable =
+      this.#resolved && ((record: RequestTools, skip: (key: string) => boolean) => this.#resolved!.of(record, skip));
+    const { own, request } = agentToolsOfRequest(tools, (name) => this.session.isMetaTool(name), searchable);
+    const stepOf: StepRequest = {
+      ...stepRequest(requestContext, messages && conversationFromMessages(messages)),
+      ...request,
+    };
+    const step = await this.session.prepareStep(stepOf, { quiet });
+    return { step, agentTools: own };
   }
 
   /**
@@ -88,8 +119,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     args: { requestContext?: RequestContext; stepArgs?: ProcessInputStepArgs; tools?: Record<string, unknown> } = {},
   ): Promise<Record<string, Tool>> {
     const requestContext = args.requestContext ?? args.stepArgs?.requestContext;
-    const conversation = args.stepArgs ? conversationFromMessages(args.stepArgs.messages) : undefined;
-    const step = await this.session.prepareStep(stepRequest(requestContext, conversation), { quiet: true });
+    if (requestContext && args.tools) this.#requestTools.set(requestContext, args.tools);
+    const tools = args.tools ?? args.stepArgs?.tools;
+    const { step } = await this.#prepare(requestContext, tools, args.stepArgs?.messages, true);
     return keptTools(step, (offered) => toMastraTool(offered, step));
   }
 
