@@ -1,7 +1,7 @@
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
-import { type StepRequest, ToolSearchSession } from '@toolscout/core';
+import { ToolSearchSession } from '@toolscout/core';
 import {
   activeStepTools,
   agentToolsOfRequest,
@@ -31,19 +31,11 @@ function isToolNotFound(toolName: string, errorText: string): boolean {
 const RUN_STATE_KEY = 'toolscout';
 
 /**
- * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, same meta-tools, same
- * result shapes) over toolscout's session, which ranks with BM25 over weighted fields (names, descriptions, tags,
- * sources, parameters; camelCase and snake_case split), and offers the `auto-load`, `catalog` and `proxy` modes, pinned
- * tools, a shared store, a `call` phase for the filter, and telemetry.
- *
- * At every step it offers the meta-tools, the agent's own tools, then the pinned and loaded tools (in load order, so
- * the prompt prefix stays stable). Calls of catalog tools run through the session: the filter's `call` phase, argument
- * validation, then the original tool with Mastra's context.
+ * Tool search for Mastra agents: a drop-in for Mastra's own `ToolSearchProcessor` (same options, meta-tools and result
+ * shapes) over toolscout's session. The README lists what it adds and where it differs.
  *
  * @example
  * ```ts
- * import { ToolSearchProcessor } from '@toolscout/mastra';
- *
  * const toolSearch = new ToolSearchProcessor({ tools: await mcp.listTools(), search: { topK: 5 } });
  * const agent = new Agent({ id: 'assistant', name: 'Assistant', instructions, model, inputProcessors: [toolSearch] });
  * ```
@@ -76,36 +68,29 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     const runState = runStateEntry<UnroutedCallsMemo<MastraTool>>(args.state, RUN_STATE_KEY);
     // Mastra answers a call of a tool the step did not offer itself; the step the call was made at knows better.
     await correctUnroutedCalls(toolInvocationsOf(args.messages), runState, isToolNotFound);
-    const own = args.requestContext && this.#requestTools.get(args.requestContext);
-    const { step, agentTools } = await this.#prepare(args.requestContext, own ?? args.tools, args.messages);
+    const requestTools = (args.requestContext && this.#requestTools.get(args.requestContext)) ?? args.tools;
+    const { step, own } = await this.#prepare(args.requestContext, requestTools, args.messages);
     runState.step = step;
     if (step.instructions !== undefined) args.messageList.addSystem(step.instructions, 'tool-search');
-    const tools = stepToolRecord<MastraTool, unknown>(step, agentTools, (offered) => toMastraTool(offered, step));
-    const result: ProcessInputStepResult = { tools };
-    if (Array.isArray(args.activeTools))
-      result.activeTools = activeStepTools(step, Object.keys(tools), args.activeTools);
-    return result;
+    const tools = stepToolRecord<MastraTool, unknown>(step, own, (offered) => toMastraTool(offered, step));
+    if (!Array.isArray(args.activeTools)) return { tools };
+    return { tools, activeTools: activeStepTools(step, Object.keys(tools), args.activeTools) };
   }
 
-  /**
-   * Prepares a step of a request whose agent has `tools`: searchable with `includeResolvedTools`, else the agent's own
-   * (they win over catalog tools of their names); `messages` are Mastra's, when given.
-   */
+  /** A step of a request whose agent has `tools` (searchable with `includeResolvedTools`, else its own, which win). */
   async #prepare(
     requestContext: RequestContext | undefined,
-    tools: RequestTools | undefined,
+    tools?: RequestTools,
     messages?: unknown[],
     quiet = false,
   ) {
-    const searchable =
-      this.#resolved && ((record: RequestTools, skip: (key: string) => boolean) => this.#resolved!.of(record, skip));
-    const { own, request } = agentToolsOfRequest(tools, (name) => this.session.isMetaTool(name), searchable);
-    const stepOf: StepRequest = {
-      ...stepRequest(requestContext, messages && conversationFromMessages(messages)),
-      ...request,
-    };
-    const step = await this.session.prepareStep(stepOf, { quiet });
-    return { step, agentTools: own };
+    const { own, request } = agentToolsOfRequest(tools, (name) => this.session.isMetaTool(name), this.#resolved);
+    const conversation = messages && conversationFromMessages(messages);
+    const step = await this.session.prepareStep(
+      { ...stepRequest(requestContext, conversation), ...request },
+      { quiet },
+    );
+    return { step, own };
   }
 
   /**
@@ -140,12 +125,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
 
   /** Threads held by the in-memory store and when the least recently used one was last touched (ms epoch). */
   getStateStats(): { threadCount: number; oldestAccessTime: number | null } {
-    const stats = this.session.memoryStore?.stats();
-    if (!stats || stats.threads === 0) return { threadCount: 0, oldestAccessTime: null };
-    return {
-      threadCount: stats.threads,
-      oldestAccessTime: stats.oldestAccessMs === undefined ? null : Date.now() - stats.oldestAccessMs,
-    };
+    const { threads = 0, oldestAccessMs } = this.session.memoryStore?.stats() ?? {};
+    const oldest = threads > 0 && oldestAccessMs !== undefined ? Date.now() - oldestAccessMs : null;
+    return { threadCount: threads, oldestAccessTime: oldest };
   }
 
   /** Drops expired threads from the in-memory store now; returns how many. 0 for other storage. */

@@ -23,7 +23,11 @@ export function stepToolRecord<TTool, THostTool>(
  * The names of `names` (a step's tools and the host's own) to keep active when the host restricts its
  * own tools to `active`: those it names, and every tool of the step.
  */
-export function activeStepTools<TTool>(step: ToolSearchStep<TTool>, names: readonly string[], active: readonly string[]) {
+export function activeStepTools<TTool>(
+  step: ToolSearchStep<TTool>,
+  names: readonly string[],
+  active: readonly string[],
+) {
   const kept = new Set([...active, ...step.tools.map((offered) => offered.name)]);
   return names.filter((name) => kept.has(name));
 }
