@@ -5,8 +5,8 @@ import { createTool, type Tool } from '@mastra/core/tools';
 import type { ConformanceHarness, ScriptAction, Transcript } from '@toolscout/conformance';
 import type { CatalogTool, PolicyFilter, ToolDescriptor, ToolSearchSessionOptions } from '@toolscout/core';
 import { ScriptedModel } from '@toolscout/test-kit';
-import { ToolSearchProcessor } from '../src/tool-search-processor.js';
 import type { MastraTool } from '../src/from-mastra-tools.js';
+import { ToolSearchProcessor } from '../src/tool-search-processor.js';
 import type { ToolSearchProcessorOptions } from '../src/tool-search-processor-options.js';
 
 let models = 0;
@@ -260,13 +260,11 @@ export function createMastraHarness(options: { method?: RunMethod } = {}): Confo
             history: turn.history as unknown[] | undefined,
           });
           return {
-            steps: scripted
-              .offered()
-              .map((offered, index) => ({
-                offered,
-                descriptions: scripted.descriptions(index),
-                system: systemOf(scripted.calls[index]),
-              })),
+            steps: scripted.offered().map((offered, index) => ({
+              offered,
+              descriptions: scripted.descriptions(index),
+              system: systemOf(scripted.calls[index]),
+            })),
             results: scripted.results().map(({ toolName, output, isError }) => ({
               toolName,
               ...(isMastraToolError(output) ? { output: output.message, isError: true } : { output, isError }),
