@@ -93,6 +93,34 @@ describe('(1) includeResolvedTools: the request’s tools are searchable in that
   });
 });
 
+describe('(3) the agent’s own tools, and the tools the processor loaded before', () => {
+  it('tells the agent’s own tools from the loaded tools Mastra hands back at the next request', async () => {
+    const { tools } = createMastraTools();
+    const processor = new ToolSearchProcessor({ tools });
+    const scripted = scriptedModel();
+    const agent = agentOf(processor, scripted, { translate: tools.translateText });
+    const loadedAtStep: string[][] = [];
+    processor.session.subscribe((event) => {
+      if (event.type === 'step') loadedAtStep.push(event.loaded);
+    });
+    await runTurn(agent, scripted, {
+      prompt: 'Weather',
+      requestContext: thread('thread-next-request'),
+      script: [load('get_weather'), answer()],
+    });
+    loadedAtStep.length = 0;
+    // Mastra adds the loaded tools to the next request's tools; they stay the session's, not the agent's.
+    await runTurn(agent, scripted, {
+      prompt: 'Weather again',
+      requestContext: thread('thread-next-request'),
+      script: [search('current weather'), answer()],
+    });
+    expect(scripted.offered()[0]).toEqual([...META, 'translate', 'get_weather']);
+    expect(loadedAtStep[0]).toEqual(['get_weather']);
+    expect(names(scripted.results()[0]!.output)).toContain('get_weather');
+  });
+});
+
 describe('(2) record keys that differ from the tool id', () => {
   it('loads the tool by its key and offers it under that key; search shows the id', async () => {
     const runs: unknown[] = [];
