@@ -60,9 +60,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 
   /**
-   * Prepares a step: corrects Mastra's "not found" errors of the previous step into toolscout's self-correction
-   * messages, then offers the meta-tools, the agent's own tools and the pinned and loaded tools, each bound to this
-   * step.
+   * Prepares a step: corrects Mastra's "not found" errors of the previous step, adds the system message about tool
+   * search (once per request), then offers the meta-tools, the agent's own tools (which win over catalog tools of their
+   * names; searchable instead with `includeResolvedTools`) and the pinned and loaded tools, each bound to this step.
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
     const runState = runStateEntry<UnroutedCallsMemo<MastraTool>>(args.state, RUN_STATE_KEY);
@@ -98,7 +98,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * (or resumed) call runs, so a loaded tool that needs approval resumes with its executor: its call runs through the
    * step prepared here (quietly: it is not a model step). With `stepArgs`, loaded tools are read from those messages;
    * without them (a resumed approval under `storage: 'context'`), the session offers the tools loaded at the thread's
-   * last step.
+   * last step. `tools` (the request's own tools) are kept for the request's steps, where Mastra mixes in these.
    */
   async getLoadedToolsForRequestContext(
     args: { requestContext?: RequestContext; stepArgs?: ProcessInputStepArgs; tools?: Record<string, unknown> } = {},
