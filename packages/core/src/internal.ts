@@ -7,6 +7,7 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export { type AgentToolsOfRequest, agentToolsOfRequest } from './host/agent-tools.js';
 export { isAsyncGeneratorFunction, isAsyncIterable, lastValue, streamOf } from './host/async-output.js';
 export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
 export { catalogToolOf, executeOutsideSession } from './host/catalog-tool-of.js';
@@ -28,6 +29,7 @@ export {
   withHostTools,
 } from './host/host-tools.js';
 export { type HostToolPlaces, isSessionTool } from './host/is-session-tool.js';
+export { withKeyAlias, withKeyAliases } from './host/key-aliases.js';
 export { checkHookOptions, checkOptionsObject } from './host/option-checks.js';
 export {
   checkOptionRules,
@@ -41,8 +43,10 @@ export {
 } from './host/option-rules.js';
 export { checkReturnedRequest, type HostRequest, requestFromContext } from './host/request-from-context.js';
 export { requestId } from './host/request-id.js';
+export { RequestToolDescriptors } from './host/request-tool-descriptors.js';
 export { type StandardJsonSchema, standardJsonSchema } from './host/standard-json-schema.js';
 export { type StepIdPaths, type StepIds, stepIdsFrom } from './host/step-ids.js';
+export { activeStepTools, stepToolRecord } from './host/step-tool-record.js';
 export { type SystemMessage, withInstructions } from './host/system-instructions.js';
 export {
   conversationFromInvocations,
@@ -63,6 +67,7 @@ export {
 } from './host/tool-like.js';
 export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
 export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
+export { conversationFromUiMessages, userTextOf } from './host/ui-message-conversation.js';
 export { upFrontDescription } from './host/up-front-description.js';
 export { userMessageEntry } from './host/user-message-entry.js';
 export {

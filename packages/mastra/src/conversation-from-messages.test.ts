@@ -1,11 +1,12 @@
+import { toolInvocationsOf } from '@toolscout/core/internal';
 import { describe, expect, it } from 'vitest';
-import { conversationFromMessages, toolInvocationsOf } from './conversation-from-messages.js';
+import { conversationFromMessages } from './conversation-from-messages.js';
 
 const message = (parts: unknown[]) => ({ id: 'm', role: 'assistant', content: { format: 2, parts } });
 const invocation = (toolInvocation: Record<string, unknown>) => ({ type: 'tool-invocation', toolInvocation });
 
 describe('conversationFromMessages', () => {
-  it("turns Mastra's tool-invocation parts into calls and results, in order", () => {
+  it("turns the user's messages and Mastra's tool-invocation parts into entries, in order", () => {
     const messages = [
       { id: 'u', role: 'user', content: { format: 2, parts: [{ type: 'text', text: 'hi' }] } },
       message([
@@ -28,6 +29,7 @@ describe('conversationFromMessages', () => {
       ]),
     ];
     expect(conversationFromMessages(messages)).toEqual([
+      { type: 'user-message', text: 'hi' },
       { type: 'tool-call', toolCallId: 'c1', toolName: 'load_tool', input: { toolName: 'a' } },
       { type: 'tool-result', toolCallId: 'c1', toolName: 'load_tool', output: { loaded: ['a'] } },
       { type: 'tool-call', toolCallId: 'c2', toolName: 'nope', input: {} },
@@ -46,6 +48,7 @@ describe('conversationFromMessages', () => {
       },
     };
     expect(conversationFromMessages([null, 'text', { role: 'user', content: 'plain' }, legacy])).toEqual([
+      { type: 'user-message', text: 'plain' },
       { type: 'tool-call', toolCallId: 'c1', toolName: 'search_tools', input: {} },
       { type: 'tool-result', toolCallId: 'c1', toolName: 'search_tools', output: { results: [] } },
     ]);

@@ -2,10 +2,12 @@ import { toStandardSchema } from '@mastra/core/schema';
 import type { SchemaLike, ToolAnnotations, ToolDescriptor, ToolExecutionContext } from '@toolscout/core';
 import {
   descriptorsOfToolInput,
+  isIterable,
   isRecord,
   type ToolLikeReader,
   toolLikeDescriptor,
   valueAt,
+  withKeyAliases,
 } from '@toolscout/core/internal';
 
 /**
@@ -102,7 +104,7 @@ export function fromMastraTool(tool: MastraTool, key?: string, label?: string): 
 
 /**
  * Converts the tools given to the processor into toolscout descriptors (`tool` keeps the original Mastra tool). Ids are
- * the tools' own ids, or their record keys when they have none. Two tools with one id are rejected: loading one of them
+ * the tools' own ids, or their record keys when they have none; a record key that differs from the id is an alias. Two tools with one id are rejected: loading one of them
  * must never load the other. A descriptor given in a list is kept as it is; without an `execute`, it runs through its
  * `tool` when that is a Mastra tool.
  *
@@ -110,5 +112,7 @@ export function fromMastraTool(tool: MastraTool, key?: string, label?: string): 
  * or a listed tool without an id.
  */
 export function fromMastraTools(tools: MastraToolInput): ToolDescriptor<MastraTool>[] {
-  return descriptorsOfToolInput(tools, MASTRA_TOOLS);
+  const descriptors = descriptorsOfToolInput(tools, MASTRA_TOOLS);
+  if (isIterable(tools)) return descriptors;
+  return withKeyAliases(Object.keys(tools).map((key, index) => [key, descriptors[index]!] as const));
 }

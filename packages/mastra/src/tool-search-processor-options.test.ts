@@ -114,10 +114,17 @@ describe('ToolSearchProcessor options', () => {
     invalidOption(() => new ToolSearchProcessor({ ...base, ttl: Number.NaN }), 'ttl', /milliseconds >= 0/);
     invalidOption(() => new ToolSearchProcessor({ ...base, ttl: 2 ** 40 }), 'ttl', /at most 2147483647/);
     invalidOption(
-      () => new ToolSearchProcessor({ ...base, includeResolvedTools: true }),
+      () => new ToolSearchProcessor({ ...base, includeResolvedTools: 'yes' as never }),
       'includeResolvedTools',
-      /pass the tools/,
+      /a boolean/,
     );
+    // Mastra's next release takes a classifier; toolscout takes core's selector instead.
+    invalidOption(
+      () => new ToolSearchProcessor({ ...base, preselect: { classifier: 'intent' } as never }),
+      'preselect.classifier',
+      /preselect\.select\(message, context\)/,
+    );
+    invalidOption(() => new ToolSearchProcessor({ ...base, preselect: { limit: 0 } }), 'preselect.limit', /1 to 50/);
     invalidOption(() => new ToolSearchProcessor({ ...base, injectCatalog: true }), 'injectCatalog', /mode: 'catalog'/);
     invalidOption(() => new ToolSearchProcessor({ ...base, pinned: ['nope'] }), 'pinned', /not in tools: nope/);
     invalidOption(() => new ToolSearchProcessor({ ...base, filter: 'yes' as never }), 'filter', /must be a function/);

@@ -14,10 +14,7 @@ import {
 } from '@toolscout/core/internal';
 import { fromMastraTools, type MastraTool, type MastraToolInput } from './from-mastra-tools.js';
 
-/**
- * When the filter is asked: `search`, `load` and `active` (may a loaded or pinned tool be offered at this step?), the
- * phases of Mastra's processor, and `call` (with the call's `input`), which it lacks.
- */
+/** When the filter is asked: Mastra's `search`, `load` and `active`, and `call` (with the call's `input`). */
 export type ToolSearchFilterPhase = PolicyPhase;
 
 /** What the `filter` option is asked about: Mastra's `ToolSearchFilterArgs`, and the call's `input` and a `signal`. */
@@ -36,50 +33,37 @@ export interface ToolSearchFilterArgs extends Pick<PolicyRequest<MastraTool>, 'i
   resourceId?: string;
 }
 
-/**
- * Options of `ToolSearchProcessor`. The options of Mastra's own `ToolSearchProcessor` keep their names and meaning
- * (`tools`, `search.topK`, `search.minScore`, `search.autoLoad`, `storage`, `ttl`, `filter`); the rest are toolscout's,
- * and those the session has too (`filterTimeoutMs`, `onEvent`, `metaTools`, `descriptionBudget`, `catalogListing`,
- * `mode`: `auto-load` is `search.autoLoad`) are passed to it as they are.
- */
+/** Options of `ToolSearchProcessor`: Mastra's, under Mastra's names, and the session's (see the README's table). */
 export interface ToolSearchProcessorOptions
   extends Pick<
     ToolSearchSessionOptions<MastraTool>,
-    'filterTimeoutMs' | 'onEvent' | 'metaTools' | 'descriptionBudget' | 'catalogListing' | 'mode'
+    | 'filterTimeoutMs'
+    | 'onEvent'
+    | 'metaTools'
+    | 'descriptionBudget'
+    | 'catalogListing'
+    | 'mode'
+    | 'instructions'
+    | 'preselect'
   > {
-  /**
-   * The searchable tools: a record of Mastra tools by name (as Mastra's processor takes them; a tool without an `id` is
-   * known by its key), or a list of Mastra tools and toolscout descriptors. Tools an `MCPClient` returns
-   * (`await mcp.listTools()`) work as they are. Two tools with one id are rejected (`DuplicateToolError`).
-   */
+  /** The searchable tools: a record of Mastra tools by name, or a list of Mastra tools and descriptors (see {@link MastraToolInput}). */
   tools: MastraToolInput;
   /** How `search_tools` ranks and answers. */
   search?: {
     /** How many tools `search_tools` returns. Default 5. */
     topK?: number;
-    /**
-     * Leaves out hits scoring below this. toolscout scores are relevance in [0, 1] (1: the best possible match), not
-     * Mastra's raw BM25 scores, so a Mastra value above 1 is rejected. Default: the index's (0.1), which drops hits
-     * whose only evidence is a common word or a typo.
-     */
+    /** Leaves out hits below this relevance in [0, 1] (not Mastra's raw BM25 scores: above 1 is rejected). Default 0.1. */
     minScore?: number;
     /** `search_tools` loads what it finds; there is no `load_tool`. Same as `mode: 'auto-load'`. Default false. */
     autoLoad?: boolean;
   };
-  /**
-   * Where loaded tools live: `'in-memory'` (default: in this process, per thread and resource, with `ttl`) or
-   * `'context'` (derived from the conversation at every step: restart-safe, and a plain search result is never a load).
-   * Either way, requests without a thread never share loaded tools (see {@link ToolSearchSessionOptions.state}).
-   */
+  /** Where loaded tools live: `'in-memory'` (default, per thread and resource) or `'context'` (the conversation). */
   storage?: 'in-memory' | 'context';
   /** Idle ms after which a thread's loaded tools are forgotten (`storage: 'in-memory'`); `0`: never. Default 1 hour. */
   ttl?: number;
-  /**
-   * Decides, per request, whether a tool may be searched, loaded, offered or called (see
-   * {@link ToolSearchFilterPhase}). Sync or async; a filter that throws means "no".
-   */
+  /** Whether a tool may be searched, loaded, offered or called, per request; sync or async; throwing means "no". */
   filter?(args: ToolSearchFilterArgs): boolean | Promise<boolean>;
-  /** Not supported (`true` is rejected): pass the tools to search in `tools`, e.g. `await mcp.listTools()`. */
+  /** Makes the agent's own tools of each request searchable, withheld until loaded; default false: offered, and they win. */
   includeResolvedTools?: boolean;
   /** Not supported (`true` is rejected): `mode: 'catalog'` lists the catalog in the discovery tool. */
   injectCatalog?: boolean;
@@ -118,7 +102,12 @@ const RULES: readonly Rule[] = [
   ['store', isStore, 'a LoadedToolStore (get, add, remove, clear, clearAll)'],
   ['store', (_, { storage }) => storage === undefined, 'left out when storage is given: give either store or storage'],
   ['ttl', (_, { store }) => store === undefined, 'left out with a store: set the expiry on your store instead'],
-  ['includeResolvedTools', isOff, 'false (not supported): pass the tools to search in `tools`, e.g. mcp.listTools()'],
+  ['includeResolvedTools', isBoolean, 'a boolean'],
+  [
+    'preselect.classifier',
+    (v) => v === undefined,
+    "left out (Mastra's classifier): use preselect.select(message, context) => toolIds",
+  ],
   ['injectCatalog', isOff, "false (not supported): use mode: 'catalog', which lists the catalog in the discovery tool"],
   ['pinned', isIdList, 'an array of tool ids'],
 ];

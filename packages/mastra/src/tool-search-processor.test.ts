@@ -257,27 +257,33 @@ describe.each(methods)('ToolSearchProcessor in a Mastra agent (%s)', (method) =>
     expect(scripted.results()[1]).toMatchObject({ isError: false, output: { city: 'Lima' } });
   });
 
-  it('hides catalog tools the agent also lists until they are loaded', async () => {
+  it("keeps the agent's own tool over a catalog tool of the same name (direct tools win)", async () => {
     const { tools, runs } = createMastraTools();
     const scripted = scriptedModel();
-    const agent = newAgent(new ToolSearchProcessor({ tools }), scripted, { tools: { send_email: tools.sendEmail } });
+    const ownRuns: unknown[] = [];
+    const sendEmail = createTool({
+      id: 'send_email',
+      description: "The agent's own mailer.",
+      inputSchema: z.object({ to: z.string() }),
+      execute: async (input) => {
+        ownRuns.push(input);
+        return { sent: true };
+      },
+    });
+    const agent = newAgent(new ToolSearchProcessor({ tools }), scripted, { tools: { send_email: sendEmail } });
     await runTurn(agent, scripted, {
       method,
       prompt: 'Email bob',
-      requestContext: requestContextOf({ mastra__threadId: `thread-hidden-${method}` }),
-      script: [
-        call('send_email', { to: 'bob@example.com', subject: 'Hi', body: 'Hello' }),
-        load('send_email'),
-        answer(),
-      ],
+      requestContext: requestContextOf({ mastra__threadId: `thread-own-${method}` }),
+      script: [search('send an email'), load('send_email'), call('send_email', { to: 'bob@example.com' }), answer()],
     });
-    expect(scripted.offered()[0]).toEqual(META);
-    const [notLoaded] = scripted.results();
-    expect(notLoaded).toMatchObject({ isError: true });
-    expect(notLoaded!.output).toBe(
-      'Tool "send_email" is not loaded. Call load_tool with {"toolName":"send_email"} first, then call it again.',
-    );
-    expect(scripted.offered()[2]).toEqual([...META, 'send_email']);
+    for (const offered of scripted.offered()) expect(offered).toEqual([...META, 'send_email']);
+    expect(scripted.descriptions(2).send_email).toBe("The agent's own mailer.");
+    const [found, loaded, sent] = scripted.results();
+    expect(resultNames(found!.output)).not.toContain('send_email');
+    expect(loaded!.output).toMatchObject({ success: true, toolName: 'send_email' });
+    expect(sent).toMatchObject({ isError: false, output: { sent: true } });
+    expect(ownRuns).toEqual([{ to: 'bob@example.com' }]);
     expect(runs).toEqual([]);
   });
 });

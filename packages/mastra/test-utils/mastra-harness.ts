@@ -5,6 +5,7 @@ import { createTool, type Tool } from '@mastra/core/tools';
 import type { ConformanceHarness, ScriptAction, Transcript } from '@toolscout/conformance';
 import type { CatalogTool, PolicyFilter, ToolDescriptor, ToolSearchSessionOptions } from '@toolscout/core';
 import { ScriptedModel } from '@toolscout/test-kit';
+import type { MastraTool } from '../src/from-mastra-tools.js';
 import { ToolSearchProcessor } from '../src/tool-search-processor.js';
 import type { ToolSearchProcessorOptions } from '../src/tool-search-processor-options.js';
 
@@ -126,9 +127,25 @@ function toCreatedTool(descriptor: ToolDescriptor): Tool {
   }) as unknown as Tool;
 }
 
+/**
+ * A catalog tool as the processor takes it: a `createTool` tool, or a descriptor around one when it has aliases or is
+ * deferred (`resolve`: its schema and executor come on load), which Mastra tools cannot say.
+ */
+function toCatalogTool(descriptor: ToolDescriptor): Tool | ToolDescriptor<MastraTool> {
+  if (descriptor.resolve) return descriptor as ToolDescriptor<MastraTool>;
+  if (!descriptor.aliases) return toCreatedTool(descriptor);
+  return { ...descriptor, execute: undefined, tool: toCreatedTool(descriptor) } as ToolDescriptor<MastraTool>;
+}
+
+/** The system text of a model call: its system messages joined by a blank line, undefined when it has none. */
+function systemOf(call: ScriptedModel['calls'][number] | undefined): string | undefined {
+  const texts = (call?.prompt ?? []).flatMap((message) => (message.role === 'system' ? [message.content] : []));
+  return texts.length > 0 ? texts.join('\n\n') : undefined;
+}
+
 /** The processor options for a conformance setup's session options (toolscout names to Mastra names). */
 function processorOptions(
-  tools: Tool[],
+  tools: (Tool | ToolDescriptor<MastraTool>)[],
   pinned: string[],
   options: Omit<ToolSearchSessionOptions, 'catalog' | 'tools'>,
   catalogTool: (id: string) => CatalogTool | undefined,
@@ -173,6 +190,8 @@ function processorOptions(
   if (options.metaTools) result.metaTools = options.metaTools;
   if (options.descriptionBudget !== undefined) result.descriptionBudget = options.descriptionBudget;
   if (options.catalogListing !== undefined) result.catalogListing = options.catalogListing;
+  if (options.instructions !== undefined) result.instructions = options.instructions;
+  if (options.preselect !== undefined) result.preselect = options.preselect;
   return result;
 }
 
@@ -209,7 +228,7 @@ export function createMastraHarness(options: { method?: RunMethod } = {}): Confo
   const method = options.method ?? 'generate';
   return {
     createAgent(setup) {
-      const tools = setup.tools.map(toCreatedTool);
+      const tools = setup.tools.map(toCatalogTool);
       const pinned = setup.tools.filter((tool) => tool.pinned).map((tool) => tool.id);
       const processor: ToolSearchProcessor = new ToolSearchProcessor(
         processorOptions(tools, pinned, setup.options, (id) => processor.session.catalog.get(id)),
@@ -220,7 +239,10 @@ export function createMastraHarness(options: { method?: RunMethod } = {}): Confo
         name: 'Conformance agent',
         instructions: 'Find the tools you need, then use them.',
         model: mastraModel(scripted),
-        tools: Object.fromEntries((setup.directTools ?? []).map((tool) => [tool.id, toCreatedTool(tool)])),
+        // Direct tools and host tools are the agent's own: it offers them, and the processor names them to the session.
+        tools: Object.fromEntries(
+          [...(setup.directTools ?? []), ...(setup.hostTools ?? [])].map((tool) => [tool.id, toCreatedTool(tool)]),
+        ),
         inputProcessors: [processor],
       });
       return {
@@ -238,9 +260,11 @@ export function createMastraHarness(options: { method?: RunMethod } = {}): Confo
             history: turn.history as unknown[] | undefined,
           });
           return {
-            steps: scripted
-              .offered()
-              .map((offered, index) => ({ offered, descriptions: scripted.descriptions(index) })),
+            steps: scripted.offered().map((offered, index) => ({
+              offered,
+              descriptions: scripted.descriptions(index),
+              system: systemOf(scripted.calls[index]),
+            })),
             results: scripted.results().map(({ toolName, output, isError }) => ({
               toolName,
               ...(isMastraToolError(output) ? { output: output.message, isError: true } : { output, isError }),
