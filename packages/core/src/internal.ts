@@ -7,6 +7,7 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export { type AgentOwnTools, agentOwnTools } from './host/agent-own-tools.js';
 export { isAsyncGeneratorFunction, isAsyncIterable, lastValue, streamOf } from './host/async-output.js';
 export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
 export { catalogToolOf, executeOutsideSession } from './host/catalog-tool-of.js';
