@@ -61,6 +61,7 @@ export {
   type ToolLikeReader,
   toolLikeDescriptor,
 } from './host/tool-like.js';
+export { descriptorsOfList } from './host/tool-list.js';
 export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
 export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
 export { upFrontDescription } from './host/up-front-description.js';

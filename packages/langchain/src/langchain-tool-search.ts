@@ -103,12 +103,6 @@ function toLangChain({ tool, name, description, inputSchema }: OfferedTool): Lan
   return toLangChainTool(tool ?? { id: name, name, description, inputSchema });
 }
 
-/** The name the model calls an agent's tool by (a provider's server tool may have none). */
-function nameOf(tool: unknown): string | undefined {
-  const { name } = tool as { name?: unknown };
-  return typeof name === 'string' ? name : undefined;
-}
-
 /** The agent's system message with the session's instructions after the user's own text (as it is without). */
 function withInstructions(system: SystemMessage, instructions: string | undefined): SystemMessage {
   if (instructions === undefined) return system;
@@ -196,7 +190,7 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
       stateSchema: this.usesAgentState ? loadedToolsStateSchema : undefined,
       wrapModelCall: async (request, handler) => {
         // The agent's own tools win over catalog tools of their names; the session offers its own objects.
-        const own = agentOwnTools(this.session, request.tools, nameOf, PLACES);
+        const own = agentOwnTools(this.session, request.tools, PLACES);
         const runConfig = request.runtime as LangGraphRunnableConfig;
         const stepRequest = this.stepRequest(request.messages, runConfig, request.state);
         const step = await this.session.prepareStep({ ...stepRequest, hostTools: own.names });

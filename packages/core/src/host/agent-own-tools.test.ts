@@ -14,22 +14,21 @@ describe('agentOwnTools', () => {
     tools: [{ id: 'get_time', description: 'Time', tool: clock }],
     state: 'conversation',
   });
-  const nameOf = (tool: object) => ('name' in tool && typeof tool.name === 'string' ? tool.name : undefined);
 
   it("leaves out the session's own objects and keeps the rest, in order, naming those with a name", () => {
     const calculator = { name: 'calculator' };
     const serverTool = { type: 'web_search' };
     const ownWeather = { name: 'get_weather' };
-    expect(agentOwnTools(session, [weather, calculator, clock, serverTool, ownWeather], nameOf, PLACES)).toEqual({
+    expect(agentOwnTools(session, [weather, calculator, clock, serverTool, ownWeather], PLACES)).toEqual({
       tools: [calculator, serverTool, ownWeather],
       names: ['calculator', 'get_weather'],
     });
-    expect(agentOwnTools(session, [], nameOf, PLACES)).toEqual({ tools: [], names: [] });
+    expect(agentOwnTools(session, [], PLACES)).toEqual({ tools: [], names: [] });
   });
 
   it('another object named like a meta-tool or a direct tool is an InvalidOptionError naming it', () => {
     for (const name of ['search_tools', 'get_time']) {
-      const error = thrown(() => agentOwnTools(session, [{ name }], nameOf, PLACES));
+      const error = thrown(() => agentOwnTools(session, [{ name }], PLACES));
       expect(InvalidOptionError.isInstance(error) && error.option).toBe('tools');
       expect((error as Error).message).toContain(`createAgent's tools include a tool named "${name}"`);
     }

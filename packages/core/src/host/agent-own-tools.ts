@@ -1,4 +1,5 @@
 import type { ToolSearchSession } from '../session/tool-search-session.js';
+import { isRecord } from '../values.js';
 import { type HostToolPlaces, isSessionTool } from './is-session-tool.js';
 
 /** A framework agent's own tools at a step: see {@link agentOwnTools}. */
@@ -9,9 +10,15 @@ export interface AgentOwnTools<THostTool> {
   names: string[];
 }
 
+/** A framework tool's `name` when it is a string (a provider's server tool may have none). */
+function nameOf(tool: unknown): string | undefined {
+  const name = isRecord(tool) ? tool.name : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
 /**
- * Sorts the tools a framework agent has registered itself (`nameOf` gives a tool's name, or
- * undefined for one the model does not call by name, such as a provider's server tool) for a host
+ * Sorts the tools a framework agent has registered itself (named by their `name`: one without a
+ * name, such as a provider's server tool, is the agent's and names nothing) for a host
  * that offers the session's tools beside them. A tool that is the session's very object (a catalog
  * or direct tool given to the agent too) is left out: the session offers it. Any other is the
  * agent's own, even when a catalog tool has its name (the agent's own tool wins). One named like a
@@ -21,7 +28,6 @@ export interface AgentOwnTools<THostTool> {
 export function agentOwnTools<TTool, THostTool>(
   session: ToolSearchSession<TTool>,
   tools: readonly THostTool[],
-  nameOf: (tool: THostTool) => string | undefined,
   places: HostToolPlaces,
 ): AgentOwnTools<THostTool> {
   const own: AgentOwnTools<THostTool> = { tools: [], names: [] };

@@ -1,7 +1,7 @@
 import type { ConversationEntry } from '../session/conversation.js';
 import { isRecord } from '../values.js';
 
-/** A message's tool calls, the tool result it carries, or a user's text, as a host reads them off its framework's message. */
+/** A message's tool calls, tool result or user's text, as a host reads them off its framework's message. */
 export interface MessageToolParts {
   /** The text of a user's message (its text parts joined), for `preselect`. */
   user?: string;
