@@ -11,7 +11,9 @@ export interface LangChainEmbedderOptions {
 
 /** A core `Embedder` over any LangChain `Embeddings` (hybrid search); texts and queries go through `embedDocuments`. */
 export class LangChainEmbedder implements Embedder {
+  /** Keys the cached vectors: {@link LangChainEmbedderOptions.id}, or the default made from the model's name. */
   readonly id: string;
+  /** The LangChain embeddings that embed the texts. */
   readonly embeddings: EmbeddingsInterface;
 
   constructor(embeddings: EmbeddingsInterface, options: LangChainEmbedderOptions = {}) {
