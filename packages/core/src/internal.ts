@@ -7,6 +7,7 @@
 
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolNameHash } from './catalog/tool-name.js';
 export { checkFor, markerOf } from './errors.js';
+export { type AgentOwnTools, agentOwnTools } from './host/agent-own-tools.js';
 export { type AgentToolsOfRequest, agentToolsOfRequest } from './host/agent-tools.js';
 export { isAsyncGeneratorFunction, isAsyncIterable, lastValue, streamOf } from './host/async-output.js';
 export { createRefusalCarrier, type RefusalCarrier } from './host/carried-refusal.js';
@@ -65,6 +66,7 @@ export {
   type ToolLikeReader,
   toolLikeDescriptor,
 } from './host/tool-like.js';
+export { descriptorsOfList } from './host/tool-list.js';
 export { createToolRecord, type ToolRecord, type ToolRecordOptions } from './host/tool-record.js';
 export { isToolRecord, type ToolsOptionRule, toolsOption } from './host/tools-option.js';
 export { conversationFromUiMessages, userTextOf } from './host/ui-message-conversation.js';

@@ -4,5 +4,14 @@ import { createLangChainHarness } from '../test-utils/langchain-harness.js';
 runConformance({
   name: 'langchain',
   harness: createLangChainHarness(),
-  capabilities: { modes: { 'auto-load': true, catalog: true, proxy: true }, history: true, trimHistory: true },
+  capabilities: {
+    modes: { 'auto-load': true, catalog: true, proxy: true },
+    history: true,
+    trimHistory: true,
+    instructions: true,
+    userMessages: true,
+    deferredTools: true,
+    aliases: true,
+    hostTools: true,
+  },
 });

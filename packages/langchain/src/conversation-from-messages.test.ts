@@ -27,10 +27,19 @@ describe('conversationFromMessages', () => {
     }),
     new ToolMessage({ tool_call_id: 'c3', name: 'get_weather', content: 'Sunny', status: 'error' }),
     new AIMessage('Done.'),
+    // The user's text parts, joined; an image is left out.
+    new HumanMessage({
+      content: [
+        { type: 'text', text: 'And in ' },
+        { type: 'image_url', image_url: { url: 'https://example.com/rome.png' } },
+        { type: 'text', text: 'Rome?' },
+      ],
+    }),
   ];
 
-  it('extracts tool calls and results in order, skipping other messages', () => {
+  it("extracts the user's messages, tool calls and results in order, skipping other messages", () => {
     expect(conversationFromMessages(messages)).toEqual([
+      { type: 'user-message', text: 'Weather in Paris and email Bob' },
       {
         type: 'tool-call',
         toolCallId: 'c1',
@@ -47,6 +56,7 @@ describe('conversationFromMessages', () => {
       { type: 'tool-result', toolCallId: 'c2', toolName: 'search_tools', output: '{"results":[]}' },
       { type: 'tool-call', toolCallId: 'c3', toolName: 'get_weather', input: { city: 'Paris' } },
       { type: 'tool-result', toolCallId: 'c3', toolName: 'get_weather', output: 'Sunny' },
+      { type: 'user-message', text: 'And in Rome?' },
     ]);
   });
 

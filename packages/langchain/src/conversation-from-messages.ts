@@ -1,12 +1,11 @@
-import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ConversationEntry } from '@toolscout/core';
 import { InvalidArgumentError } from '@toolscout/core/errors';
 import { contentOutput, conversationOf, describeValue } from '@toolscout/core/internal';
 
 /**
- * Extracts the tool calls (from `AIMessage.tool_calls`) and tool results (`ToolMessage`s) of a
- * LangChain conversation, oldest first, in core's neutral form. A ToolMessage without a `name` takes
- * the name of the call it answers. Other messages do not matter to tool search and are skipped.
+ * The user's messages (`HumanMessage` text), tool calls (`AIMessage.tool_calls`) and tool results
+ * (`ToolMessage`s) of a LangChain conversation, oldest first, in core's neutral form; other messages are skipped.
  */
 export function conversationFromMessages(messages: readonly BaseMessage[]): ConversationEntry[] {
   if (!Array.isArray(messages)) {
@@ -16,6 +15,7 @@ export function conversationFromMessages(messages: readonly BaseMessage[]): Conv
     );
   }
   return conversationOf(messages, (message) => {
+    if (HumanMessage.isInstance(message)) return { user: message.text };
     if (AIMessage.isInstance(message)) {
       return { calls: (message.tool_calls ?? []).map(({ id, name, args }) => ({ id, name, input: args })) };
     }

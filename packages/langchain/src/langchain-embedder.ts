@@ -5,21 +5,15 @@ import { embedderId } from '@toolscout/core/internal';
 
 /** Options of {@link LangChainEmbedder}. */
 export interface LangChainEmbedderOptions {
-  /**
-   * Identifies the model and its settings; cached vectors are keyed by it, so two models must never
-   * share one. Default `langchain:<class name>:<model>` when the embeddings object names its model
-   * (`model` or `modelName`); required otherwise.
-   */
+  /** The model's id, keying cached vectors. Default `langchain:<class>:<model>`; required if no model is named. */
   id?: string;
 }
 
-/**
- * A core `Embedder` over any LangChain `Embeddings` (OpenAI, Ollama, Bedrock, ...), for hybrid tool
- * search: `indexOptions: { embedder: new LangChainEmbedder(new OpenAIEmbeddings({ model: 'text-embedding-3-small' })) }`.
- * Tool texts and queries are embedded with `embedDocuments`, so both sides share one vector space.
- */
+/** A core `Embedder` over any LangChain `Embeddings` (hybrid search); texts and queries go through `embedDocuments`. */
 export class LangChainEmbedder implements Embedder {
+  /** Keys the cached vectors: {@link LangChainEmbedderOptions.id}, or the default made from the model's name. */
   readonly id: string;
+  /** The LangChain embeddings that embed the texts. */
   readonly embeddings: EmbeddingsInterface;
 
   constructor(embeddings: EmbeddingsInterface, options: LangChainEmbedderOptions = {}) {

@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, type SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { Command, isCommand, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -13,10 +13,10 @@ import type {
 } from '@toolscout/core';
 import { InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import {
+  agentOwnTools,
   describeValue,
   HostToolRunner,
   hostSession,
-  isSessionTool,
   loadedStateRule,
   outputText,
   runHostCall,
@@ -25,7 +25,6 @@ import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { conversationFromMessages } from './conversation-from-messages.js';
 import {
   fromLangChainTools,
-  isLangChainTool,
   type LangChainTool,
   type LangChainToolLike,
   threadIdOf,
@@ -39,38 +38,27 @@ import {
 } from './loaded-tools-state.js';
 
 /**
- * Where loaded tools are remembered between steps: core's strategies ({@link LoadedStateStrategy}), or
- * `agent-state`: in the `createAgent` state (the `toolscoutLoadedTools` field), so the agent's
- * checkpointer persists them with the thread; through the middleware only.
+ * Where loaded tools are remembered: core's strategies, or `agent-state`, the `createAgent` state
+ * (`toolscoutLoadedTools`, checkpointed with the thread; middleware only).
  */
 export type LangChainStateStrategy = LoadedStateStrategy | 'agent-state';
 
-/** Options of {@link LangChainToolSearch} (and of `toolSearchMiddleware`). */
+/** Options of {@link LangChainToolSearch} and `toolSearchMiddleware`: core's session options, and these. */
 export interface LangChainToolSearchOptions<TState extends LangChainStateStrategy = LangChainStateStrategy>
   extends Omit<ToolSearchSessionOptions, 'catalog' | 'tools' | 'state'> {
-  /**
-   * The searchable tools: LangChain tools (`tool()`, `DynamicStructuredTool`, ...), core descriptors,
-   * or a core `ToolCatalog` (followed as it changes). Do not also give them to `createAgent`'s
-   * `tools`: the middleware offers them when they are loaded.
-   */
+  /** The searchable tools: LangChain tools, core descriptors, or a `ToolCatalog` (followed as it changes). */
   catalog: ToolCatalog | Iterable<LangChainToolLike | ToolDescriptor>;
-  /**
-   * Tools offered at every step and never searched, their calls validated by the session like catalog
-   * tools. (Tools given to `createAgent`'s own `tools` are offered too, and run by LangChain untouched.)
-   */
+  /** Tools offered at every step and never searched, their calls checked by the session. Default none. */
   tools?: Iterable<LangChainToolLike | ToolDescriptor>;
-  /** Where loaded tools live; see {@link LangChainStateStrategy}. Default `memory`. */
+  /** Where loaded tools live ({@link LangChainStateStrategy}). Default `memory`. */
   state?: TState;
-  /**
-   * The user or tenant a run belongs to, from its config (e.g. `(config) => config.context?.userId`):
-   * part of the state key, and handed to the policy. Default: none.
-   */
+  /** The user or tenant of a run, read from its config: part of the state key, handed to the policy. Default none. */
   resourceId?: (config: LangGraphRunnableConfig) => string | undefined;
-  /** The name of the middleware, unique among an agent's middleware. Default `toolscout`. */
+  /** The middleware's name, unique among an agent's middleware. Default `toolscout`. */
   name?: string;
 }
 
-/** The middleware's type: with `state: 'agent-state'` the agent state (input, result) has `toolscoutLoadedTools`. */
+/** The middleware's type: with `state: 'agent-state'` the agent state has `toolscoutLoadedTools`. */
 export type ToolSearchAgentMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy> = AgentMiddleware<
   [TState] extends ['agent-state'] ? LoadedToolsStateSchema : undefined
 >;
@@ -115,21 +103,19 @@ function toLangChain({ tool, name, description, inputSchema }: OfferedTool): Lan
   return toLangChainTool(tool ?? { id: name, name, description, inputSchema });
 }
 
+/** The agent's system message with the session's instructions after the user's own text (as it is without). */
+function withInstructions(system: SystemMessage, instructions: string | undefined): SystemMessage {
+  if (instructions === undefined) return system;
+  return system.concat(system.text === '' ? instructions : `\n\n${instructions}`);
+}
+
 /**
- * Tool search for LangChain JS: one {@link ToolSearchSession} wired to `createAgent` (through
- * {@link LangChainToolSearch.middleware}) or to a custom LangGraph graph (through
- * {@link LangChainToolSearch.toolsFor} and {@link LangChainToolSearch.toolNode}). All behaviour
- * (ranking, meta-tools, loaded state, policy, errors) is the session's; this class converts tools and
- * messages and routes every call through `step.execute`.
- *
- * @example
- * ```ts
- * const search = new LangChainToolSearch({ catalog: [weatherTool, emailTool, ...manyMore] });
- * const agent = createAgent({ model, tools: [], middleware: [search.middleware()] });
- * ```
+ * Tool search for LangChain JS: one {@link ToolSearchSession} wired to `createAgent`
+ * ({@link LangChainToolSearch.middleware}) or to a custom LangGraph graph ({@link LangChainToolSearch.toolsFor},
+ * {@link LangChainToolSearch.toolNode}); all behaviour is the session's (see the README).
  */
 export class LangChainToolSearch<TState extends LangChainStateStrategy = LangChainStateStrategy> {
-  /** The session all behaviour lives in (telemetry: `session.subscribe`; tokens: `session.measureStep`). */
+  /** The session all behaviour lives in (telemetry, token figures, `instructions`). */
   readonly session: ToolSearchSession;
   /** Whether loaded tools live in the agent state (`state: 'agent-state'`). */
   readonly usesAgentState: boolean;
@@ -153,9 +139,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   /**
-   * The tools to bind for the next model call of a custom graph:
-   * `model.bindTools(await search.toolsFor(state.messages, config))`, with the node's run config.
-   * (The step itself: `search.session.prepareStep(...)`.)
+   * The tools to bind for the next model call of a custom graph, given its messages and run config
+   * (`model.bindTools(await search.toolsFor(state.messages, config))`).
    */
   async toolsFor(messages: readonly BaseMessage[], config?: LangGraphRunnableConfig): Promise<LangChainTool[]> {
     this.assertSessionState('toolsFor');
@@ -164,11 +149,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   /**
-   * A node for custom graphs: `graph.addNode('tools', search.toolNode())`. It is LangGraph's own
-   * `ToolNode` (which finds the last AIMessage's unanswered calls and merges the `Command`s tools
-   * return), running each call through the session: meta-tools, loaded catalog tools and direct tools.
-   * The calls of an AIMessage are judged against the step prepared from the messages before it: what
-   * the model was offered.
+   * A tool node for custom graphs: LangGraph's own `ToolNode`, running each call of the last
+   * AIMessage through the step the model was offered when it made it.
    */
   toolNode(): ToolNode {
     this.assertSessionState('toolNode');
@@ -198,31 +180,34 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
   }
 
   /**
-   * The `createAgent` middleware: `wrapModelCall` offers the step's tools (beside the agent's own),
-   * and `wrapToolCall` runs calls of meta-tools, direct and catalog tools through the step, supplying
-   * the loaded catalog tools that were never registered with the agent. Tool errors reach the model
-   * as ToolMessages with `status: 'error'`.
+   * The `createAgent` middleware: `wrapModelCall` offers the step's tools beside the agent's own and
+   * adds the session's instructions to the system message; `wrapToolCall` runs the session's calls
+   * through the step. Tool errors reach the model as ToolMessages with `status: 'error'`.
    */
   middleware(): ToolSearchAgentMiddleware<TState> {
     const middleware = createMiddleware({
       name: this.options.name ?? 'toolscout',
       stateSchema: this.usesAgentState ? loadedToolsStateSchema : undefined,
       wrapModelCall: async (request, handler) => {
-        // Agent tools that are the session's own are offered by the session, as those very objects.
-        const others = request.tools.filter(
-          (tool) => !(isLangChainTool(tool) && isSessionTool(this.session, tool.name, tool, PLACES)),
-        );
+        // The agent's own tools win over catalog tools of their names; the session offers its own objects.
+        const own = agentOwnTools(this.session, request.tools, PLACES);
         const runConfig = request.runtime as LangGraphRunnableConfig;
-        const step = await this.session.prepareStep(this.stepRequest(request.messages, runConfig, request.state));
-        const response = await handler({ ...request, tools: [...others, ...step.tools.map(toLangChain)] });
+        const stepRequest = this.stepRequest(request.messages, runConfig, request.state);
+        const step = await this.session.prepareStep({ ...stepRequest, hostTools: own.names });
+        const response = await handler({
+          ...request,
+          systemMessage: withInstructions(request.systemMessage, step.instructions),
+          tools: [...own.tools, ...step.tools.map(toLangChain)],
+        });
         // Parallel calls run as separate tasks; each is judged against this step (`stepForCall`).
         step.expectCalls((response.tool_calls ?? []).flatMap((call) => (call.id ? [call.id] : [])));
         return response;
       },
       wrapToolCall: async (request, handler) => {
         const call = request.toolCall;
-        // The agent's own tools run as LangChain runs them.
-        if (!this.handles(call.name) && request.tool !== undefined) return handler(request);
+        // The agent's own tools run as LangChain runs them (a tool of the session's is its very object).
+        if (request.tool !== undefined && this.session.resolve(call.name)?.tool !== request.tool)
+          return handler(request);
         const runConfig = request.runtime as LangGraphRunnableConfig;
         // The step of the model call that made it; when gone (a resumed interrupt), one from the messages before.
         const before = messagesBefore(request.state.messages, call.id);
@@ -270,21 +255,8 @@ export class LangChainToolSearch<TState extends LangChainStateStrategy = LangCha
 }
 
 /**
- * Tool search as `createAgent` middleware: the model starts with the meta-tools (`search_tools`,
- * `load_tool`, ...) beside the agent's own tools, and loaded catalog tools are offered from the next
- * model call. Give a {@link LangChainToolSearch} instead of options to share its session (telemetry,
- * token figures) or to use it in a custom graph too.
- *
- * @example
- * ```ts
- * const agent = createAgent({
- *   model: 'openai:gpt-5',
- *   tools: [],
- *   middleware: [toolSearchMiddleware({ catalog: manyTools, state: 'agent-state' })],
- *   checkpointer: new MemorySaver(),
- * });
- * await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Paris?' }] }, { configurable: { thread_id: 't1' } });
- * ```
+ * Tool search as `createAgent` middleware (see the README): the model starts with the meta-tools
+ * beside the agent's own tools. Give a {@link LangChainToolSearch} instead of options to share its session.
  */
 export function toolSearchMiddleware<TState extends LangChainStateStrategy = LangChainStateStrategy>(
   options: LangChainToolSearchOptions<TState> | LangChainToolSearch<TState>,

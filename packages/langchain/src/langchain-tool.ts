@@ -9,22 +9,15 @@ import {
   type DeclaredTool,
   declaredToolDescriptor,
   describeValue,
+  descriptorsOfList,
   executeOutsideSession,
-  isIterable,
   requestId,
 } from '@toolscout/core/internal';
 
-/**
- * A LangChain tool as agents and chat models take it: `tool(...)`, a `DynamicStructuredTool`, a
- * `StructuredTool` subclass, a `DynamicTool`, or a `RunnableToolLike` (`runnable.asTool(...)`).
- */
+/** A LangChain tool as agents and chat models take it (`tool()`, `DynamicStructuredTool`, `RunnableToolLike`, ...). */
 export type LangChainTool = ClientTool;
 
-/**
- * What tool search accepts where it takes LangChain tools: any tool object LangChain runs (checked at
- * runtime with {@link isLangChainTool}). Wider than {@link LangChainTool}, whose generics reject some
- * tools, e.g. a `DynamicStructuredTool` built with a JSON Schema literal.
- */
+/** Any tool object LangChain runs (see {@link isLangChainTool}); wider than {@link LangChainTool}'s generics. */
 export interface LangChainToolLike {
   /** The name the model calls the tool by. */
   readonly name: string;
@@ -32,18 +25,12 @@ export interface LangChainToolLike {
   invoke(input: never, config?: never): Promise<unknown>;
 }
 
-/**
- * Options of {@link fromLangChainTool}: fields of the descriptor, as core documents them (`id`
- * defaults to the tool's `name`; `tags` and `source` are searchable; `pinned` tools are always offered).
- */
+/** Options of {@link fromLangChainTool}: fields of the descriptor (`id` defaults to the tool's `name`). */
 export type FromLangChainToolOptions = Partial<
   Pick<ToolDescriptor, 'id' | 'tags' | 'source' | 'pinned' | 'annotations' | 'metadata'>
 >;
 
-/**
- * Options of {@link toLangChainTool}: the `name` the model sees (default: the catalog tool's
- * provider-safe `toolName`) and the `description` (default: the descriptor's).
- */
+/** Options of {@link toLangChainTool}: the `name` (default: the provider-safe `toolName`) and `description`. */
 export type ToLangChainToolOptions = Pick<ToolDescriptor, 'name' | 'description'>;
 
 /** The thread id of a LangChain run config (`configurable.thread_id`: a non-empty string or a number), if any. */
@@ -60,22 +47,8 @@ export function isLangChainTool(value: unknown): value is LangChainTool {
 }
 
 /**
- * Converts a LangChain tool into a core {@link ToolDescriptor} (the tool itself kept in `tool`), so
- * it can go in a toolscout catalog.
- *
- * When the descriptor runs inside the toolscout middleware or tool node, the tool is run by the
- * host (LangChain's tool handler, with its `ToolRuntime`: state, context, tool call id) after core has
- * checked the call; elsewhere `execute` calls `tool.invoke(input)`.
- *
- * @example
- * ```ts
- * const weather = tool(({ city }) => `Sunny in ${city}`, {
- *   name: 'get_weather',
- *   description: 'Current weather for a city',
- *   schema: z.object({ city: z.string() }),
- * });
- * const descriptor = fromLangChainTool(weather, { tags: ['weather'] });
- * ```
+ * A core {@link ToolDescriptor} of a LangChain tool (kept in `tool`); in the middleware or tool node
+ * LangChain runs it with its `ToolRuntime` once core has checked the call, elsewhere `tool.invoke`.
  */
 export function fromLangChainTool(
   tool: LangChainToolLike,
@@ -105,33 +78,17 @@ export function fromLangChainTool(
   return declaredToolDescriptor(like, options);
 }
 
-/**
- * Converts several LangChain tools (see {@link fromLangChainTool}); core descriptors in the list are
- * passed through, so a catalog can mix both.
- */
+/** Converts several LangChain tools ({@link fromLangChainTool}); core descriptors in the list pass through. */
 export function fromLangChainTools(
   tools: Iterable<LangChainToolLike | ToolDescriptor>,
   options: Pick<FromLangChainToolOptions, 'source' | 'tags'> = {},
 ): ToolDescriptor[] {
-  if (!isIterable(tools)) {
-    throw new InvalidToolError(
-      `Expected an iterable of LangChain tools or tool descriptors, got ${describeValue(tools)}`,
-    );
-  }
-  return [...tools].map((tool) =>
-    isLangChainTool(tool) ? fromLangChainTool(tool, options) : (tool as ToolDescriptor),
-  );
+  return descriptorsOfList(tools, 'LangChain tool', isLangChainTool, (tool) => fromLangChainTool(tool, options));
 }
 
 /**
- * Converts a core descriptor (or a catalog tool) into a LangChain tool for `bindTools`, `createAgent`
- * or a `ToolNode`. A descriptor that came from {@link fromLangChainTool} gives back its original
- * tool when the name and description are unchanged. Otherwise the result is a
- * `DynamicStructuredTool` whose input schema is the descriptor's zod schema (validated by LangChain)
- * or its JSON Schema, and which runs the descriptor's `execute` with the thread id, context and abort
- * signal of the run.
- *
- * Throws `InvalidToolError` for an unusable descriptor (as a catalog would).
+ * A LangChain tool of a core descriptor or catalog tool: the original one of a converted tool (name and
+ * description unchanged), else a `DynamicStructuredTool` running `execute`; `InvalidToolError` if unusable.
  */
 export function toLangChainTool(
   tool: ToolDescriptor | CatalogTool,

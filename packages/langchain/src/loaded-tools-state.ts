@@ -1,11 +1,7 @@
 import { ReducedValue, StateSchema } from '@langchain/langgraph';
 import { z } from 'zod/v4';
 
-/**
- * The agent state field where the `agent-state` strategy keeps the names of the loaded tools, in
- * load order. It is checkpointed with the thread, appears in `agent.invoke` results, and may be given
- * on input to pre-load tools (`{ messages, toolscoutLoadedTools: ['get_weather'] }`).
- */
+/** The agent state field where the `agent-state` strategy keeps the loaded tools' names, in load order. */
 export const LOADED_TOOLS_STATE_KEY = 'toolscoutLoadedTools';
 
 /** Appends the names not yet present, keeping the order of first load (parallel loads merge). */
@@ -24,10 +20,7 @@ export const loadedToolsStateSchema = new StateSchema({
 /** The type of {@link loadedToolsStateSchema}: the agent state of the `agent-state` strategy. */
 export type LoadedToolsStateSchema = typeof loadedToolsStateSchema;
 
-/**
- * The loaded tool names kept by the `agent-state` strategy in an agent state (an `invoke` result, or
- * a checkpoint's values), in load order; none when the field is absent or malformed.
- */
+/** The loaded tool names of an agent state (an `invoke` result, a checkpoint's values); none when absent or malformed. */
 export function loadedToolsOf(state: unknown): string[] {
   const value = (state as Record<string, unknown> | undefined)?.[LOADED_TOOLS_STATE_KEY];
   return Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : [];

@@ -1,5 +1,5 @@
-// The two README examples, as written there, with LangChain's fake model in place of a real one.
-import { AIMessage } from '@langchain/core/messages';
+// The README examples, as written there, with LangChain's fake model in place of a real one.
+import { AIMessage, SystemMessage } from '@langchain/core/messages';
 import { MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { toolsCondition } from '@langchain/langgraph/prebuilt';
 import { createAgent, tool } from 'langchain';
@@ -48,6 +48,26 @@ describe('README examples', () => {
     expect(result.messages.at(-1)?.text).toBe('Sunny in Rome.');
   });
 
+  it("instructions, preselect and the agent's own tools", async () => {
+    const model = new RecordingFakeModel()
+      .respondWithTools([{ name: 'send_email', args: { to: 'bob', body: 'Hi' } }])
+      .respond(new AIMessage('Sent.'));
+
+    const agent = createAgent({
+      model,
+      tools: [getWeather], // the agent's own tools: always offered, and they win over catalog tools of their names
+      systemPrompt: 'You are a travel assistant.',
+      middleware: [toolSearchMiddleware({ catalog: hundredsMoreTools, preselect: true })],
+    });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Send an email to Bob' }] });
+
+    const system = model.calls[0]!.messages[0]!;
+    expect(SystemMessage.isInstance(system)).toBe(true);
+    expect(system.text).toMatch(/^You are a travel assistant\.\n\nTo discover available tools, call search_tools/);
+    expect(model.offeredNames[0]).toEqual(['get_weather', 'search_tools', 'load_tool', 'send_email']);
+    expect(result.messages.at(-2)?.text).toBe('Sent to bob');
+  });
+
   it('custom graph', async () => {
     const model = new RecordingFakeModel()
       .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
@@ -55,10 +75,11 @@ describe('README examples', () => {
       .respond(new AIMessage({ id: 'a1', content: 'Sunny in Paris.' }));
 
     const search = new LangChainToolSearch({ catalog: [getWeather, ...hundredsMoreTools] });
+    const system = new SystemMessage(search.session.instructions ?? ''); // what the model is told about tool search
     const graph = new StateGraph(MessagesAnnotation)
       .addNode('agent', async (state, config) => {
         const tools = await search.toolsFor(state.messages, config); // meta-tools + loaded tools
-        return { messages: [await model.bindTools(tools).invoke(state.messages, config)] };
+        return { messages: [await model.bindTools(tools).invoke([system, ...state.messages], config)] };
       })
       .addNode('tools', search.toolNode()) // runs every call through the session
       .addEdge('__start__', 'agent')
@@ -76,5 +97,6 @@ describe('README examples', () => {
       ['search_tools', 'load_tool', 'get_weather'],
     ]);
     expect(result.messages.at(-1)?.text).toBe('Sunny in Paris.');
+    expect(model.calls[0]!.messages[0]!.text).toContain('To discover available tools, call search_tools');
   });
 });

@@ -365,16 +365,24 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(await search.session.loadedTools({ threadId: 't-7', resourceId: 'bob' })).toHaveLength(0);
   });
 
-  it('refuses an agent tool that clashes with a catalog tool, naming it', async () => {
+  it('refuses an agent tool that clashes with a direct tool or a meta-tool, naming it', async () => {
     const fixture = createFixtureTools();
     const impostor = createFixtureTools().getWeather; // same name, another object
     const agent = createAgent({
       model: new RecordingFakeModel().respond(new AIMessage('never')),
       tools: [impostor],
-      middleware: [toolSearchMiddleware({ catalog: fixture.catalog })],
+      middleware: [toolSearchMiddleware({ catalog: fixture.catalog.slice(1), tools: [fixture.getWeather] })],
     });
     await expect(agent.invoke({ messages: [new HumanMessage('Hi')] })).rejects.toThrow(
       /createAgent's tools include a tool named "get_weather"/,
+    );
+    const renamed = createAgent({
+      model: new RecordingFakeModel().respond(new AIMessage('never')),
+      tools: [fixture.calculator],
+      middleware: [toolSearchMiddleware({ catalog: fixture.catalog, metaTools: { search: { name: 'calculator' } } })],
+    });
+    await expect(renamed.invoke({ messages: [new HumanMessage('Hi')] })).rejects.toThrow(
+      /createAgent's tools include a tool named "calculator", and a toolscout meta-tool has that name/,
     );
   });
 

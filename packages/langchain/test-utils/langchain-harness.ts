@@ -1,9 +1,16 @@
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { ConformanceHarness, HarnessAgent, Transcript } from '@toolscout/conformance';
 import { parseJsonOrText } from '@toolscout/test-kit';
 import { createAgent } from 'langchain';
+import { toLangChainTool } from '../src/langchain-tool.js';
 import { LangChainToolSearch } from '../src/langchain-tool-search.js';
 import { RecordingFakeModel } from './recording-fake-model.js';
+
+/** The system text of a model call: its system messages joined by a blank line, or undefined without one. */
+function systemText(messages: readonly BaseMessage[]): string | undefined {
+  const texts = messages.filter((message) => SystemMessage.isInstance(message)).map((message) => message.text);
+  return texts.length === 0 ? undefined : texts.join('\n\n');
+}
 
 function isMessageList(history: unknown): history is BaseMessage[] {
   return (
@@ -17,15 +24,17 @@ let agentCount = 0;
 /**
  * The conformance harness of `@toolscout/langchain`: a real `createAgent` with the toolscout
  * middleware and LangChain's fake chat model, which follows each turn's script and records the tools
- * bound at every model call. The history is the agent's messages, passed back in on the next turn;
- * the thread id goes in `configurable.thread_id`, the context in `invoke(..., { context })`.
+ * bound and the system text at every model call. The history is the agent's messages, passed back in
+ * on the next turn; the thread id goes in `configurable.thread_id`, the context in
+ * `invoke(..., { context })`. The setup's `hostTools` are `createAgent`'s own tools.
  */
 export function createLangChainHarness(): ConformanceHarness {
   return {
     createAgent(setup): HarnessAgent {
       const search = new LangChainToolSearch({ catalog: setup.tools, tools: setup.directTools, ...setup.options });
       const model = new RecordingFakeModel();
-      const agent = createAgent({ model, tools: [], middleware: [search.middleware()] });
+      const own = (setup.hostTools ?? []).map((tool) => toLangChainTool(tool));
+      const agent = createAgent({ model, tools: own, middleware: [search.middleware()] });
       const agentId = `agent${++agentCount}`;
       let turns = 0;
       let queued = 0;
@@ -77,9 +86,10 @@ export function createLangChainHarness(): ConformanceHarness {
               output: parseJsonOrText(message.text),
               isError: message.status === 'error',
             }));
-          const steps = model.offered.slice(offeredBefore).map((tools) => ({
+          const steps = model.offered.slice(offeredBefore).map((tools, step) => ({
             offered: tools.map((tool) => tool.name),
             descriptions: Object.fromEntries(tools.map((tool) => [tool.name, tool.description])),
+            system: systemText(model.calls[offeredBefore + step]?.messages ?? []),
           }));
           return { steps, results, history: messages };
         },

@@ -47,6 +47,23 @@ describe('conversationOf', () => {
     expect(loadedNamesFromConversation(conversation, { load: 'load_tool' })).toEqual(['get_weather']);
     expect(conversationOf([], read)).toEqual([]);
   });
+
+  it("reads a user's message where it is, between the calls and results", () => {
+    const withUser = (message: Message) => (message.role === 'user' ? { user: message.text } : read(message));
+    const messages: Message[] = [
+      { role: 'user', text: 'Weather?' },
+      { role: 'assistant', calls: [{ id: 'a', name: 'get_weather', args: {} }] },
+      { role: 'tool', callId: 'a', content: 'Sunny' },
+      { role: 'user', text: '' },
+    ];
+    expect(conversationOf(messages, withUser).map((entry) => entry.type)).toEqual([
+      'user-message',
+      'tool-call',
+      'tool-result',
+      'user-message',
+    ]);
+    expect(conversationOf(messages, withUser)[3]).toEqual({ type: 'user-message', text: '' });
+  });
 });
 
 describe('contentOutput', () => {

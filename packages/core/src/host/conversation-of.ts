@@ -1,8 +1,10 @@
 import type { ConversationEntry } from '../session/conversation.js';
 import { isRecord } from '../values.js';
 
-/** A message's tool calls, or the tool result it carries, as a host reads them off its framework's message. */
+/** A message's tool calls, tool result or user's text, as a host reads them off its framework's message. */
 export interface MessageToolParts {
+  /** The text of a user's message (its text parts joined), for `preselect`. */
+  user?: string;
   /** The tool calls the model made in this message, in order. */
   calls?: readonly { id?: string; name: string; input: unknown }[];
   /** The tool result this message carries; `name` may be absent when the message names only the call. */
@@ -10,8 +12,8 @@ export interface MessageToolParts {
 }
 
 /**
- * The conversation core reads (tool calls and tool results, oldest first) from a framework's
- * messages: `read` gives each message's calls or result, or nothing for a message that holds none.
+ * The conversation core reads (the user's messages, tool calls and tool results, oldest first) from a
+ * framework's messages: `read` gives each message's parts, or nothing for a message that holds none.
  * A result without a name takes the name of the call it answers; one that answers no known call is
  * skipped.
  */
@@ -22,7 +24,8 @@ export function conversationOf<TMessage>(
   const entries: ConversationEntry[] = [];
   const callNames = new Map<string, string>();
   for (const message of messages) {
-    const { calls = [], result } = read(message) ?? {};
+    const { user, calls = [], result } = read(message) ?? {};
+    if (user !== undefined) entries.push({ type: 'user-message', text: user });
     for (const { id, name, input } of calls) {
       entries.push({ type: 'tool-call', toolCallId: id, toolName: name, input });
       if (id) callNames.set(id, name);
