@@ -81,6 +81,13 @@ export function runInChild<T, P = unknown>(
       timer = setTimeout(() => finish(what()), ms);
     };
     limit(setupTimeoutMs, () => ({ status: 'failed', message: `the child was not ready within ${setupTimeoutMs} ms` }));
+    // A result that reaches a busy parent after the limit was still running at the limit: timed out,
+    // whichever of the timer and the message the event loop happens to handle first.
+    const late = (): ChildOutcome<T, P> | undefined => {
+      const afterMs = Math.round(performance.now() - readyAt);
+      if (readyAt === 0 || afterMs <= timeoutMs) return undefined;
+      return { status: 'timed-out', afterMs, ...(progress === undefined ? {} : { progress }) };
+    };
     child.on('message', (message: ChildMessage<T, P>) => {
       if (message.type === 'ready') {
         readyAt = performance.now();
@@ -91,7 +98,7 @@ export function runInChild<T, P = unknown>(
         }));
         if (child.connected) child.send(GO);
       } else if (message.type === 'progress') progress = message.value;
-      else if (message.type === 'result') finish({ status: 'ok', value: message.value });
+      else if (message.type === 'result') finish(late() ?? { status: 'ok', value: message.value });
       else if (message.type === 'error') finish({ status: 'failed', message: message.message });
     });
     child.on('error', (error) => finish({ status: 'failed', message: error.message }));
