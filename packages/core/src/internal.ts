@@ -21,13 +21,10 @@ export { checkHostOptions, type HostOptionRule, loadedStateRule } from './host/h
 export { type HostSessionSpec, hostSession } from './host/host-session.js';
 export { HostToolRunner } from './host/host-tool-runner.js';
 export {
-  activeToolNames,
   carrySettings,
   executeThroughStep,
   keptTools,
   runStateEntry,
-  sessionOwns,
-  withHostTools,
 } from './host/host-tools.js';
 export { type HostToolPlaces, isSessionTool } from './host/is-session-tool.js';
 export { withKeyAlias, withKeyAliases } from './host/key-aliases.js';

@@ -1,49 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCallFailedError } from '../errors.js';
 import { ToolSearchSession } from '../session/tool-search-session.js';
-import {
-  activeToolNames,
-  carrySettings,
-  executeThroughStep,
-  keptTools,
-  runStateEntry,
-  sessionOwns,
-  withHostTools,
-} from './host-tools.js';
-
-describe('withHostTools', () => {
-  it("offers the meta-tools, then the host's tools, then the pinned and loaded ones; hides the host's copies of catalog tools", async () => {
-    const session = new ToolSearchSession({
-      catalog: [
-        { id: 'send_email', description: 'Send an email.' },
-        { id: 'get_time', description: 'Tell the time.', pinned: true },
-      ],
-    });
-    const step = await session.prepareStep({ threadId: 't' });
-    const host = { ask_user: 'host:ask_user', send_email: 'host:send_email' };
-    const tools = withHostTools(session, step, host, (offered) => `session:${offered.name}`);
-    expect(tools).toEqual({
-      search_tools: 'session:search_tools',
-      load_tool: 'session:load_tool',
-      ask_user: 'host:ask_user',
-      get_time: 'session:get_time',
-    });
-    expect(Object.keys(tools)).toEqual(['search_tools', 'load_tool', 'ask_user', 'get_time']);
-    expect(withHostTools(session, step, undefined, (offered) => offered.name)).not.toHaveProperty('ask_user');
-    expect(sessionOwns(session, 'send_email')).toBe(true);
-    expect(sessionOwns(session, 'ask_user')).toBe(false);
-
-    // The host restricts its own tools; the session's stay active.
-    expect(activeToolNames(session, Object.keys(tools), ['ask_user', 'send_email'])).toEqual([
-      'search_tools',
-      'load_tool',
-      'ask_user',
-      'get_time',
-    ]);
-    expect(activeToolNames(session, Object.keys(tools), [])).toEqual(['search_tools', 'load_tool', 'get_time']);
-    session.dispose();
-  });
-});
+import { carrySettings, executeThroughStep, keptTools, runStateEntry } from './host-tools.js';
 
 describe('keptTools', () => {
   it("are a step's pinned and loaded tools, not its meta-tools", async () => {
