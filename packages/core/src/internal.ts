@@ -17,7 +17,13 @@ export { contentOutput, conversationOf, type MessageToolParts } from './host/con
 export { type DeclaredTool, declaredToolDescriptor } from './host/declared-tool.js';
 export { embedderId } from './host/embedder-id.js';
 export { type HostCallOptions, type HostCallResult, outputText, runHostCall } from './host/host-call.js';
-export { checkHostOptions, type HostOptionRule, loadedStateRule } from './host/host-options.js';
+export {
+  checkHookOptions,
+  checkHostOptions,
+  checkOptionsObject,
+  type HostOptionRule,
+  loadedStateRule,
+} from './host/host-options.js';
 export { type HostSessionSpec, hostSession } from './host/host-session.js';
 export { HostToolRunner } from './host/host-tool-runner.js';
 export {
@@ -28,7 +34,6 @@ export {
 } from './host/host-tools.js';
 export { type HostToolPlaces, isSessionTool } from './host/is-session-tool.js';
 export { withKeyAlias, withKeyAliases } from './host/key-aliases.js';
-export { checkHookOptions, checkOptionsObject } from './host/option-checks.js';
 export {
   checkOptionRules,
   isBoolean,

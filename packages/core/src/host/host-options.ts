@@ -47,3 +47,30 @@ export function loadedStateRule(...extra: string[]): HostOptionRule {
   const expected = `${names.map((name) => `'${name}'`).join(', ')} or a LoadedToolStore`;
   return [(value) => names.includes(value as string) || (isRecord(value) && typeof value.get === 'function'), expected];
 }
+
+/**
+ * An entry point's options, checked: an object, else an {@link InvalidOptionError} of `options`
+ * saying `usage` and what came instead ({@link checkHostOptions} without rules).
+ */
+export function checkOptionsObject(options: unknown, usage: string): asserts options is Record<string, unknown> {
+  checkHostOptions(options, usage, {});
+}
+
+/** The rule of an option that maps tool names to functions (e.g. per-tool hooks). */
+const RECORD_OF_FUNCTIONS: HostOptionRule = [isRecord, 'a record of functions by tool name'];
+
+/**
+ * The hook options of an entry point's options object, checked by {@link checkHostOptions}'s rules:
+ * each of `functions` that is given must be a function, each of `records` a record of functions by
+ * tool name.
+ */
+export function checkHookOptions(
+  options: Record<string, unknown>,
+  functions: readonly string[],
+  records: readonly string[] = [],
+): void {
+  const rules: Record<string, HostOptionRule> = {};
+  for (const name of functions) rules[name] = 'function';
+  for (const name of records) rules[name] = RECORD_OF_FUNCTIONS;
+  checkHostOptions(options, 'options must be an object', rules);
+}

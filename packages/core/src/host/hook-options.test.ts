@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../errors.js';
 import { thrown } from '../test-utils/thrown.js';
-import { checkHookOptions, checkOptionsObject } from './option-checks.js';
+import { checkHookOptions, checkOptionsObject } from './host-options.js';
 
 describe('checkOptionsObject', () => {
   it('accepts an object and names `options` for anything else, with what came', () => {
