@@ -291,6 +291,19 @@ describe.each([
       );
     });
 
+    it("answers a resource URI that is not absolute with -32602, never the upstream parser's -32603 (found by fast-check)", async () => {
+      for (const uri of ['nowhere', '', '//no-scheme', 'fixture+nowhere']) {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri } });
+        const headers = {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2025-11-25',
+        };
+        const probe: Probe = { method: 'POST', session: 'valid', headers, body };
+        expectRightCodes(probe, await send(probe));
+      }
+    });
+
     it('answers other HTTP methods without a session with a well-formed error', async () => {
       await fc.assert(
         fc.asyncProperty(

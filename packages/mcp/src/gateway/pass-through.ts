@@ -321,11 +321,17 @@ export class McpPassThrough {
    * tool's result) goes to the only server with resources, when there is only one.
    */
   #resource(uri: string): UpstreamItem {
-    const item = this.#options.names.resolveUri(uri);
-    if (item) return item;
+    const item = this.#options.names.resolveUri(uri) ?? this.#onlyServerWithResources(uri);
+    if (!item) throw unknownName('resource', uri);
+    // A resource URI is absolute (RFC 3986): anything else is the client's mistake, answered here
+    // rather than left to the upstream (whose URL parser may fail as an internal error).
+    if (!URL.canParse(item.name)) throw unknownName('resource', uri);
+    return item;
+  }
+
+  #onlyServerWithResources(uri: string): UpstreamItem | undefined {
     const withResources = [...this.#options.upstreams.values()].filter((upstream) => upstream.capabilities?.resources);
-    if (withResources.length === 1) return { server: withResources[0]!.name, name: uri };
-    throw unknownName('resource', uri);
+    return withResources.length === 1 ? { server: withResources[0]!.name, name: uri } : undefined;
   }
 
   /** What a merged list needs of the gateway: the upstreams in order, the page size, where to warn. */
