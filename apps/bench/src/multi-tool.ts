@@ -127,7 +127,9 @@ async function searchLoad(session: ToolSearchSession, query: DatasetQuery, threa
   const found = new Set(namesIn(first));
   const missed = gold.filter((tool) => !found.has(tool.name));
   if (missed.length > 0) {
-    const again = await run(missed.map((tool) => ({ name: 'search_tools', input: { query: hintFor(tool.description) } })));
+    const again = await run(
+      missed.map((tool) => ({ name: 'search_tools', input: { query: hintFor(tool.description) } })),
+    );
     for (const outcome of again) for (const name of namesIn(outcome)) found.add(name);
   }
   const usable = gold.filter((tool) => found.has(tool.name));
@@ -145,7 +147,9 @@ async function searchLoad(session: ToolSearchSession, query: DatasetQuery, threa
 async function codeMode(session: ToolSearchSession, query: DatasetQuery, threadId: string): Promise<QueryCost> {
   const meter = new Meter(session, query.query);
   const gold = relevantTools(session, query);
-  const want = Object.fromEntries(gold.map((tool) => [tool.name, { hint: hintFor(tool.description), args: tool.args }]));
+  const want = Object.fromEntries(
+    gold.map((tool) => [tool.name, { hint: hintFor(tool.description), args: tool.args }]),
+  );
   const code = `const want = ${JSON.stringify(want)};
 const found = new Set((await tools.search(${JSON.stringify(query.query)})).map((hit) => hit.id));
 const results = {};
@@ -161,7 +165,9 @@ return results;`;
   if (!outcome.ok) throw new Error(`code mode: ${outcome.error.message}`);
   meter.results([outcome.output]);
   const results = (outcome.output as { result: Record<string, unknown> }).result;
-  const ran = Object.values(results).filter((value) => !(value && typeof value === 'object' && 'error' in value)).length;
+  const ran = Object.values(results).filter(
+    (value) => !(value && typeof value === 'object' && 'error' in value),
+  ).length;
   await meter.call(await session.prepareStep({ threadId }), []);
   return { steps: meter.steps, inputTokens: meter.inputTokens, outputTokens: meter.outputTokens, ran };
 }
@@ -170,7 +176,9 @@ return results;`;
 function relevantTools(session: ToolSearchSession, query: DatasetQuery) {
   return slotTools(query).flatMap((id) => {
     const tool = session.catalog.get(id);
-    return tool ? [{ name: tool.toolName, description: tool.description ?? '', args: argumentsFor(tool.jsonSchema) }] : [];
+    return tool
+      ? [{ name: tool.toolName, description: tool.description ?? '', args: argumentsFor(tool.jsonSchema) }]
+      : [];
   });
 }
 
@@ -204,11 +212,18 @@ export async function runMultiTool(
   const multi = dataset.queries.filter((query) => relevantSlots(query).slots >= 2);
   if (multi.length === 0) return undefined;
   const sample = evenly(multi, queries);
-  const catalog = new ToolCatalog(dataset.tools.map((tool) => ({ ...tool, execute: () => ({ ok: true, tool: tool.id }) })));
+  const catalog = new ToolCatalog(
+    dataset.tools.map((tool) => ({ ...tool, execute: () => ({ ok: true, tool: tool.id }) })),
+  );
   const index = new ToolIndex(catalog);
   const modes = {} as Record<MultiToolMode, MultiToolFigures>;
   for (const mode of MULTI_TOOL_MODES) {
-    const session = new ToolSearchSession({ catalog, index, mode, ...(mode === 'code' && { code: { sandbox, timeoutMs: 30_000 } }) });
+    const session = new ToolSearchSession({
+      catalog,
+      index,
+      mode,
+      ...(mode === 'code' && { code: { sandbox, timeoutMs: 30_000 } }),
+    });
     const costs: QueryCost[] = [];
     let relevant = 0;
     for (const [i, query] of sample.entries()) {

@@ -16,10 +16,10 @@ import {
 import { HOSTILE_BOUND_MS, type HostileResult } from './hostile.js';
 import { fmt, markdownTable } from './markdown.js';
 import { METRIC_COLUMNS } from './metrics.js';
+import type { MultiToolResult } from './multi-tool.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
 import { type PreselectResult, preselectText } from './preselect.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
-import type { MultiToolResult } from './multi-tool.js';
 import type { TokenResult } from './tokens.js';
 
 /** Everything one report run measured. */
@@ -226,7 +226,13 @@ export function multiToolTable(result: MultiToolResult): string {
   return [
     `Requests that need two or more tools (${fmt(result.sampled, 0)} of ${fmt(result.queries, 0)}, medians): a scripted agent searches, searches again for each relevant tool it missed, then runs every relevant tool found; in \`code\` mode one program does it all.`,
     '',
-    markdownTable(['mode', 'model steps', 'input tokens', 'output tokens', 'relevant tools run'], rows, ['l', 'r', 'r', 'r', 'r']),
+    markdownTable(['mode', 'model steps', 'input tokens', 'output tokens', 'relevant tools run'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
   ].join('\n');
 }
 

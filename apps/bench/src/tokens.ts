@@ -136,7 +136,13 @@ export async function runTokens(datasets: readonly Dataset[], options: TokenOpti
     index.dispose();
     onProgress(`tokens: ${dataset.name}, multi-tool requests (search-load vs code)...`);
     const multiTool = await runMultiTool(dataset, sandbox, queryCount);
-    const result: TokenResult = { dataset: dataset.name, tools: catalog.size, direct, modes, sampledQueries: sample.length };
+    const result: TokenResult = {
+      dataset: dataset.name,
+      tools: catalog.size,
+      direct,
+      modes,
+      sampledQueries: sample.length,
+    };
     results.push(multiTool ? { ...result, multiTool } : result);
     onProgress(`tokens: ${dataset.name}: direct ${direct}, search-load meta-tools ${modes['search-load'].metaTools}`);
   }

@@ -10,8 +10,9 @@
  * const session = new ToolSearchSession({ catalog, mode: 'code', code: { sandbox: await createQuickJsSandbox() } });
  * ```
  */
-export type { CodeModeOptions } from './session/code/code-options.js';
+
 export { type CodeModeChoice, codeModeOptions } from './session/code/code-mode-choice.js';
+export type { CodeModeOptions } from './session/code/code-options.js';
 export type {
   CodeBridgeOperation,
   CodeSandbox,

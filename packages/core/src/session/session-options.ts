@@ -191,6 +191,9 @@ export function storeOf<TTool>(options: ToolSearchSessionOptions<TTool>): Loaded
 }
 
 /** Code mode's sandbox and limits, checked (at construction): undefined in the other modes. */
-export function codeModeOf<TTool>(options: ToolSearchSessionOptions<TTool>, mode: ToolSearchMode): ResolvedCodeMode | undefined {
+export function codeModeOf<TTool>(
+  options: ToolSearchSessionOptions<TTool>,
+  mode: ToolSearchMode,
+): ResolvedCodeMode | undefined {
   return mode === 'code' ? resolveCodeMode(options.code) : undefined;
 }

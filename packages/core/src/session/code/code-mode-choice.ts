@@ -17,7 +17,10 @@ export type CodeModeChoice = { mode: 'code'; code: CodeModeOptions } | { mode: '
  * ```
  */
 export async function codeModeOptions(
-  options: Omit<CodeModeOptions, 'sandbox'> & { fallback?: 'proxy'; sandbox?: () => Promise<CodeModeOptions['sandbox']> } = {},
+  options: Omit<CodeModeOptions, 'sandbox'> & {
+    fallback?: 'proxy';
+    sandbox?: () => Promise<CodeModeOptions['sandbox']>;
+  } = {},
 ): Promise<CodeModeChoice> {
   const { fallback, sandbox = createQuickJsSandbox, ...limits } = options;
   try {

@@ -47,7 +47,11 @@ function catalog(ran: { id: string; input: unknown }[]): ToolDescriptor[] {
       },
       execute: record('slack_post_message', (input) => ({ posted: true, channel: input.channel })),
     },
-    { id: 'delete_repository', description: 'Delete a GitHub repository for good.', execute: record('delete_repository', () => 'deleted') },
+    {
+      id: 'delete_repository',
+      description: 'Delete a GitHub repository for good.',
+      execute: record('delete_repository', () => 'deleted'),
+    },
   ];
 }
 
@@ -126,7 +130,11 @@ describe('code mode', () => {
     const outcome = await run(`return await tools.call('delete_repository', {});`);
     expect(outcome).toMatchObject({
       ok: false,
-      error: { code: 'execution-failed', toolName: 'run_tool_code', message: expect.stringContaining('Tool "delete_repository" is not available') },
+      error: {
+        code: 'execution-failed',
+        toolName: 'run_tool_code',
+        message: expect.stringContaining('Tool "delete_repository" is not available'),
+      },
     });
     expect(ran).toEqual([]);
     expect(events).toContainEqual(expect.objectContaining({ type: 'blocked', toolId: 'delete_repository' }));
@@ -134,7 +142,9 @@ describe('code mode', () => {
   });
 
   it('search answers under the policy’s search phase: a hidden tool is never found', async () => {
-    const { run } = await codeSession({ filter: ({ tool, phase }) => !(phase === 'search' && tool.id === 'delete_repository') });
+    const { run } = await codeSession({
+      filter: ({ tool, phase }) => !(phase === 'search' && tool.id === 'delete_repository'),
+    });
     const outcome = await run(`return (await tools.search('delete github repository')).map((hit) => hit.id);`);
     expect(outcome).toMatchObject({ ok: true });
     expect((outcome as { output: { result: string[] } }).output.result).not.toContain('delete_repository');
@@ -150,7 +160,11 @@ describe('code mode', () => {
       ok: true,
       output: {
         result: {
-          known: { id: 'slack_post_message', description: 'Post a message to a Slack channel.', inputSchema: { required: ['channel', 'text'] } },
+          known: {
+            id: 'slack_post_message',
+            description: 'Post a message to a Slack channel.',
+            inputSchema: { required: ['channel', 'text'] },
+          },
           unknown: 'unknown-tool',
         },
       },
@@ -160,7 +174,10 @@ describe('code mode', () => {
   it('a missing, empty or oversized program is an invalid-arguments error', async () => {
     const { step } = await codeSession();
     expect(await step.execute('run_tool_code', {})).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
-    expect(await step.execute('run_tool_code', { code: '  ' })).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+    expect(await step.execute('run_tool_code', { code: '  ' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    });
     expect(await step.execute('run_tool_code', { code: 'x'.repeat(20_001) })).toMatchObject({
       ok: false,
       error: { code: 'invalid-arguments', message: expect.stringContaining('at most 20,000 characters') },
@@ -171,7 +188,10 @@ describe('code mode', () => {
     const { step } = await codeSession();
     expect(await step.execute('slack_post_message', { channel: 'a', text: 'b' })).toMatchObject({
       ok: false,
-      error: { code: 'not-loaded', message: expect.stringContaining('Run it from run_tool_code with await tools.call("slack_post_message"') },
+      error: {
+        code: 'not-loaded',
+        message: expect.stringContaining('Run it from run_tool_code with await tools.call("slack_post_message"'),
+      },
     });
   });
 
@@ -209,7 +229,9 @@ describe('code mode options', () => {
     const broken = async (): Promise<CodeSandbox> => {
       throw new SandboxUnavailableError('quickjs', new Error('WebAssembly is disabled'));
     };
-    await expect(codeModeOptions({ sandbox: broken })).rejects.toThrow(/cannot start on this host \(WebAssembly is disabled\)/);
+    await expect(codeModeOptions({ sandbox: broken })).rejects.toThrow(
+      /cannot start on this host \(WebAssembly is disabled\)/,
+    );
     const fallback = await codeModeOptions({ sandbox: broken, fallback: 'proxy' });
     expect(fallback).toEqual({ mode: 'proxy' });
     const session = new ToolSearchSession({ catalog: [], ...fallback });

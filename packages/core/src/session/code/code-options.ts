@@ -49,7 +49,10 @@ export function resolveCodeMode(option: unknown): ResolvedCodeMode {
     );
   }
   const resolved = { sandbox: sandbox as unknown as CodeSandbox } as ResolvedCodeMode;
-  for (const [field, limit] of Object.entries(LIMITS) as [keyof typeof LIMITS, (typeof LIMITS)[keyof typeof LIMITS]][]) {
+  for (const [field, limit] of Object.entries(LIMITS) as [
+    keyof typeof LIMITS,
+    (typeof LIMITS)[keyof typeof LIMITS],
+  ][]) {
     const value = option[field] ?? limit.fallback;
     if (!(typeof value === 'number' && Number.isInteger(value) && value >= limit.min && value <= limit.max)) {
       throw new InvalidOptionError(

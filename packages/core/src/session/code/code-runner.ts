@@ -6,8 +6,8 @@ import { isRecord } from '../../values.js';
 import { validationFailure } from '../messages.js';
 import { executeMetaTool, type MetaToolCall } from '../meta-tool-handlers.js';
 import { MODEL_INPUT_LIMITS } from '../model-input-limits.js';
-import type { CodeRunEvent } from '../telemetry.js';
 import type { ToolCallOutcome } from '../step-types.js';
+import type { CodeRunEvent } from '../telemetry.js';
 import { MAX_CODE_LENGTH, type ResolvedCodeMode } from './code-options.js';
 import { CodeOutput, parseSandboxJson } from './code-output.js';
 import type { CodeBridgeOperation, CodeSandboxEnd } from './code-sandbox.js';
@@ -39,7 +39,11 @@ export async function runToolCode<TTool>(
   try {
     end = await code.sandbox.run(
       source,
-      { bridge: (operation, json) => bridge.answer(operation, json), log: (line) => output.log(line), signal: bridge.signal },
+      {
+        bridge: (operation, json) => bridge.answer(operation, json),
+        log: (line) => output.log(line),
+        signal: bridge.signal,
+      },
       { timeoutMs: code.timeoutMs, memoryBytes: code.memoryBytes },
     );
   } finally {
@@ -147,7 +151,11 @@ class Bridge<TTool> {
   async #answer(operation: CodeBridgeOperation, [first, second]: unknown[]): Promise<Reply> {
     if (operation === 'search') return this.#search(first, second);
     if (typeof first !== 'string' || first === '' || first.length > MODEL_INPUT_LIMITS.nameLength) {
-      return { ok: false, code: 'invalid-arguments', message: `tools.${operation}: the first argument must be a tool id from tools.search.` };
+      return {
+        ok: false,
+        code: 'invalid-arguments',
+        message: `tools.${operation}: the first argument must be a tool id from tools.search.`,
+      };
     }
     if (operation === 'describe') {
       const outcome = await executeMetaTool(this.#call, 'describe', 'tools.describe', { toolName: first });
@@ -155,8 +163,13 @@ class Bridge<TTool> {
       const { name, ...rest } = outcome.output as { name: string };
       return { ok: true, value: { id: name, ...rest } };
     }
-    const outcome = await executeMetaTool(this.#call, 'call', 'tools.call', { toolName: first, arguments: second ?? {} });
-    const ran = outcome.ok ? outcome.toolId : outcome.error.code === 'execution-failed' && this.#call.session.resolve(first)?.id;
+    const outcome = await executeMetaTool(this.#call, 'call', 'tools.call', {
+      toolName: first,
+      arguments: second ?? {},
+    });
+    const ran = outcome.ok
+      ? outcome.toolId
+      : outcome.error.code === 'execution-failed' && this.#call.session.resolve(first)?.id;
     if (ran) this.toolIds.push(ran);
     return outcome.ok ? { ok: true, value: outcome.output } : failed(outcome.error);
   }
@@ -165,7 +178,10 @@ class Bridge<TTool> {
     if (typeof query !== 'string') {
       return { ok: false, code: 'invalid-arguments', message: 'tools.search: the query must be a string.' };
     }
-    const limit = isRecord(options) && Number.isInteger(options.limit) && (options.limit as number) >= 1 ? (options.limit as number) : undefined;
+    const limit =
+      isRecord(options) && Number.isInteger(options.limit) && (options.limit as number) >= 1
+        ? (options.limit as number)
+        : undefined;
     const { session, request, allowed } = this.#call;
     const text = query.slice(0, MODEL_INPUT_LIMITS.queryLength);
     const hits = text.trim() === '' ? [] : await session.search(text, request, allowed);

@@ -9,7 +9,13 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { SandboxUnavailableError } from '../../errors.js';
-import type { CodeBridgeOperation, CodeSandbox, CodeSandboxEnd, CodeSandboxHost, CodeSandboxLimits } from './code-sandbox.js';
+import type {
+  CodeBridgeOperation,
+  CodeSandbox,
+  CodeSandboxEnd,
+  CodeSandboxHost,
+  CodeSandboxLimits,
+} from './code-sandbox.js';
 
 /**
  * The most stack the code's recursion may use, in bytes (~800 frames): QuickJS's own check must
@@ -50,10 +56,12 @@ let loading: Promise<QuickJSWASMModule> | undefined;
 
 function loadModule(): Promise<QuickJSWASMModule> {
   // (the package types its ESM build as CommonJS, so TypeScript misreads its default export)
-  loading ??= newQuickJSWASMModuleFromVariant(quickJsNg.default as unknown as QuickJSSyncVariant).catch((cause: unknown) => {
-    loading = undefined;
-    throw new SandboxUnavailableError('quickjs', cause);
-  });
+  loading ??= newQuickJSWASMModuleFromVariant(quickJsNg.default as unknown as QuickJSSyncVariant).catch(
+    (cause: unknown) => {
+      loading = undefined;
+      throw new SandboxUnavailableError('quickjs', cause);
+    },
+  );
   return loading;
 }
 

@@ -2,11 +2,11 @@
 // outlive its run or to exceed its limits fails with a clear answer, and the host is untouched.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../types.js';
+import type { CodeRunEvent, ToolSearchEvent } from '../telemetry.js';
+import { ToolSearchSession } from '../tool-search-session.js';
 import type { CodeModeOptions } from './code-options.js';
 import type { CodeSandbox, CodeSandboxHost } from './code-sandbox.js';
 import { createQuickJsSandbox } from './quickjs-sandbox.js';
-import type { CodeRunEvent, ToolSearchEvent } from '../telemetry.js';
-import { ToolSearchSession } from '../tool-search-session.js';
 
 let sandbox: CodeSandbox;
 beforeAll(async () => {
@@ -77,7 +77,24 @@ describe('escapes: no host API is in reach', () => {
       return [...names];`);
     const names = result as string[];
     expect(names).toEqual(expect.arrayContaining(['tools', 'console', 'JSON', 'Promise']));
-    for (const name of ['process', 'require', 'module', 'Buffer', 'fetch', 'WebSocket', 'setTimeout', 'setInterval', 'Deno', 'Bun', 'globalThis.__bridge', '__bridge', '__log', 'std', 'os', 'Worker']) {
+    for (const name of [
+      'process',
+      'require',
+      'module',
+      'Buffer',
+      'fetch',
+      'WebSocket',
+      'setTimeout',
+      'setInterval',
+      'Deno',
+      'Bun',
+      'globalThis.__bridge',
+      '__bridge',
+      '__log',
+      'std',
+      'os',
+      'Worker',
+    ]) {
       expect(names).not.toContain(name);
     }
   });
@@ -110,7 +127,10 @@ describe('escapes: no host API is in reach', () => {
 describe('escapes: no run outlives its limits', () => {
   it('an infinite loop is stopped at the wall-clock limit and reported as a tool error', async () => {
     const { outcome, run, elapsed } = await runCode('while (true) {}', { timeoutMs: 200 });
-    expect(outcome).toMatchObject({ ok: false, error: { message: 'The code ran out of time (200 ms) and was stopped.' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { message: 'The code ran out of time (200 ms) and was stopped.' },
+    });
     expect(run.ended).toBe('timed-out');
     expect(elapsed).toBeLessThan(2_000);
   });
@@ -122,8 +142,15 @@ describe('escapes: no run outlives its limits', () => {
 
   it('an infinite loop of bridge calls ends at the bridge-call cap', async () => {
     const { outcome, run, events } = await runCode("for (;;) await tools.search('echo');", { maxBridgeCalls: 20 });
-    expect(outcome).toMatchObject({ ok: false, error: { message: 'The code made more than 20 tool calls and was stopped.' } });
-    expect(run).toMatchObject({ ended: 'over-budget', limit: 'bridge-calls', calls: { search: 20, describe: 0, call: 0 } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { message: 'The code made more than 20 tool calls and was stopped.' },
+    });
+    expect(run).toMatchObject({
+      ended: 'over-budget',
+      limit: 'bridge-calls',
+      calls: { search: 20, describe: 0, call: 0 },
+    });
     expect(events.filter((event) => event.type === 'search')).toHaveLength(20);
   });
 
@@ -205,8 +232,13 @@ describe('escapes: no run outlives its limits', () => {
     deleted = 0;
     const { outcome, events } = await runCode(`
       try { await tools.call('delete_repository', {}); } catch (error) { return error.code + ': ' + error.message; }`);
-    expect(outcome).toMatchObject({ ok: true, output: { result: expect.stringMatching(/^unknown-tool: Tool "delete_repository" is not available/) } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      output: { result: expect.stringMatching(/^unknown-tool: Tool "delete_repository" is not available/) },
+    });
     expect(deleted).toBe(0);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'blocked', toolId: 'delete_repository', phase: 'load' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'blocked', toolId: 'delete_repository', phase: 'load' }),
+    );
   });
 });
