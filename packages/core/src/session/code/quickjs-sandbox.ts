@@ -232,7 +232,6 @@ class QuickJsRun {
     if (this.#stop !== undefined) return this.#stopped();
     const message = describeThrown(dumped);
     if (/out of memory/i.test(message)) return { ended: 'out-of-memory', error: 'The code ran out of memory.' };
-    if (/stack overflow/i.test(message)) return { ended: 'out-of-memory', error: 'The code overflowed its stack.' };
     return { ended: 'threw', error: message };
   }
 
