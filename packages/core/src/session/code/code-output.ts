@@ -34,7 +34,7 @@ export class CodeOutput {
     let truncated = false;
     if (valueJson !== undefined) {
       if (valueJson.length <= this.#max) {
-        result = parseSandboxJson(valueJson);
+        result = parseOrText(valueJson);
         used = valueJson.length;
       } else {
         result = valueJson.slice(0, this.#max) + cutMarker(valueJson.length - this.#max, 'of the return value');
@@ -78,4 +78,13 @@ export function cutMarker(characters: number, what: string): string {
  */
 export function parseSandboxJson(text: string): unknown {
   return JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value));
+}
+
+/** JSON text as values, or as it is when it is not JSON (a sandbox of the host's that encodes badly). */
+function parseOrText(text: string): unknown {
+  try {
+    return parseSandboxJson(text);
+  } catch {
+    return text;
+  }
 }
