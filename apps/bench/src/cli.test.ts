@@ -191,7 +191,7 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
     const [entry] = tokens;
     expect(entry).toMatchObject({ dataset: 'tiny', tools: 12 });
     expect(entry.direct).toBeGreaterThan(500);
-    expect(Object.keys(entry.modes)).toEqual(['search-load', 'auto-load', 'catalog', 'proxy']);
+    expect(Object.keys(entry.modes)).toEqual(['search-load', 'auto-load', 'catalog', 'proxy', 'code']);
     const searchLoad = entry.modes['search-load'];
     expect(Object.keys(searchLoad)).toEqual(['metaTools', 'instructions', 'withFiveLoaded', 'searchResult']);
     // Mastra's sentences with the default names: about 40 tokens, a few more for auto-load's.
@@ -205,6 +205,13 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
     expect(searchLoad.searchResult).toBeGreaterThan(0);
     expect(entry.modes.catalog.searchResult).toBeNull();
     expect(entry.modes.proxy.withFiveLoaded).toBe(entry.modes.proxy.metaTools);
+    expect(entry.modes.code.withFiveLoaded).toBe(entry.modes.code.metaTools);
+    expect(entry.modes.code.searchResult).toBeGreaterThan(0);
+    // The fixture's multi-tool queries: code mode takes one program step and an answer.
+    expect(entry.multiTool.queries).toBeGreaterThanOrEqual(2);
+    expect(entry.multiTool.modes.code.steps).toBe(2);
+    expect(entry.multiTool.modes['search-load'].steps).toBeGreaterThanOrEqual(4);
+    expect(entry.multiTool.modes.code.ranPercent).toBe(entry.multiTool.modes['search-load'].ranPercent);
   });
 
   it('preselect --json: every setting per dataset, the combined table and the recommended default', async () => {

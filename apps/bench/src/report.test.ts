@@ -56,6 +56,15 @@ const tokens = (meta: number): TokenResult[] => [
       'auto-load': { metaTools: 90, instructions: 45, withFiveLoaded: 600, searchResult: 400 },
       catalog: { metaTools: 900, instructions: 40, withFiveLoaded: 950, searchResult: null },
       proxy: { metaTools: 250, instructions: 50, withFiveLoaded: 250, searchResult: 200 },
+      code: { metaTools: 180, instructions: 55, withFiveLoaded: 180, searchResult: 210 },
+    },
+    multiTool: {
+      queries: 40,
+      sampled: 2,
+      modes: {
+        'search-load': { steps: 5, inputTokens: 4000, outputTokens: 120, ranPercent: 90 },
+        code: { steps: 2, inputTokens: 1200, outputTokens: 300, ranPercent: 90 },
+      },
     },
   },
 ];
@@ -259,6 +268,10 @@ describe('tables', () => {
     expect(table).toContain('every definition offered directly = 1,000 tokens per step');
     expect(table).toContain('| search-load | 197 | 44 | 700 | 70.00 % | 200 |');
     expect(table).toContain('| catalog | 900 | 40 | 950 | 95.00 % | – (no search tool) |');
+    expect(table).toContain('| code | 180 | 55 | 180 | 18.00 % | 210 |');
+    expect(table).toContain('Requests that need two or more tools (2 of 40, medians)');
+    expect(table).toContain('| search-load | 5 | 4,000 | 120 | 90.0 % |');
+    expect(table).toContain('| code | 2 | 1,200 | 300 | 90.0 % |');
   });
 
   it('gateway: latency per operation, then memory, sessions and CPU, and the errors below', () => {

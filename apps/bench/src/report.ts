@@ -16,6 +16,7 @@ import {
 import { HOSTILE_BOUND_MS, type HostileResult } from './hostile.js';
 import { fmt, markdownTable } from './markdown.js';
 import { METRIC_COLUMNS } from './metrics.js';
+import type { MultiToolResult } from './multi-tool.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
 import { type PreselectResult, preselectText } from './preselect.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
@@ -207,9 +208,32 @@ export function tokensTables(results: readonly TokenResult[]): string {
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools): every definition offered directly = ${fmt(result.direct, 0)} tokens per step`,
         '',
         markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r', 'r']),
+        ...(result.multiTool ? ['', multiToolTable(result.multiTool)] : []),
       ].join('\n');
     })
     .join('\n\n');
+}
+
+/** Steps and tokens of multi-tool requests, `search-load` against `code` mode. */
+export function multiToolTable(result: MultiToolResult): string {
+  const rows = Object.entries(result.modes).map(([mode, figures]) => [
+    mode,
+    fmt(figures.steps, 0),
+    fmt(figures.inputTokens, 0),
+    fmt(figures.outputTokens, 0),
+    `${fmt(figures.ranPercent, 1)} %`,
+  ]);
+  return [
+    `Requests that need two or more tools (${fmt(result.sampled, 0)} of ${fmt(result.queries, 0)}, medians): a scripted agent searches, searches again for each relevant tool it missed, then runs every relevant tool found; in \`code\` mode one program does it all.`,
+    '',
+    markdownTable(['mode', 'model steps', 'input tokens', 'output tokens', 'relevant tools run'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+  ].join('\n');
 }
 
 const slash = (values: readonly number[], digits: number) => values.map((value) => fmt(value, digits)).join(' / ');

@@ -7,7 +7,9 @@ import {
   type ToolSearchMode,
   ToolSearchSession,
 } from '@toolscout/core';
+import { createQuickJsSandbox } from '@toolscout/core/code-mode';
 import type { Dataset } from './datasets.js';
+import { type MultiToolResult, runMultiTool } from './multi-tool.js';
 import { median } from './stats.js';
 
 /** Queries sampled (evenly spaced) per dataset by default. */
@@ -21,9 +23,12 @@ export interface TokenModeFigures {
   metaTools: number;
   /** The mode's default instructions (`step.instructions`), the system text an adapter adds once per request. */
   instructions: number;
-  /** Everything offered at the step after five tools were loaded (in `proxy` nothing is ever loaded). */
+  /** Everything offered at the step after five tools were loaded (in `proxy` and `code` nothing is ever loaded). */
   withFiveLoaded: number;
-  /** The JSON result of one `search_tools` call; null in `catalog` mode, which has no search tool. */
+  /**
+   * The JSON result of one `search_tools` call (in `code` mode, of a program that returns
+   * `await tools.search(query)`); null in `catalog` mode, which has no search tool.
+   */
   searchResult: number | null;
 }
 
@@ -39,6 +44,8 @@ export interface TokenResult {
   modes: Record<ToolSearchMode, TokenModeFigures>;
   /** Queries the medians are over. */
   sampledQueries: number;
+  /** Steps and tokens of requests that need several tools, `search-load` vs `code` (absent: the dataset has none). */
+  multiTool?: MultiToolResult;
 }
 
 /** Options of {@link runTokens}. */
@@ -75,15 +82,19 @@ async function measureQuery(
   if (search !== undefined) {
     const output = outputOf(await step.execute(search, { query }), `${mode} ${search}`);
     searchResult = await countTokens(JSON.stringify(output));
+  } else if (mode === 'code') {
+    const program = { code: `return await tools.search(${JSON.stringify(query)});` };
+    const output = outputOf(await step.execute(session.metaToolName('code')!, program), 'code run_tool_code');
+    searchResult = await countTokens(JSON.stringify(output));
   }
   if (mode === 'search-load') {
     outputOf(await step.execute(session.metaToolName('load')!, { toolNames: top }), 'load_tool');
   } else if (mode === 'catalog') {
     outputOf(await step.execute(session.metaToolName('discover')!, { toolNames: top }), 'discover_tools');
   }
-  // auto-load: the search loaded its hits (limit 5); proxy: nothing is loaded, tools run through call_tool.
+  // auto-load: the search loaded its hits (limit 5); proxy, code: nothing is loaded, tools run through the session.
   const next = await session.prepareStep({ threadId });
-  const expectedLoaded = mode === 'proxy' ? 0 : LOADED;
+  const expectedLoaded = mode === 'proxy' || mode === 'code' ? 0 : LOADED;
   if (next.loadedIds.length !== expectedLoaded) {
     throw new Error(`${mode}: expected ${expectedLoaded} loaded tools after the step, got ${next.loadedIds.length}.`);
   }
@@ -94,6 +105,7 @@ async function measureQuery(
 export async function runTokens(datasets: readonly Dataset[], options: TokenOptions = {}): Promise<TokenResult[]> {
   const { queries: queryCount = DEFAULT_TOKEN_QUERIES, onProgress = () => {} } = options;
   const results: TokenResult[] = [];
+  const sandbox = await createQuickJsSandbox();
   for (const dataset of datasets) {
     const catalog = new ToolCatalog(dataset.tools);
     const index = new ToolIndex(catalog);
@@ -102,7 +114,7 @@ export async function runTokens(datasets: readonly Dataset[], options: TokenOpti
     const modes = {} as Record<ToolSearchMode, TokenModeFigures>;
     for (const mode of TOOL_SEARCH_MODES) {
       onProgress(`tokens: ${dataset.name}, ${mode} mode...`);
-      const session = new ToolSearchSession({ catalog, index, mode });
+      const session = new ToolSearchSession({ catalog, index, mode, ...(mode === 'code' && { code: { sandbox } }) });
       const first = await session.measureStep(await session.prepareStep({ threadId: 'meta' }));
       direct = first.catalog.tokens;
       const searchResults: number[] = [];
@@ -122,7 +134,16 @@ export async function runTokens(datasets: readonly Dataset[], options: TokenOpti
       };
     }
     index.dispose();
-    results.push({ dataset: dataset.name, tools: catalog.size, direct, modes, sampledQueries: sample.length });
+    onProgress(`tokens: ${dataset.name}, multi-tool requests (search-load vs code)...`);
+    const multiTool = await runMultiTool(dataset, sandbox, queryCount);
+    const result: TokenResult = {
+      dataset: dataset.name,
+      tools: catalog.size,
+      direct,
+      modes,
+      sampledQueries: sample.length,
+    };
+    results.push(multiTool ? { ...result, multiTool } : result);
     onProgress(`tokens: ${dataset.name}: direct ${direct}, search-load meta-tools ${modes['search-load'].metaTools}`);
   }
   return results;

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { ConformanceHarness } from './harness.js';
 import type { ScenarioName } from './scenario-names.js';
 import { badInputScenarios } from './scenarios/bad-input.js';
+import { codeModeScenarios } from './scenarios/code-mode.js';
 import { type ConformanceCapabilities, createScenarioContext } from './scenarios/context.js';
 import { deferredScenarios } from './scenarios/deferred.js';
 import { hostToolScenarios } from './scenarios/host-tools.js';
@@ -53,5 +54,6 @@ export function runConformance(options: ConformanceOptions): void {
     optionErrorScenarios(context);
     instructionScenarios(context);
     preselectScenarios(context);
+    codeModeScenarios(context);
   });
 }

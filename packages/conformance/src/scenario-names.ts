@@ -49,6 +49,9 @@ export const SCENARIOS = [
   'preselect: once per user message, additive across turns',
   'preselect: a failing selector preselects nothing',
   'preselect: the policy filter applies',
+  'code mode: search and call in one model step',
+  'code mode: a call the policy denies',
+  'code mode: a timeout is a tool error',
 ] as const;
 
 /** A scenario's name; a misspelled one does not compile. */

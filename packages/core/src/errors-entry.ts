@@ -18,6 +18,7 @@ export {
   InvalidToolError,
   MissingDependencyError,
   PolicyTimeoutError,
+  SandboxUnavailableError,
   StoreDataError,
   StoreUnavailableError,
   ToolCallFailedError,

@@ -51,6 +51,7 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
   ['invalid-index', new errors.InvalidIndexError('not JSON'), {}],
   ['index-mismatch', new errors.IndexMismatchError('tool "a" changed', 'a'), { toolId: 'a' }],
   ['embedder-output', new errors.EmbedderOutputError('e5', 'returned 0 vectors'), { embedderId: 'e5' }],
+  ['sandbox-unavailable', new errors.SandboxUnavailableError('quickjs', new Error('no wasm')), { sandbox: 'quickjs' }],
   [
     'tool-call-not-loaded',
     new errors.ToolCallFailedError({

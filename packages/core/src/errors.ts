@@ -19,6 +19,7 @@ export type CoreErrorCode =
   | 'invalid-index'
   | 'index-mismatch'
   | 'embedder-output'
+  | 'sandbox-unavailable'
   | `tool-call-${ToolCallErrorCode}`;
 
 /** The codes of the adapters' error classes, which extend {@link ToolscoutError} in their own packages. */
@@ -414,5 +415,25 @@ export class ToolCallFailedError extends ToolscoutError {
   /** The message alone: it is what the model sees. */
   override toString(): string {
     return this.message;
+  }
+}
+
+/**
+ * Code mode's sandbox cannot start on this host (its WebAssembly module does not load). Code mode
+ * never runs the model's code unsandboxed: use another mode, or `codeModeOptions({ fallback: 'proxy' })`.
+ */
+export class SandboxUnavailableError extends ToolscoutError {
+  static override readonly marker = markerOf('SandboxUnavailableError');
+  static override readonly isInstance = checkFor<SandboxUnavailableError>(SandboxUnavailableError.marker);
+
+  constructor(
+    readonly sandbox: string,
+    cause: unknown,
+  ) {
+    super(
+      'sandbox-unavailable',
+      `Code mode's ${sandbox} sandbox cannot start on this host (${cause instanceof Error ? cause.message : String(cause)}). Code mode never runs code unsandboxed: use another mode, or codeModeOptions({ fallback: 'proxy' }).`,
+      { cause },
+    );
   }
 }

@@ -47,6 +47,8 @@ export {
 // Schemas: JSON Schema resolution and argument validation
 export { toJsonSchema, type ValidationIssue, type ValidationResult, validateInput } from './schema/schema.js';
 // Conversations, as adapters hand them to a session
+export type { CodeModeOptions } from './session/code/code-options.js';
+export type { CodeSandbox } from './session/code/code-sandbox.js';
 export type { ConversationEntry } from './session/conversation.js';
 // The tool-search session: options, steps, meta-tool calls, loaded state
 export type { DeferredToolOptions } from './session/deferred-tools.js';
@@ -81,6 +83,7 @@ export type {
 export type {
   BlockedEvent,
   CallEvent,
+  CodeRunEvent,
   LoadEvent,
   PreselectEvent,
   ResolveEvent,

@@ -23,7 +23,10 @@ interface Attempts {
   typo: number;
 }
 
-export const ATTEMPTS: Readonly<Record<ToolSearchMode, Attempts>> = {
+/** The modes whose meta-tools a script calls one by one (code mode's program is its own scenario). */
+export type StepwiseMode = Exclude<ToolSearchMode, 'code'>;
+
+export const ATTEMPTS: Readonly<Record<StepwiseMode, Attempts>> = {
   'search-load': {
     script: [
       search('send an email message'),
@@ -99,7 +102,7 @@ function readsLikeNoTool(transcript: Transcript, index: number, at: string): voi
  * it never runs, through any path, and the refusal reads like a tool that does not exist.
  */
 export function expectGuarded(
-  mode: ToolSearchMode,
+  mode: StepwiseMode,
   phase: PolicyPhase,
   run: { transcript: Transcript; executions: Execution[]; asked: ReadonlySet<PolicyPhase> },
 ): void {

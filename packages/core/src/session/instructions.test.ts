@@ -25,11 +25,14 @@ describe('instructions', () => {
         discover: { name: 'peek' },
         describe: { name: 'explain' },
         call: { name: 'run' },
+        code: { name: 'script' },
       };
-      const session = new ToolSearchSession({ catalog, mode, metaTools });
+      // (code mode needs a sandbox; the other modes ignore the option)
+      const code = { sandbox: { name: 'unused', run: async () => ({ ended: 'returned' as const }) } };
+      const session = new ToolSearchSession({ catalog, mode, metaTools, code });
       const text = session.instructions ?? '';
       for (const meta of session.metaTools) expect(text, mode).toContain(` ${meta.name} `);
-      expect(text, mode).not.toMatch(/search_tools|load_tool|discover_tools|describe_tool|call_tool/);
+      expect(text, mode).not.toMatch(/search_tools|load_tool|discover_tools|describe_tool|call_tool|run_tool_code/);
       texts.add(text);
     }
     expect(texts.size).toBe(TOOL_SEARCH_MODES.length);

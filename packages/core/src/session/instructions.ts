@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
 import { describeValue } from '../values.js';
+import { codeInstructions } from './code/code-tool-text.js';
 import type { MetaToolDefinition, MetaToolRole, ToolSearchMode } from './meta-tools.js';
 
 /** The longest `instructions` text a session takes (characters): a system message, not a document. */
@@ -20,6 +21,8 @@ export function defaultInstructions(mode: ToolSearchMode, name: (role: MetaToolR
       return `To discover available tools, read the list in the description of ${name('discover')}. To add one or more of them to the conversation, call ${name('discover')} with a toolNames array. Tools must be discovered before they can be used.`;
     case 'proxy':
       return `To discover available tools, call ${name('search')} with a keyword query. To see a tool's parameters, call ${name('describe')} with its toolName. To use a tool, call ${name('call')} with its toolName and arguments; tools found by search are never called directly.`;
+    case 'code':
+      return codeInstructions(name('code'));
   }
 }
 

@@ -95,6 +95,9 @@ export function notLoaded(
     case 'auto-load':
       fix = `Call ${meta('search')} with {"query":${quoted}} to load it, then call it again.`;
       break;
+    case 'code':
+      fix = `Run it from ${meta('code')} with await tools.call(${quoted}, {...}).`;
+      break;
     default:
       fix = `Call ${meta('load')} with {"toolName":${quoted}} first, then call it again.`;
   }

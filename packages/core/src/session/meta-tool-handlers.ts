@@ -1,10 +1,11 @@
-// The answers of the five meta-tools (search_tools, load_tool, discover_tools, describe_tool,
-// call_tool) to a call the model made at a step.
+// The answers of the meta-tools (search_tools, load_tool, discover_tools, describe_tool,
+// call_tool; run_tool_code's is in code/code-runner.ts) to a call the model made at a step.
 import { keptName } from '../catalog/aliases.js';
 import { ToolLimitError } from '../errors.js';
 import { compactText } from '../text/compact-text.js';
 import type { CatalogTool } from '../types.js';
 import { isRecord } from '../values.js';
+import { runToolCode } from './code/code-runner.js';
 import { couldNotLoad, unavailableTool } from './deferred-tools.js';
 import { hostToolFor, hostToolNames } from './host-tools.js';
 import {
@@ -73,6 +74,8 @@ export async function executeMetaTool<TTool>(
       return describeTool(call, name, args);
     case 'call':
       return callTool(call, name, args);
+    case 'code':
+      return runToolCode(call, call.session.code!, name, args);
   }
 }
 

@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
+import { CODE_TOOL_DESCRIPTION } from './code/code-tool-text.js';
 
 /**
  * How the model reaches the catalog:
@@ -15,13 +16,18 @@ import type { JsonSchema } from '../types.js';
  * - `proxy`: `search_tools`, `describe_tool` and `call_tool`; nothing is ever added to the offered
  *   tools, `call_tool` validates arguments against the tool's schema and runs it under the same
  *   policy. For hosts that cannot change tools mid-run (MCP clients that ignore `list_changed`).
+ * - `code`: one tool, `run_tool_code`, whose input is the body of an async JavaScript function run in
+ *   a sandbox with `tools.search`, `tools.describe` and `tools.call` (each a call through the
+ *   session: policy, validation, telemetry, the tool's own `execute`). A request that needs several
+ *   tools takes one model step instead of one per search, load and call. Needs `code.sandbox`
+ *   (`createQuickJsSandbox()` from `@toolscout/core/code-mode`); see `CodeModeOptions`.
  */
-export type ToolSearchMode = 'search-load' | 'auto-load' | 'catalog' | 'proxy';
+export type ToolSearchMode = 'search-load' | 'auto-load' | 'catalog' | 'proxy' | 'code';
 
-export const TOOL_SEARCH_MODES: readonly ToolSearchMode[] = ['search-load', 'auto-load', 'catalog', 'proxy'];
+export const TOOL_SEARCH_MODES: readonly ToolSearchMode[] = ['search-load', 'auto-load', 'catalog', 'proxy', 'code'];
 
 /** The role a meta-tool plays. */
-export type MetaToolRole = 'search' | 'load' | 'discover' | 'describe' | 'call';
+export type MetaToolRole = 'search' | 'load' | 'discover' | 'describe' | 'call' | 'code';
 
 /** A meta-tool's name and description, as configured. */
 export interface MetaToolConfig {
@@ -47,6 +53,7 @@ export const DEFAULT_META_TOOL_NAMES: Readonly<Record<MetaToolRole, string>> = {
   discover: 'discover_tools',
   describe: 'describe_tool',
   call: 'call_tool',
+  code: 'run_tool_code',
 };
 
 function defaultDescription(role: MetaToolRole, mode: ToolSearchMode, names: Record<MetaToolRole, string>): string {
@@ -67,6 +74,8 @@ function defaultDescription(role: MetaToolRole, mode: ToolSearchMode, names: Rec
       return 'Get the full description and input schema of a tool by exact name.';
     case 'call':
       return `Run a tool by exact name with its arguments (see ${names.describe} for its parameters).`;
+    case 'code':
+      return CODE_TOOL_DESCRIPTION;
   }
 }
 
@@ -110,6 +119,14 @@ const SCHEMAS: Record<MetaToolRole, JsonSchema> = {
     required: ['toolName'],
     additionalProperties: false,
   },
+  code: {
+    type: 'object',
+    properties: {
+      code: { type: 'string', description: 'The body of an async JavaScript function; `return` its result' },
+    },
+    required: ['code'],
+    additionalProperties: false,
+  },
 };
 
 /** The meta-tool roles each mode offers, in the order they are offered. */
@@ -118,6 +135,7 @@ export const MODE_ROLES: Readonly<Record<ToolSearchMode, readonly MetaToolRole[]
   'auto-load': ['search'],
   catalog: ['discover'],
   proxy: ['search', 'describe', 'call'],
+  code: ['code'],
 };
 
 const VALID_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -6,6 +6,7 @@ import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '..
 import type { LoadedToolStore } from '../stores/loaded-tool-store.js';
 import type { ToolDescriptor } from '../types.js';
 import { describeValue, isIterable, isRecord } from '../values.js';
+import { type CodeModeOptions, type ResolvedCodeMode, resolveCodeMode } from './code/code-options.js';
 import type { DeferredToolOptions } from './deferred-tools.js';
 import { type MetaToolsConfig, TOOL_SEARCH_MODES, type ToolSearchMode } from './meta-tools.js';
 import { MAX_FILTER_TIMEOUT_MS, type PolicyFilter } from './policy.js';
@@ -33,6 +34,8 @@ export interface ToolSearchSessionOptions<TTool = unknown> extends DeferredToolO
   indexOptions?: ToolIndexOptions;
   /** How the model reaches the catalog; see {@link ToolSearchMode}. Default `search-load`. */
   mode?: ToolSearchMode;
+  /** Code mode's sandbox and limits; needed with `mode: 'code'` (see {@link CodeModeOptions}), ignored otherwise. */
+  code?: CodeModeOptions;
   search?: {
     /** How many hits `search_tools` returns. Default 5. */
     limit?: number;
@@ -112,6 +115,7 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
   if (!TOOL_SEARCH_MODES.includes(mode)) {
     throw new InvalidOptionError('mode', `Unknown mode "${String(mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`);
   }
+  codeModeOf(options, mode); // (checked first: the session resolves it again for its steps)
   const limit = options.search?.limit;
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
     throw new InvalidOptionError('search.limit', `search.limit must be a positive integer; got ${String(limit)}.`);
@@ -184,4 +188,12 @@ export function storeOf<TTool>(options: ToolSearchSessionOptions<TTool>): Loaded
     'state',
     `state must be 'memory', 'conversation' or a LoadedToolStore; got ${quoted(state)}.`,
   );
+}
+
+/** Code mode's sandbox and limits, checked (at construction): undefined in the other modes. */
+export function codeModeOf<TTool>(
+  options: ToolSearchSessionOptions<TTool>,
+  mode: ToolSearchMode,
+): ResolvedCodeMode | undefined {
+  return mode === 'code' ? resolveCodeMode(options.code) : undefined;
 }

@@ -1,4 +1,5 @@
 import type { CatalogTool } from '../types.js';
+import type { ResolvedCodeMode } from './code/code-options.js';
 import type { MetaToolRole, ToolSearchMode } from './meta-tools.js';
 import type { PolicyCheck, PolicyPhase } from './policy.js';
 import type { StepRequest } from './step-types.js';
@@ -13,6 +14,8 @@ export interface StepContext<TTool> {
   readonly mode: ToolSearchMode;
   /** The session's instructions for the model's system channel (undefined: none). */
   readonly instructions: string | undefined;
+  /** Code mode's sandbox and limits (in code mode only). */
+  readonly code?: ResolvedCodeMode;
   /** The name the model sees for a meta-tool role, when this mode has it. */
   metaToolName(role: MetaToolRole): string | undefined;
   /** The direct or catalog tool a model-facing name or an id refers to (never one shadowed by a meta-tool). */

@@ -99,6 +99,32 @@ export interface ResolveEvent extends EventBase {
   error?: 'resolve-failed' | 'resolve-timeout' | 'invalid-tool';
 }
 
+/**
+ * A `run_tool_code` run (code mode): the bridge calls it made, how long it took, the sandbox's
+ * memory, and how it ended. Each search and call it made has its own event too.
+ */
+export interface CodeRunEvent extends EventBase {
+  type: 'code';
+  /** The sandbox's name (e.g. `quickjs`). */
+  sandbox: string;
+  /**
+   * `returned`: the code returned a value; `threw`: it threw (a refused tool call it did not catch
+   * included); `timed-out`: the wall-clock limit stopped it; `over-budget`: `limit` stopped it.
+   */
+  ended: 'returned' | 'threw' | 'timed-out' | 'over-budget';
+  /** The limit an `over-budget` run hit. */
+  limit?: 'memory' | 'bridge-calls';
+  /** Bridge calls made, by kind (the one over the cap not counted). */
+  calls: { search: number; describe: number; call: number };
+  /** The catalog tools it ran (ok or failed while running), in call order. */
+  toolIds: string[];
+  latencyMs: number;
+  /** The sandbox heap in use when the run ended, in bytes (when the sandbox can tell). */
+  memoryBytes?: number;
+  /** What the model is told, when it did not return. */
+  error?: string;
+}
+
 export type ToolSearchEvent =
   | SearchEvent
   | LoadEvent
@@ -107,7 +133,8 @@ export type ToolSearchEvent =
   | SelfCorrectionEvent
   | StepEvent
   | PreselectEvent
-  | ResolveEvent;
+  | ResolveEvent
+  | CodeRunEvent;
 
 /** Receives every event of a session. A throwing listener is ignored; it never breaks a step. */
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;

@@ -20,6 +20,7 @@ import { RecentByThread } from './recent-by-thread.js';
 import { RequestToolSets, type RequestTools } from './request-tools.js';
 import {
   checkSessionOptions,
+  codeModeOf,
   DEFAULT_DESCRIPTION_BUDGET,
   DEFAULT_LIMIT,
   storeOf,
@@ -393,6 +394,7 @@ export class ToolSearchSession<TTool = unknown> {
     return {
       mode: this.mode,
       instructions: this.instructions,
+      code: codeModeOf(this.options, this.mode),
       descriptionBudget: () => this.options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
       metaToolName: (role) => this.metaToolName(role),
       resolve: (name) => this.resolve(name),
