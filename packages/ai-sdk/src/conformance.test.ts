@@ -5,7 +5,7 @@ runConformance({
   name: 'ai-sdk',
   harness: createAISDKHarness(),
   capabilities: {
-    modes: { 'auto-load': true, catalog: true, proxy: true },
+    modes: { 'auto-load': true, catalog: true, proxy: true, code: true },
     history: true,
     trimHistory: true,
     instructions: true,

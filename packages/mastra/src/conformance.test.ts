@@ -2,7 +2,7 @@ import { runConformance } from '@toolscout/conformance';
 import { createMastraHarness } from '../test-utils/mastra-harness.js';
 
 const capabilities = {
-  modes: { 'auto-load': true, catalog: true, proxy: true },
+  modes: { 'auto-load': true, catalog: true, proxy: true, code: true },
   history: true,
   trimHistory: true,
   instructions: true,

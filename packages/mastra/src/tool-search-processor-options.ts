@@ -43,6 +43,7 @@ export interface ToolSearchProcessorOptions
     | 'descriptionBudget'
     | 'catalogListing'
     | 'mode'
+    | 'code'
     | 'instructions'
     | 'preselect'
   > {

@@ -160,6 +160,7 @@ function processorOptions(
   const result: ToolSearchProcessorOptions = { tools };
   if (pinned.length > 0) result.pinned = pinned;
   if (options.mode !== undefined) result.mode = options.mode;
+  if (options.code !== undefined) result.code = options.code;
   if (options.search) {
     result.search = {};
     if (options.search.limit !== undefined) result.search.topK = options.search.limit;

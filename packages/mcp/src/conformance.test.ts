@@ -7,7 +7,7 @@ runConformance({
   // Loaded tools live in the server per client session; MCP carries no conversation to restore one,
   // and no user messages (so no preselect). Its system channel is `initialize`'s instructions.
   capabilities: {
-    modes: { 'auto-load': true, catalog: true, proxy: true },
+    modes: { 'auto-load': true, catalog: true, proxy: true, code: true },
     history: false,
     trimHistory: false,
     instructions: true,

@@ -84,7 +84,7 @@ describe('parseGatewayArgs', () => {
   it('says what is wrong with a command line', () => {
     expect(usageError([])).toContain('--config FILE is required');
     expect(usageError(['--config', 'x', '--mode', 'fast'])).toBe(
-      '--mode must be one of search-load, auto-load, catalog, proxy; got "fast".',
+      '--mode must be one of search-load, auto-load, catalog, proxy, code; got "fast".',
     );
     expect(usageError(['--config', 'x', '--timeout', '-5'])).toContain('--timeout');
     expect(usageError(['--config', 'x', '--page-size', '0'])).toBe('--page-size needs a positive integer; got "0".');

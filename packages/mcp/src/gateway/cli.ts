@@ -2,6 +2,7 @@ import { fstatSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { TOOL_SEARCH_MODES, type ToolSearchMode, ToolscoutError } from '@toolscout/core';
+import { createQuickJsSandbox } from '@toolscout/core/code-mode';
 import { InvalidOptionError } from '@toolscout/core/errors';
 import { checkFor, markerOf } from '@toolscout/core/internal';
 import { AUTH_TOKEN_ENV } from './http-access.js';
@@ -79,8 +80,9 @@ Options:
   --allowed-origin ORIGIN with --http: also accept browser requests from this origin, e.g.
                           https://app.example.com (default: loopback origins); repeatable
   --max-sessions N        with --http: the most client sessions open at once (default 1000)
-  --mode MODE             search-load (default), auto-load, catalog, or proxy (a call_tool
-                          meta-tool, for clients that ignore tools/list_changed)
+  --mode MODE             search-load (default), auto-load, catalog, proxy (a call_tool
+                          meta-tool, for clients that ignore tools/list_changed), or code
+                          (run_tool_code: a short program searches and calls, in a sandbox)
   --pin ID                offer this tool at every step without a search, e.g.
                           github__create_issue; repeatable
   --timeout MS            per-call timeout for forwarded calls (default 60000)
@@ -315,6 +317,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIO): 
     gateway = new McpGateway({
       servers: config.servers,
       mode: args.mode,
+      ...(args.mode === 'code' ? { code: { sandbox: await createQuickJsSandbox() } } : {}),
       pinned: args.pinned,
       callTimeoutMs: args.callTimeoutMs,
       connectTimeoutMs: args.connectTimeoutMs,
