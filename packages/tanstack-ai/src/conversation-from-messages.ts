@@ -19,9 +19,21 @@ function argumentsOf(text: string): unknown {
   }
 }
 
+/** Whether a tool message is TanStack AI's placeholder for a call still to run (an approved call: `pendingExecution`). */
+export function isPendingPlaceholder(message: ModelMessage): boolean {
+  if (message.role !== 'tool' || typeof message.content !== 'string' || !message.content.includes('pendingExecution'))
+    return false;
+  try {
+    return (JSON.parse(message.content) as { pendingExecution?: unknown }).pendingExecution === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The user's messages, tool calls (`toolCalls` of assistant messages) and tool results (`tool`
- * messages) of a TanStack AI conversation, oldest first, in core's neutral form.
+ * messages, not the placeholders of calls still to run) of a TanStack AI conversation, oldest
+ * first, in core's neutral form.
  */
 export function conversationFromMessages(messages: readonly ModelMessage[]): ConversationEntry[] {
   if (!Array.isArray(messages)) {
@@ -41,7 +53,8 @@ export function conversationFromMessages(messages: readonly ModelMessage[]): Con
       }));
       return { calls };
     }
-    if (message.role !== 'tool' || typeof message.toolCallId !== 'string') return undefined;
+    if (message.role !== 'tool' || typeof message.toolCallId !== 'string' || isPendingPlaceholder(message))
+      return undefined;
     // Text (JSON is parsed by core), or content parts as they are.
     return { result: { callId: message.toolCallId, output: contentOutput(message.content) } };
   });

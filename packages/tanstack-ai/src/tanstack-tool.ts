@@ -1,6 +1,7 @@
 import type { AnyTool, ToolExecutionContext as TanStackToolContext } from '@tanstack/ai';
 import type { OfferedTool, SchemaLike, ToolDescriptor, ToolExecutionContext, ToolSearchStep } from '@toolscout/core';
 import {
+  carrySettings,
   descriptorsOfList,
   executeThroughStep,
   isRecord,
@@ -76,7 +77,7 @@ export function isOfferedBySession(tool: unknown): boolean {
  * The TanStack AI tool of one of a step's tools: its provider-safe `name`, description and JSON
  * Schema as offered, and an `execute` that runs each call through the step (policy, validation, the
  * tool itself). A refused or failed call throws a `ToolCallFailedError`, which TanStack AI gives the
- * model as the call's error.
+ * model as the call's error. A TanStack tool's `needsApproval` is kept: TanStack AI asks before the call runs.
  */
 export function toTanStackTool<TTool>(offered: OfferedTool<TTool>, step: ToolSearchStep<TTool>): TanStackTool {
   const tool: TanStackTool = {
@@ -85,6 +86,7 @@ export function toTanStackTool<TTool>(offered: OfferedTool<TTool>, step: ToolSea
     inputSchema: offered.inputSchema,
     execute: executeThroughStep(step, offered.name),
   };
+  carrySettings(offered.tool?.tool, tool, ['needsApproval']);
   offeredBySession.add(tool);
   return tool;
 }

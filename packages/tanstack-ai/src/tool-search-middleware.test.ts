@@ -168,6 +168,60 @@ describe('toolSearchMiddleware in chat()', () => {
     expect(fixture.runs.map((run) => run.input)).toEqual([{ city: 'Oslo', unit: 'celsius' }]);
   });
 
+  it('asks for approval of a catalog tool that needs it, and runs the approved call in the next chat()', async () => {
+    const { catalog, runs } = createFixtureTools();
+    const email = { to: 'bob@example.com', subject: 'Hi', body: 'Hello' };
+    const guarded = catalog.map((tool) => (tool.name === 'send_email' ? { ...tool, needsApproval: true } : tool));
+    const middleware = toolSearchMiddleware({ catalog: guarded });
+    const context = { threadId: 'thread-approval' };
+
+    const first = new ScriptedAdapter();
+    first.play([load('send_email'), call('send_email', email)]);
+    const chunks: StreamChunk[] = [];
+    const stream = chat({
+      adapter: first.adapter,
+      messages: [{ role: 'user', content: 'Email Bob' }],
+      middleware: [middleware],
+      context,
+    });
+    for await (const chunk of stream) chunks.push(chunk);
+    const emailCall = chunks.find((chunk) => chunk.type === 'TOOL_CALL_START' && chunk.toolCallName === 'send_email');
+    const callId = (emailCall as { toolCallId: string } | undefined)?.toolCallId ?? '';
+    expect(callId).not.toBe('');
+    expect(runs).toEqual([]); // not before it is approved
+
+    // The client answers the approval (useChat's message parts), and the run resumes.
+    const second = new ScriptedAdapter();
+    second.play([answer('Sent.')]);
+    const text = await chat({
+      adapter: second.adapter,
+      messages: [
+        { id: 'u1', role: 'user', parts: [{ type: 'text', content: 'Email Bob' }] },
+        {
+          id: 'a1',
+          role: 'assistant',
+          parts: [
+            {
+              type: 'tool-call',
+              id: callId,
+              name: 'send_email',
+              arguments: JSON.stringify(email),
+              state: 'approval-responded',
+              approval: { id: `approval_${callId}`, needsApproval: true, approved: true },
+            },
+          ],
+        },
+      ],
+      middleware: [middleware],
+      context,
+      stream: false,
+    });
+
+    expect(text).toBe('Sent.');
+    expect(runs.map((run) => run.tool)).toEqual(['send_email']);
+    expect(lastResults(second)).toEqual([{ name: 'send_email', output: { sent: true } }]);
+  });
+
   it('throws an InvalidOptionError naming a bad option when it is called', () => {
     const optionOf = (options: unknown) => {
       try {

@@ -20,7 +20,7 @@ import {
   hostSession,
   requestFromContext,
 } from '@toolscout/core/internal';
-import { conversationFromMessages } from './conversation-from-messages.js';
+import { conversationFromMessages, isPendingPlaceholder } from './conversation-from-messages.js';
 import { fromTanStackTools, isOfferedBySession, type TanStackTool, toTanStackTool } from './tanstack-tool.js';
 import { correctUnroutedCalls } from './unrouted-calls.js';
 
@@ -55,6 +55,14 @@ const defaultRequest = (ctx: ChatMiddlewareContext): HostRequest => requestFromC
 /** The text of a system prompt (a string, or `{ content }`). */
 const promptText = (prompt: SystemPrompt): string => (typeof prompt === 'string' ? prompt : prompt.content);
 
+/** Whether the latest assistant message has a tool call no tool message answers (an approved call resumed, say). */
+function hasPendingCalls(messages: readonly ModelMessage[]): boolean {
+  const last = messages.findLastIndex((message) => message.role === 'assistant');
+  const results = messages.slice(last + 1).filter((message) => !isPendingPlaceholder(message));
+  const answered = new Set(results.map((message) => message.toolCallId));
+  return (messages[last]?.toolCalls ?? []).some((call) => !answered.has(call.id));
+}
+
 /** The system prompts with the session's instructions last, once (a copy carried from the step before is dropped). */
 function withInstructions(prompts: readonly SystemPrompt[], instructions: string): SystemPrompt[] {
   return [...prompts.filter((prompt) => promptText(prompt) !== instructions), instructions];
@@ -74,39 +82,55 @@ export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions): Tool
   });
   const { request = defaultRequest, onStep, name = 'toolscout' } = options;
 
+  // A step's request: who the run is for, its conversation, and chat()'s own tools (not those the session offered
+  // at the step before), which win over catalog tools of their names.
+  const stepRequest = (ctx: ChatMiddlewareContext, config: ChatMiddlewareConfig, messages = config.messages) => {
+    const own = agentOwnTools(
+      session,
+      config.tools.filter((tool) => !isOfferedBySession(tool)),
+      PLACES,
+    );
+    const who = checkReturnedRequest('request', request(ctx));
+    const conversation = conversationFromMessages(messages);
+    return { own, request: { ...who, conversation, hostTools: own.names } satisfies StepRequest };
+  };
+  const toolsOf = (own: TanStackTool[], step: ToolSearchStep<TanStackTool>) => [
+    ...own,
+    ...step.tools.map((tool) => toTanStackTool(tool, step)),
+  ];
+
   const prepare = async (ctx: ChatMiddlewareContext, config: ChatMiddlewareConfig) => {
-    const who: StepRequest = checkReturnedRequest('request', request(ctx));
     // The step the previous model call was offered (kept under the run's context) answers its unrouted calls.
-    const previousStep = () =>
-      session.stepFor(ctx, { ...who, conversation: conversationFromMessages(config.messages) });
+    const previousStep = () => session.stepFor(ctx, stepRequest(ctx, config).request);
     const messages = await correctUnroutedCalls(config.messages, previousStep);
     const provider = config.providerMessages;
     const providerMessages: ModelMessage[] =
       provider === undefined || provider === config.messages
         ? messages
         : await correctUnroutedCalls(provider, previousStep);
-    // chat()'s own tools (not those the session offered at the step before) win over catalog tools of their names.
-    const own = agentOwnTools(
-      session,
-      config.tools.filter((tool) => !isOfferedBySession(tool)),
-      PLACES,
-    );
-    const conversation = conversationFromMessages(messages);
-    const step = await session.prepareStep({ ...who, conversation, hostTools: own.names }, { keys: [ctx] });
+    const { own, request: next } = stepRequest(ctx, config, messages);
+    const step = await session.prepareStep(next, { keys: [ctx] });
     await onStep?.(step);
-    const result: Partial<ChatMiddlewareConfig> = {
-      messages,
-      providerMessages,
-      tools: [...own.tools, ...step.tools.map((tool) => toTanStackTool(tool, step))],
-    };
+    const result: Partial<ChatMiddlewareConfig> = { messages, providerMessages, tools: toolsOf(own.tools, step) };
     if (step.instructions !== undefined)
       result.systemPrompts = withInstructions(config.systemPrompts, step.instructions);
     return result;
   };
 
+  // Calls pending when a run starts (an approved call resumed) run before the first model call, with the tools of
+  // a quiet step (no `step` event); each model call then gets a step of its own.
+  const pendingCallTools = async (ctx: ChatMiddlewareContext, config: ChatMiddlewareConfig) => {
+    const { own, request: pending } = stepRequest(ctx, config);
+    return { tools: toolsOf(own.tools, await session.stepFor(ctx, pending)) };
+  };
+
   const middleware: ChatMiddleware = {
     name,
-    onConfig: (ctx, config) => (ctx.phase === 'beforeModel' ? prepare(ctx, config) : undefined),
+    onConfig: (ctx, config) => {
+      if (ctx.phase === 'beforeModel') return prepare(ctx, config);
+      if (ctx.phase === 'init' && hasPendingCalls(config.messages)) return pendingCallTools(ctx, config);
+      return undefined;
+    },
   };
   return Object.defineProperties(middleware as ToolSearchChatMiddleware, {
     session: { value: session },
