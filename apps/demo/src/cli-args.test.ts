@@ -19,7 +19,7 @@ describe('parseDemoArgs', () => {
   it('defaults to every framework, the default requests and the servers', () => {
     expect(parseDemoArgs([])).toEqual({
       requests: [],
-      frameworks: ['mcp', 'ai-sdk', 'mastra', 'langchain'],
+      frameworks: ['mcp', 'ai-sdk', 'mastra', 'langchain', 'tanstack-ai'],
       offline: false,
     });
   });
@@ -57,7 +57,7 @@ describe('parseDemoArgs', () => {
     [['--request', '  '], /--request needs a non-empty text/],
     [
       ['--framework', 'crewai'],
-      /Unknown framework "crewai" for --framework; use one of mcp, ai-sdk, mastra, langchain/,
+      /Unknown framework "crewai" for --framework; use one of mcp, ai-sdk, mastra, langchain, tanstack-ai\./,
     ],
     [['extra'], /positional/i],
   ])('rejects %j with a clear message', (argv, message) => {

@@ -25,11 +25,12 @@ export const DEMO_USAGE = `Usage: pnpm demo [-- options]
 
 Starts real MCP servers from npm, puts the toolscout gateway in front of them, and runs a few
 requests through an agent of each framework with a toolscout adapter (MCP, AI SDK, Mastra,
-LangChain). Each agent starts with search_tools and load_tool instead of every tool: it searches
-with the user's words, loads the top hit and calls it. Prints a trace per request and a table of
-the tokens of tool definitions offered per step, against offering the whole catalog.
+LangChain, TanStack AI). Each agent starts with search_tools and load_tool instead of every tool:
+it searches with the user's words, loads the top hit and calls it. Prints a trace per request and
+a table of the tokens of tool definitions offered per step, against offering the whole catalog.
 
-Offline, every agent's model is its framework's own fake model, scripted from the request. With
+Offline, every agent's model is its framework's own fake model (for TanStack AI, which ships none,
+a scripted text adapter), scripted from the request. With
 OPENAI_API_KEY or ANTHROPIC_API_KEY set, the AI SDK agent uses a real model (gpt-5-mini or
 claude-sonnet-4-5; set DEMO_MODEL to choose another).
 

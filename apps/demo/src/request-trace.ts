@@ -2,7 +2,7 @@ import { countToolDefinitionTokens } from '@toolscout/core';
 import { type HistoryEntry, resultFailed, type ToolDefinition } from './scripted-agent.js';
 
 /** The frameworks the demo runs, in the order it runs them. */
-export const FRAMEWORKS = ['mcp', 'ai-sdk', 'mastra', 'langchain'] as const;
+export const FRAMEWORKS = ['mcp', 'ai-sdk', 'mastra', 'langchain', 'tanstack-ai'] as const;
 export type FrameworkId = (typeof FRAMEWORKS)[number];
 
 /** How each framework is named in the output. */
@@ -11,6 +11,7 @@ export const FRAMEWORK_LABELS: Record<FrameworkId, string> = {
   'ai-sdk': 'AI SDK',
   mastra: 'Mastra',
   langchain: 'LangChain',
+  'tanstack-ai': 'TanStack AI',
 };
 
 /** One tool call a model made. */

@@ -99,7 +99,7 @@ describe('the demo over the real MCP servers, with the fake models', () => {
       expect(row.meanTokens).toBeLessThanOrEqual(row.maxTokens);
     }
     const table = lines.slice(lines.findIndex((line) => line.startsWith('Tokens of tool definitions')));
-    for (const label of ['MCP', 'AI SDK', 'Mastra', 'LangChain']) {
+    for (const label of ['MCP', 'AI SDK', 'Mastra', 'LangChain', 'TanStack AI']) {
       expect(table.some((line) => line.trimStart().startsWith(label))).toBe(true);
     }
   });

@@ -10,6 +10,7 @@ import { createAISDKSearch, runAISDKRequest } from './run-ai-sdk-request.js';
 import { createLangChainSearch, runLangChainRequest } from './run-langchain-request.js';
 import { createMastraProcessor, runMastraRequest } from './run-mastra-request.js';
 import { runMcpRequest } from './run-mcp-request.js';
+import { createTanStackMiddleware, runTanStackRequest } from './run-tanstack-request.js';
 import { createRealModel, describeModel, type ModelSelection, selectModel } from './select-model.js';
 import { passThroughLines } from './show-pass-through.js';
 import { formatNumber, formatTokenTable, type TokenRow, tokenRows } from './token-table.js';
@@ -114,6 +115,12 @@ function frameworkSetup(framework: FrameworkId, catalog: DemoCatalog, model: Mod
         `catalog: ${inProcess}`,
         "model: the scripted FakeBuiltModel (LangChain's fakeModel())",
       ];
+    case 'tanstack-ai':
+      return [
+        'agent: chat() with middleware: [toolSearchMiddleware({ catalog })] (@toolscout/tanstack-ai)',
+        `catalog: ${inProcess}`,
+        'model: the scripted text adapter (a TextAdapter of the demo: TanStack AI ships no fake one)',
+      ];
   }
 }
 
@@ -184,7 +191,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       if (frameworks.includes('mcp'))
         write('The MCP agent has its own toolscout-mcp gateway process in front of a set of these servers;');
       write(
-        'the AI SDK, Mastra and LangChain agents share one set started in-process (what one saves in memory, the next finds).',
+        'the AI SDK, Mastra, LangChain and TanStack AI agents share one set started in-process (what one saves in memory, the next finds).',
       );
       write(style.dim(`The filesystem server serves the demo's folder ${filesDir}`));
     }
@@ -288,6 +295,13 @@ async function createRunner(
       return {
         run: (request, threadId) => runLangChainRequest(request, { search, filesDir, threadId, signal }),
         close: async () => search.session.dispose(),
+      };
+    }
+    case 'tanstack-ai': {
+      const middleware = createTanStackMiddleware(catalog.tools);
+      return {
+        run: (request, threadId) => runTanStackRequest(request, { middleware, filesDir, threadId, signal }),
+        close: async () => middleware.dispose(),
       };
     }
   }
