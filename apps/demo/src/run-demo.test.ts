@@ -69,18 +69,21 @@ describe('the demo over the real MCP servers, with the fake models', () => {
 
   it('reaches the real servers: the sum, the echo, the knowledge graph and the files folder', () => {
     const answers = result.traces.map((trace) => trace.steps.at(-1)?.answer ?? '');
-    expect(answers.filter((answer) => answer.includes('The sum of 2 and 3 is 5'))).toHaveLength(4);
-    expect(answers.filter((answer) => answer.includes('Echo: hello from toolscout'))).toHaveLength(4);
+    const agents = FRAMEWORKS.length;
+    expect(answers.filter((answer) => answer.includes('The sum of 2 and 3 is 5'))).toHaveLength(agents);
+    expect(answers.filter((answer) => answer.includes('Echo: hello from toolscout'))).toHaveLength(agents);
     // The MCP agent's gateway runs its own memory server; the in-process agents share one, so the
     // first creates Alice and the next find her there (the server then reports no new entity).
     const memory = result.traces.filter((trace) => trace.request.includes('Alice'));
-    expect(memory.map((trace) => trace.steps[2]?.calls[0]?.toolName)).toEqual(Array(4).fill('memory__create_entities'));
+    expect(memory.map((trace) => trace.steps[2]?.calls[0]?.toolName)).toEqual(
+      Array(agents).fill('memory__create_entities'),
+    );
     expect(memory.map((trace) => trace.steps[2]?.calls[0]?.input)).toEqual(
-      Array(4).fill({ entities: [{ name: 'Alice', entityType: 'person', observations: ['works at Acme'] }] }),
+      Array(agents).fill({ entities: [{ name: 'Alice', entityType: 'person', observations: ['works at Acme'] }] }),
     );
     expect(memory[0]?.steps[3]?.answer).toContain('"name": "Alice"');
     expect(memory[1]?.steps[3]?.answer).toContain('"name": "Alice"');
-    expect(answers.filter((answer) => /notes\.md.*report\.csv.*todo\.txt/.test(answer))).toHaveLength(4);
+    expect(answers.filter((answer) => /notes\.md.*report\.csv.*todo\.txt/.test(answer))).toHaveLength(agents);
   });
 
   it('reads a resource and fetches a prompt of the servers through the MCP agent’s gateway session', () => {
@@ -155,7 +158,7 @@ describe('the demo over a catalog file', () => {
       write: (line) => lines.push(line),
     });
     expect(result.catalogTools).toBe(2);
-    expect(result.traces).toHaveLength(8);
+    expect(result.traces).toHaveLength(2 * FRAMEWORKS.length);
     for (const trace of result.traces) {
       expect(requestOutcome(trace).callSucceeded, `${trace.framework}: ${trace.request}`).toBe(true);
       const call = trace.steps[2]?.calls[0];
