@@ -150,6 +150,37 @@ describe('toolSearchMiddleware in chat()', () => {
     expect(offered).toEqual([META, [...META, 'get_weather'], [...META, 'get_weather']]);
   });
 
+  it('takes who a run is for from request(ctx): here TanStack AI’s own threadId', async () => {
+    const fixture = createFixtureTools();
+    const seen: unknown[] = [];
+    const middleware = toolSearchMiddleware({
+      catalog: fixture.catalog,
+      request: (ctx) => ({ threadId: ctx.threadId, context: ctx.context }),
+      filter: ({ context }) => {
+        seen.push(context);
+        return true;
+      },
+    });
+    const offered: string[][] = [];
+    for (const script of [[load('create_invoice'), answer()], [answer()]]) {
+      const scripted = new ScriptedAdapter();
+      scripted.play(script);
+      await chat({
+        adapter: scripted.adapter,
+        messages: [{ role: 'user', content: 'Invoice?' }],
+        middleware: [middleware],
+        threadId: 'tanstack-thread',
+        context: { tenant: 'acme' },
+        stream: false,
+      });
+      offered.push(...scripted.calls.map((c) => c.tools.map((tool) => tool.name)));
+    }
+
+    expect(offered.at(-1)).toEqual([...META, 'create_invoice']);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((context) => (context as { tenant?: string }).tenant === 'acme')).toBe(true);
+  });
+
   it('works in a streaming chat(): the chunks carry the session’s tool results', async () => {
     const fixture = createFixtureTools();
     const scripted = new ScriptedAdapter();
