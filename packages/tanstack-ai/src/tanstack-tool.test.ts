@@ -34,7 +34,10 @@ describe('fromTanStackTool', () => {
   });
 
   it('is an InvalidToolError for what is not a tool, and passes core descriptors through in a list', () => {
-    expect(() => fromTanStackTool(42 as unknown as TanStackTool)).toThrow(InvalidToolError);
+    expect(() => fromTanStackTool(42 as unknown as TanStackTool)).toThrow(
+      'The TanStack AI tool must be a TanStack AI tool (toolDefinition(...).server(...) or { name, description, inputSchema, execute }), got a number.',
+    );
+    expect(() => fromTanStackTool({ description: 'No name.' } as unknown as TanStackTool)).toThrow(InvalidToolError);
     expect(() => fromTanStackTools(7 as unknown as TanStackTool[])).toThrow(InvalidToolError);
     const own = { id: 'ping', description: 'Ping.', execute: () => 'pong' };
     expect(fromTanStackTools([lookup, own]).map((descriptor) => descriptor.id)).toEqual(['lookup.contact', 'ping']);

@@ -53,7 +53,9 @@ export function fromTanStackTool(
   tool: TanStackTool,
   options: FromTanStackToolOptions = {},
 ): ToolDescriptor<TanStackTool> {
-  const descriptor = toolLikeDescriptor(tool, TANSTACK_TOOLS, tool?.name, `TanStack AI tool "${tool?.name}"`);
+  const name = isRecord(tool) && typeof tool.name === 'string' ? tool.name : undefined;
+  const label = name === undefined ? 'The TanStack AI tool' : `TanStack AI tool "${name}"`;
+  const descriptor = toolLikeDescriptor(tool, TANSTACK_TOOLS, name, label);
   return { ...descriptor, ...options, id: options.id ?? descriptor.id };
 }
 
