@@ -6,10 +6,11 @@
 //
 //   npm run release:dry [-- --out DIR]     default DIR: a new folder under the system's temp folder
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanBuild, publishablePackages } from './publishable.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** What `changeset version` writes: package manifests, changelogs, and the changesets it consumes. */
@@ -35,18 +36,9 @@ function changedPaths() {
     .map((line) => line.slice(3).replace(/^.* -> /, ''));
 }
 
-function publishablePackages() {
-  return readdirSync(join(root, 'packages'), { withFileTypes: true }).flatMap((entry) => {
-    if (!entry.isDirectory()) return [];
-    const dir = join(root, 'packages', entry.name);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    return manifest.private ? [] : [{ name: manifest.name, dir }];
-  });
-}
-
 function main() {
   const outFlag = process.argv.indexOf('--out');
-  const out = outFlag > 0 ? resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[outFlag + 1] ?? '') : undefined;
+  const out = outFlag > 0 ? resolve(process.argv[outFlag + 1] ?? '') : undefined;
   const dirty = changedPaths().filter((path) => VERSIONED.test(path));
   if (dirty.length > 0) {
     throw new Error(`Commit or stash these first (a dry release puts them back as committed): ${dirty.join(', ')}`);
@@ -59,9 +51,7 @@ function main() {
     run('changeset', ['version'], { stdio: ['ignore', 2, 'inherit'] });
     const packages = publishablePackages();
     process.stderr.write(`[release:dry] building and packing ${packages.length} packages\n`);
-    run('turbo', ['run', 'build', ...packages.map((item) => `--filter=${item.name}`), '--output-logs=errors-only'], {
-      stdio: ['ignore', 2, 'inherit'],
-    });
+    cleanBuild(packages);
     for (const item of packages) {
       const { name, version, filename } = JSON.parse(
         run('pnpm', ['pack', '--json', '--pack-destination', destination], { cwd: item.dir }),

@@ -8,10 +8,11 @@
 //   npm run test:packed                 (through scripts/toolchain.mjs: Node >= 22, pnpm, dependencies)
 //   node scripts/test-packed.mjs [--keep]   --keep: leave the temporary project for a look
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanBuild, publishablePackages } from './publishable.mjs';
 import { checkReadmeExamples } from './readme-examples.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -53,16 +54,6 @@ function run(command, args, options = {}) {
   return result.stdout;
 }
 
-/** The packages to publish: packages/* that are not private. */
-function publishablePackages() {
-  return readdirSync(join(root, 'packages'), { withFileTypes: true }).flatMap((entry) => {
-    if (!entry.isDirectory()) return [];
-    const dir = join(root, 'packages', entry.name);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    return manifest.private ? [] : [{ name: manifest.name, dir }];
-  });
-}
-
 /** The examples: each folder of examples/ with its package.json and its .ts files. */
 function examples() {
   return readdirSync(examplesDir, { withFileTypes: true })
@@ -94,15 +85,43 @@ function projectManifest(list, tarballs) {
   return { name: 'toolscout-packed-test', private: true, type: 'module', dependencies };
 }
 
+/** Every file under `dir` whose name ends with `suffix`. */
+function filesEndingWith(dir, suffix) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/**
+ * Checks that the installed packages' source maps (.js.map, .d.ts.map) point at files the package
+ * ships, so a debugger and go-to-definition reach the TypeScript source. Returns how many it checked.
+ */
+function checkSourceMaps(project, names) {
+  let count = 0;
+  const missing = [];
+  for (const name of names) {
+    const dir = join(project, 'node_modules', name);
+    for (const map of filesEndingWith(join(dir, 'dist'), '.map')) {
+      const { sources = [], sourceRoot = '' } = JSON.parse(readFileSync(map, 'utf8'));
+      for (const source of sources) {
+        const path = resolve(dirname(map), sourceRoot, source);
+        if (!existsSync(path)) missing.push(`${map.slice(project.length + 1)} -> ${source}`);
+      }
+      count++;
+    }
+  }
+  if (missing.length > 0)
+    throw new Error(`Source maps point at files not in the package:\n${missing.slice(0, 20).join('\n')}`);
+  return count;
+}
+
 function main() {
   const { problems } = checkReadmeExamples();
   if (problems.length > 0) throw new Error(`README examples:\n${problems.join('\n')}`);
 
   const packages = publishablePackages();
   log(`building ${packages.length} packages`);
-  run('turbo', ['run', 'build', ...packages.map((item) => `--filter=${item.name}`), '--output-logs=errors-only'], {
-    cwd: root,
-  });
+  cleanBuild(packages);
 
   const work = mkdtempSync(join(tmpdir(), 'toolscout-packed-'));
   const keep = process.argv.includes('--keep');
@@ -121,7 +140,7 @@ function main() {
     const list = examples();
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(projectManifest(list, tarballs), null, 2)}\n`);
     run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });
-    log('installed');
+    log(`installed; ${checkSourceMaps(project, Object.keys(tarballs))} source maps resolve to shipped sources`);
 
     const env = { ...process.env };
     for (const key of MODEL_KEYS) delete env[key];
