@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What a user gets: packs every publishable package (`pnpm pack`, as published), installs the tarballs
-// with npm (not the workspace) into a fresh project in a temporary folder, with the dependencies the
-// examples' own package.json files name, then type-checks every example with its strict tsconfig and
+// with npm (not the workspace; --strict-peer-deps, so every peer range must resolve) into a fresh project
+// in a temporary folder, with the dependencies the examples' own package.json files name, then type-checks every example with its strict tsconfig and
 // the TypeScript it names, and runs each file offline (no API key passed on), checking what it prints.
 // Also checks that the READMEs' examples are these files (scripts/readme-examples.mjs).
 //
@@ -139,7 +139,7 @@ function main() {
     mkdirSync(project);
     const list = examples();
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(projectManifest(list, tarballs), null, 2)}\n`);
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });
+    run('npm', ['install', '--strict-peer-deps', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });
     log(`installed; ${checkSourceMaps(project, Object.keys(tarballs))} source maps resolve to shipped sources`);
 
     const env = { ...process.env };
