@@ -1,5 +1,5 @@
-// @toolscout/test-kit: test helpers shared by every package and app (private, never published).
-export { parseJsonOrText } from './json-or-text.js';
+// @toolscout/test-kit: test helpers shared by every package and app (private, never published). The
+// scripted model is published in `@toolscout/core/testing`; it is re-exported here for the tests.
 export {
   answer,
   callTool,
@@ -14,4 +14,5 @@ export {
   type StreamResult,
   seenToolOutput,
   streamResultOf,
-} from './scripted-model.js';
+} from '@toolscout/core/testing';
+export { parseJsonOrText } from './json-or-text.js';

@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { answer, callTool, ScriptedModel } from './index.js';
+import { answer, callTool, ScriptedModel } from '../testing.js';
 
 const tools = {
   echo: tool({
