@@ -93,7 +93,7 @@ describe.skipIf(!haveDatasets)('golden rankings: every dataset query ranks as re
   const saved: Record<string, SavedGolden> = update ? {} : JSON.parse(readFileSync(goldenFile, 'utf8'));
 
   for (const { name, tools, queries } of haveDatasets ? catalogs() : []) {
-    it(`${name}: ${queries.length} queries, top 10 of a built and of a saved and loaded index`, async () => {
+    it(`${name}: ${queries.length} queries, top 10 of a built index and of it saved and loaded (binary)`, async () => {
       const catalog = new ToolCatalog(tools);
       const built = new ToolIndex(catalog);
       const actual = await record(built, queries);
@@ -115,7 +115,7 @@ describe.skipIf(!haveDatasets)('golden rankings: every dataset query ranks as re
       const scored = queries.filter((_, q) => Math.abs(actual.scores[q]! - expected.scores[q]!) > SCORE_TOLERANCE);
       expect(scored.slice(0, 5), `${scored.length} queries' top-10 scores changed`).toEqual([]);
 
-      const loaded = ToolIndex.fromJSON(catalog, JSON.stringify(built.toJSON()));
+      const loaded = ToolIndex.fromBinary(catalog, built.toBinary());
       const again = await record(loaded, queries);
       expect(again.ids).toEqual(expected.ids);
       expect(again.scores).toEqual(actual.scores); // (to the bit: a loaded index ranks like the saved one)

@@ -150,6 +150,11 @@ export class KeywordIndex {
     return this.#nextDoc;
   }
 
+  /** How many distinct terms the index holds. */
+  get vocabularySize(): number {
+    return this.#vocabulary.size;
+  }
+
   has(id: string): boolean {
     return this.#docOf.has(id);
   }

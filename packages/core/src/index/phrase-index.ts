@@ -89,6 +89,8 @@ export class PhraseIndex {
   readonly #lengths: number[] = [];
   #average = 0;
   #count = 0;
+  /** The pairs of the documents loaded so far (only while loading). */
+  #total = 0;
 
   /** How many documents the index holds. */
   get size(): number {
@@ -199,7 +201,6 @@ export class PhraseIndex {
     if (typeof json.average !== 'number' || !Number.isFinite(json.average)) fail('average is not a number');
     if (!Array.isArray(json.documents)) return fail('documents missing');
     const index = new PhraseIndex();
-    let total = 0;
     let previous = -1;
     for (const item of json.documents as unknown[]) {
       if (!Array.isArray(item) || item.length !== 3) return fail('document entry: expected [number, pairs, lines]');
@@ -216,18 +217,41 @@ export class PhraseIndex {
         if (id === undefined) return fail(`term ${describeNumber(position)} of document ${doc} is not a term position`);
         lines[i] = id;
       }
-      const pairs = distinctPairCount(lines);
-      if (length !== pairs)
-        return fail(`document ${doc} has ${describeNumber(length)} pairs written, its lines have ${pairs}`);
-      total += pairs;
-      index.#lines[doc] = lines;
-      index.#lengths[doc] = pairs;
-      index.#count += 1;
+      index.#put(doc, lines, length, fail);
     }
-    if (!isMeanOf(json.average, total, index.#count)) {
-      fail(`average ${json.average} is not the mean of the documents' pairs`);
-    }
-    index.#average = json.average!;
+    index.#checkAverage(json.average!, fail);
     return index;
+  }
+
+  /**
+   * An index of the documents 0 to `lines.length - 1`, from each one's lines (entry ids, -1 between
+   * lines), its written number of pairs and the written average, all checked as
+   * {@link PhraseIndex.fromJSON} checks them. Throws an `Error` naming what is malformed.
+   */
+  static fromLines(lines: readonly PhraseLines[], lengths: ArrayLike<number>, average: number): PhraseIndex {
+    const fail = (what: string): never => {
+      throw new Error(`malformed phrase section: ${what}`);
+    };
+    const index = new PhraseIndex();
+    for (let doc = 0; doc < lines.length; doc++) index.#put(doc, lines[doc]!, lengths[doc], fail);
+    index.#checkAverage(average, fail);
+    return index;
+  }
+
+  /** Puts a loaded document's lines, whose written number of pairs must be theirs. */
+  #put(doc: number, lines: PhraseLines, length: unknown, fail: (what: string) => never): void {
+    const pairs = distinctPairCount(lines);
+    if (length !== pairs) fail(`document ${doc} has ${describeNumber(length)} pairs written, its lines have ${pairs}`);
+    this.#total += pairs;
+    this.#lines[doc] = lines;
+    this.#lengths[doc] = pairs;
+    this.#count += 1;
+  }
+
+  /** Sets a loaded index's average, which must be the mean of its documents' pairs. */
+  #checkAverage(average: number, fail: (what: string) => never): void {
+    if (!isMeanOf(average, this.#total, this.#count))
+      fail(`average ${average} is not the mean of the documents' pairs`);
+    this.#average = average;
   }
 }

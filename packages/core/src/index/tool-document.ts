@@ -278,6 +278,11 @@ class Fnv32 {
     return this;
   }
 
+  /** The hash as an unsigned 32-bit number. */
+  value(): number {
+    return this.#hash >>> 0;
+  }
+
   /** The hash in base 36. */
   digest(): string {
     return (this.#hash >>> 0).toString(36);
@@ -305,6 +310,20 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
   const idWords = idWordsBeyondName(indexedText(tool.id), lineRuns(indexedText(tool.name))).words.join(' ');
   const hash = new Fnv32().text(tool.name);
   if (idWords !== '') hash.char(NEWLINE).text(idWords);
+  return feedContent(hash, tool).digest();
+}
+
+/**
+ * {@link toolFingerprint} without the id words the name lacks, as a number: what the binary saved
+ * index keeps. Those words follow from the id and the name, and a saved tool is found by its id,
+ * so they tell nothing more (and tokenising them is most of a fingerprint's cost).
+ */
+export function toolContentHash(tool: CatalogTool<unknown>): number {
+  return feedContent(new Fnv32().text(tool.name), tool).value();
+}
+
+/** Feeds a tool's description, tags, source and parameters to a fingerprint. */
+function feedContent(hash: Fnv32, tool: CatalogTool<unknown>): Fnv32 {
   hash
     .char(SEPARATOR)
     .text(tool.description ?? '')
@@ -318,7 +337,7 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
     .text(tool.source ?? '')
     .char(SEPARATOR);
   feedLines(hash, parameterStrings(tool.jsonSchema));
-  return hash.digest();
+  return hash;
 }
 
 /** A tool's terms as runs (see {@link visitTool}). */
