@@ -65,6 +65,12 @@ describe('ToolIndex binary form', () => {
     // A Buffer at an odd offset (a slice of a bigger one) loads too.
     const shifted = Buffer.concat([Buffer.from([1]), Buffer.from(bytes)]).subarray(1);
     expect(await ToolIndex.fromBinary(catalog, shifted).search('weather')).toEqual(await original.search('weather'));
+    // Both follow the catalog alike (a removal decodes every term's postings the loaded index had left).
+    catalog.remove('cal__calendar_events');
+    catalog.replace({ ...TOOLS[0]!, description: 'Forecast of rain.' });
+    for (const query of QUERIES) {
+      expect(await loaded.search(query, { minScore: 0 }), query).toEqual(await original.search(query, { minScore: 0 }));
+    }
     original.dispose();
     catalog.add({ id: 'lang__summarize', name: 'summarize', description: 'Summarize a long text.' });
     expect((await loaded.search('summarize')).map((hit) => hit.id)).toEqual(['lang__summarize']);

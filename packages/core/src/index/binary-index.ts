@@ -11,7 +11,7 @@ import { InvalidIndexError } from '../errors.js';
 import { isMeanOf } from '../values.js';
 import { ByteDataError, ByteReader, ByteWriter } from './byte-codec.js';
 import { bytesIntegrity } from './index-integrity.js';
-import { KeywordIndex, type TermEntry } from './keyword-index.js';
+import { KeywordIndex, type TermEntry, UNDECODED } from './keyword-index.js';
 import { PhraseIndex, type PhraseLines } from './phrase-index.js';
 import { LOOKUP_FIELDS } from './scorer.js';
 import {
@@ -126,7 +126,15 @@ function openBinary(data: unknown): ByteReader {
     );
   }
   if (data.length < HEADER_BYTES) throw damaged('it ends inside its header');
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return readHeader(Uint8Array.prototype.slice.call(data));
+}
+
+/**
+ * The header and content of a copy of the caller's data (a copy: the index decodes each term's
+ * postings on first use, from data the caller may reuse; and a copy is aligned).
+ */
+function readHeader(data: Uint8Array): ByteReader {
+  const view = new DataView(data.buffer);
   const version = view.getUint32(4, true);
   if (version !== BINARY_INDEX_FORMAT_VERSION) {
     const by = version < BINARY_INDEX_FORMAT_VERSION ? 'an older' : 'a newer';
@@ -146,11 +154,7 @@ function openBinary(data: unknown): ByteReader {
       `The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). ${REBUILD}`,
     );
   }
-  const floatStart = data.byteOffset + HEADER_BYTES;
-  const floats =
-    floatStart % 8 === 0
-      ? new Float64Array(data.buffer, floatStart, floatCount)
-      : new Float64Array(new Uint8Array(data.subarray(HEADER_BYTES, HEADER_BYTES + floatCount * 8)).buffer); // (a copy, aligned)
+  const floats = new Float64Array(data.buffer, HEADER_BYTES, floatCount);
   const varintStart = HEADER_BYTES + floatCount * 8;
   return new ByteReader(
     data.subarray(varintStart, varintStart + varintBytes),
@@ -167,20 +171,24 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
   const lengths: number[][] = new Array(count);
   for (let doc = 0; doc < count; doc++) {
     const id = reader.string();
-    if (docOf.has(id)) throw damaged(`document id "${id}" twice`);
-    ids[doc] = id;
     docOf.set(id, doc);
+    if (docOf.size === doc) throw damaged(`document id "${id}" twice`);
+    ids[doc] = id;
     hashes[doc] = reader.uint();
     const own = new Array<number>(fieldCount);
     for (let f = 0; f < fieldCount; f++) own[f] = reader.uint();
     lengths[doc] = own;
   }
+  // (the catalog's order is the documents' unless tools were replaced: try the next one first)
+  let next = 0;
   checkCatalogMatches(
     catalog,
     count,
     (tool) => {
-      const doc = docOf.get(tool.id);
-      return doc === undefined ? undefined : hashes[doc] === toolContentHash(tool);
+      const doc = ids[next] === tool.id ? next : docOf.get(tool.id);
+      if (doc === undefined) return undefined;
+      next = doc + 1;
+      return hashes[doc] === toolContentHash(tool);
     },
     () => ids,
   );
@@ -195,26 +203,45 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   const averages = Array.from({ length: fieldCount }, () => reader.float());
   const { ids, docOf, lengths } = readDocuments(catalog, reader, count, fieldCount);
 
-  // The terms and their postings; each document's count of terms per field, to check its lengths.
+  // The terms and where their postings are (decoded on first use), checked now: each document's
+  // count of terms per field, to check its lengths, and each term's reference counts.
   const counted = new Int32Array(count * fieldCount);
   const entries: TermEntry[] = new Array(termCount);
-  const noFields: TermEntry['fields'] = new Array(fieldCount).fill(undefined);
+  const starts = new Float64Array(termCount);
+  const masks = new Int32Array(termCount);
+  const lookedUp = Array.from({ length: fieldCount }, (_, f) => LOOKUP_FIELDS.includes(f));
   for (let t = 0; t < termCount; t++) {
     const term = reader.string();
     const mask = reader.uint();
     if (mask === 0 || mask >= 2 ** fieldCount) throw damaged(`term "${term}" has fields ${mask}`);
-    const fields = noFields.slice(); // (a copy: faster than a new array filled in code not yet optimised)
+    starts[t] = reader.position;
+    masks[t] = mask;
+    let refs = 0;
+    let lookupRefs = 0;
     for (let f = 0; f < fieldCount; f++) {
       if ((mask & (1 << f)) === 0) continue;
       const size = reader.uint();
       if (size === 0 || size > count) throw damaged(`term "${term}" has ${size} documents in field ${f}`);
-      const docs = reader.ascending(size, count);
-      for (let i = 0; i < size; i++) counted[docs[i]! * fieldCount + f]! += 1;
-      const freqs = reader.plusOne(size);
-      fields[f] = { docs, freqs };
+      reader.checkAscending(size, count, counted, fieldCount, f);
+      reader.skip(size);
+      refs += size;
+      if (lookedUp[f]) lookupRefs += size;
     }
-    entries[t] = { id: t, term, fields, refs: 0, lookupRefs: 0 };
+    entries[t] = { id: t, term, fields: UNDECODED, refs, lookupRefs };
   }
+  const decode = (entry: TermEntry) => {
+    const fields: TermEntry['fields'] = new Array(fieldCount).fill(undefined);
+    const mask = masks[entry.id]!;
+    const at = reader.position;
+    reader.position = starts[entry.id]!;
+    for (let f = 0; f < fieldCount; f++) {
+      if ((mask & (1 << f)) === 0) continue;
+      const size = reader.uint();
+      fields[f] = { docs: reader.ascending(size, count), freqs: reader.plusOne(size) };
+    }
+    reader.position = at;
+    return fields;
+  };
   const totals = new Array<number>(fieldCount).fill(0);
   for (let doc = 0; doc < count; doc++) {
     for (let f = 0; f < fieldCount; f++) {
@@ -232,7 +259,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
       throw damaged(`average length of field ${f} is ${averages[f]}, not the mean of the documents' lengths`);
     }
   }
-  const keyword = KeywordIndex.restore(fieldCount, LOOKUP_FIELDS, { ids, docOf, lengths, averages, entries });
+  const keyword = KeywordIndex.restore(fieldCount, LOOKUP_FIELDS, { ids, docOf, lengths, averages, entries, decode });
   if (keyword.vocabularySize !== termCount) throw damaged('a term is in it twice');
   const phrases = readPhrases(reader, count, termCount);
   const vector = readVector(reader, docOf, options);

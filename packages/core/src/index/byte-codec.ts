@@ -109,6 +109,56 @@ export class ByteReader {
     return value;
   }
 
+  /** Where the next integer is read (a position in the integer block). */
+  get position(): number {
+    return this.#at;
+  }
+
+  set position(at: number) {
+    this.#at = at;
+  }
+
+  /**
+   * Checks the next `size` integers as {@link ByteReader.ascending} reads them, without keeping
+   * them: adds one to `counts[value * stride + offset]` for each value.
+   */
+  checkAscending(size: number, limit: number, counts: Int32Array, stride: number, offset: number): void {
+    const bytes = this.#bytes;
+    let at = this.#at;
+    let value = -1;
+    for (let i = 0; i < size; i++) {
+      let byte = bytes[at++];
+      let gap = byte! & 0x7f;
+      let shift = 7;
+      while (byte !== undefined && byte >= 0x80 && shift < 35) {
+        byte = bytes[at++];
+        gap += (byte! & 0x7f) * 2 ** shift;
+        shift += 7;
+      }
+      if (byte === undefined || byte >= 0x80) throw new ByteDataError('its numbers end early or overflow');
+      value += gap + 1;
+      if (value >= limit) throw new ByteDataError(`a list has ${value}, expected below ${limit}`);
+      counts[value * stride + offset]! += 1;
+    }
+    this.#at = at;
+  }
+
+  /** Skips the next `size` integers (checking that they are there and fit in 53 bits). */
+  skip(size: number): void {
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < size; i++) {
+      if (bytes[at]! < 0x80) at += 1;
+      else {
+        this.#at = at;
+        this.uint();
+        at = this.#at;
+      }
+    }
+    if (at > bytes.length) throw new ByteDataError('its numbers end early');
+    this.#at = at;
+  }
+
   /**
    * The next `size` integers as gaps of an ascending list (each the distance to the one before,
    * less one; the first the value itself): the list, whose values must be below `limit`.

@@ -139,7 +139,11 @@ export class ToolIndex<TTool = unknown> {
     this.#keyword = built.keyword;
     this.#phrases = built.phrases;
     this.#vector = saved?.vector ?? (options.embedder ? embedAll(catalog, options) : undefined);
-    for (let i = 0; i < tools.length; i++) this.#sources.track(tools[i]!, this.#keyword.docOf(tools[i]!.id)!);
+    for (let i = 0; i < tools.length; i++) {
+      const id = tools[i]!.id;
+      // (documents are numbered in catalog order, unless a saved index's tools were replaced since)
+      this.#sources.track(tools[i]!, this.#keyword.idOf(i) === id ? i : this.#keyword.docOf(id)!);
+    }
     this.#scorer = new Scorer(this.#keyword, this.#phrases, this.#ranking, this.#sources);
     this.#unsubscribe = this.#catalog.subscribe((change) => this.#apply(change));
   }
