@@ -32,7 +32,7 @@ export const toolscoutEngine: RankingEngine = {
             if (a.map((hit) => hit.id).join('\n') !== b.map((hit) => hit.id).join('\n')) {
               throw new Error('ToolIndex.fromBinary gave an index that ranks differently from the one saved.');
             }
-            return { bytes, loadMs };
+            return { bytes, loadMs, data: saved };
           },
           dispose() {
             index.dispose();
