@@ -6,6 +6,13 @@
 import { describeNumber, isCount, isMeanOf } from '../values.js';
 import type { Postings } from './keyword-index.js';
 
+/** How many postings some postings lists have. */
+function postingCount(lists: readonly (Postings | undefined)[]): number {
+  let count = 0;
+  for (const postings of lists) count += postings?.docs.length ?? 0;
+  return count;
+}
+
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
 export type PhraseLines = Int32Array;
 
@@ -134,21 +141,36 @@ export class PhraseIndex {
   /**
    * The documents where the entries `a` and `b` (ids) stand side by side, in either order, and how
    * often, in `docs` and `freqs`. `candidates` are postings of one of the two terms that cover every
-   * line it is in (its name and description postings); `seen` and `stamp` mark documents looked at.
+   * line it is in (its name and description postings), `others` those of the other term: a line
+   * can have the pair only in a document of both. `seen` marks documents: `stamp - 1` those of
+   * `others` (when it pays to mark them), `stamp` those looked at.
    */
   matches(
     a: number,
     b: number,
     candidates: readonly (Postings | undefined)[],
+    others: readonly (Postings | undefined)[],
     seen: Int32Array,
     stamp: number,
     docs: number[],
     freqs: number[],
   ): void {
+    // Marking the other term's documents costs one write each, and spares scanning the lines of
+    // every candidate without it: worth it unless the other term is far more common.
+    const inOthers = stamp - 1;
+    const filter = postingCount(others) < postingCount(candidates) * (this.#average + 1);
+    if (filter) {
+      for (const postings of others) {
+        if (postings === undefined) continue;
+        const list = postings.docs;
+        for (let i = 0; i < list.length; i++) seen[list[i]!] = inOthers;
+      }
+    }
     for (const postings of candidates) {
       if (postings === undefined) continue;
       for (const doc of postings.docs) {
-        if (seen[doc] === stamp) continue;
+        const mark = seen[doc];
+        if (mark === stamp || (filter && mark !== inOthers)) continue;
         seen[doc] = stamp;
         const lines = this.#lines[doc];
         if (lines === undefined) continue;
