@@ -168,6 +168,23 @@ describe('ToolIndex binary form', () => {
     expect(refused).toBeGreaterThan((end - start) / 2);
   });
 
+  it('refuses counts its data cannot hold before allocating for them', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
+    // The number of documents (after the field count) made 2^35: five bytes in place of one.
+    const varints = bytes.subarray(start);
+    const huge = [0x80, 0x80, 0x80, 0x80, 0x80 | 0x01]; // (not the end: the next byte ends it)
+    const changed = new Uint8Array(bytes.length + huge.length);
+    changed.set(bytes.subarray(0, start + 1));
+    changed.set(huge, start + 1);
+    changed.set(varints.subarray(1), start + 1 + huge.length);
+    new DataView(changed.buffer).setUint32(24, new DataView(bytes.buffer).getUint32(24, true) + huge.length, true);
+    const rehashedCopy = rehashed(changed, () => {});
+    const error = loadError(catalog, rehashedCopy);
+    expect(error.message).toMatch(/damaged \(its number of documents is \d+, more than its \d+ bytes left can hold\)/);
+  });
+
   it('tells a catalog that changed since (IndexMismatchError naming the tool)', () => {
     const catalog = new ToolCatalog(TOOLS);
     const bytes = new ToolIndex(catalog).toBinary();

@@ -198,8 +198,8 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
 function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: ToolIndexOptions): SavedIndexes {
   const fieldCount = reader.uint();
   if (fieldCount !== INDEX_FIELDS.length) throw damaged(`it has ${fieldCount} fields, expected ${INDEX_FIELDS.length}`);
-  const count = reader.uint();
-  const termCount = reader.uint();
+  const count = reader.count('its number of documents');
+  const termCount = reader.count('its number of terms');
   const averages = Array.from({ length: fieldCount }, () => reader.float());
   const { ids, docOf, lengths } = readDocuments(catalog, reader, count, fieldCount);
 
@@ -274,7 +274,7 @@ function readPhrases(reader: ByteReader, count: number, termCount: number): Phra
   const pairs = new Int32Array(count);
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
-    const size = reader.uint();
+    const size = reader.count(`the length of document ${doc}'s phrase lines`);
     const own = new Int32Array(size);
     for (let i = 0; i < size; i++) own[i] = reader.below(termCount + 1, `a phrase term of document ${doc}`) - 1;
     lines[doc] = own;

@@ -109,6 +109,20 @@ export class ByteReader {
     return value;
   }
 
+  /**
+   * The next integer, a count of things that take at least one byte each of what is left: a
+   * larger one (which would make a loader allocate for nothing) is an error naming `what`.
+   */
+  count(what: string): number {
+    const value = this.uint();
+    if (value > this.#bytes.length - this.#at) {
+      throw new ByteDataError(
+        `${what} is ${value}, more than its ${this.#bytes.length - this.#at} bytes left can hold`,
+      );
+    }
+    return value;
+  }
+
   /** Where the next integer is read (a position in the integer block). */
   get position(): number {
     return this.#at;
