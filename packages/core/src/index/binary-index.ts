@@ -20,7 +20,7 @@ import {
   loadVectors,
   REBUILD,
   type SavedIndexes,
-  savedContent,
+  savedSections,
   TOOL_INDEX_FORMAT_VERSION,
 } from './serialize.js';
 import { INDEX_FIELDS, toolContentHash } from './tool-document.js';
@@ -35,7 +35,7 @@ const HEADER_BYTES = 40;
 
 /** A saved index for `catalog` in the binary form (see {@link loadBinaryIndexes}). */
 export function encodeBinaryIndex<T>(catalog: ToolCatalog<T>, indexes: SavedIndexes): Uint8Array {
-  const { keyword, phrases, vector } = savedContent(catalog, indexes);
+  const { keyword, phrases, vector } = savedSections(indexes);
   const out = new ByteWriter();
   const fieldCount = keyword.fields;
   out.uint(fieldCount);

@@ -53,7 +53,10 @@ export interface SavedIndexes {
  * sections, a format version and an integrity hash.
  */
 export function serializeIndex<T>(catalog: ToolCatalog<T>, indexes: SavedIndexes): SerializedToolIndex {
-  const content = savedContent(catalog, indexes);
+  const content = {
+    tools: Object.fromEntries(Array.from(catalog, (tool) => [tool.id, toolFingerprint(tool)])),
+    ...savedSections(indexes),
+  };
   return {
     format: 'toolscout-tool-index',
     version: TOOL_INDEX_FORMAT_VERSION,
@@ -63,21 +66,21 @@ export function serializeIndex<T>(catalog: ToolCatalog<T>, indexes: SavedIndexes
 }
 
 /**
- * What a saved index holds, in either format (JSON or binary): the fingerprints of the catalog's
- * tools by id, and the keyword, phrase and vector sections with documents numbered 0, 1, 2... and
- * phrase terms as positions in the keyword section's vocabulary.
+ * The sections a saved index holds, in either format (JSON or binary): the keyword, phrase and
+ * vector sections, documents numbered 0, 1, 2... and phrase terms as positions in the keyword
+ * section's vocabulary. (Each format has its own fingerprint of the tools.)
  */
-export function savedContent<T>(
-  catalog: ToolCatalog<T>,
-  { keyword: keywordIndex, phrases, vector }: SavedIndexes,
-): Omit<SerializedToolIndex, 'format' | 'version' | 'integrity'> {
+export function savedSections({
+  keyword: keywordIndex,
+  phrases,
+  vector,
+}: SavedIndexes): Omit<SerializedToolIndex, 'format' | 'version' | 'integrity' | 'tools'> {
   const keyword = keywordIndex.toJSON();
   const positions = new Map(keyword.terms.map(([term], position) => [keywordIndex.get(term)!.id, position]));
   // (the keyword section numbers documents anew, in order: the phrase section follows it)
   const numbers = new Int32Array(keywordIndex.nextDoc);
   for (const [number, id] of keyword.documents) numbers[keywordIndex.docOf(id)!] = number;
   return {
-    tools: Object.fromEntries(Array.from(catalog, (tool) => [tool.id, toolFingerprint(tool)])),
     keyword,
     phrases: phrases.toJSON(
       (id) => positions.get(id)!,
