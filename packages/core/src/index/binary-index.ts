@@ -270,14 +270,30 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
 /** Every document's phrase lines, their terms as vocabulary positions (the loaded entries' ids). */
 function readPhrases(reader: ByteReader, count: number, termCount: number): PhraseIndex {
   const average = reader.float();
-  const lines: PhraseLines[] = new Array(count);
   const pairs = new Int32Array(count);
+  // Every document's lines in one buffer (views of it: one allocation, not one per document).
+  const start = reader.position;
+  let total = 0;
+  for (let doc = 0; doc < count; doc++) {
+    reader.uint();
+    const size = reader.count('the length of a phrase line');
+    reader.skip(size);
+    total += size;
+  }
+  reader.position = start;
+  const buffer = new Int32Array(total);
+  const lines: PhraseLines[] = new Array(count);
+  let at = 0;
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
-    const size = reader.count(`the length of document ${doc}'s phrase lines`);
-    const own = new Int32Array(size);
-    for (let i = 0; i < size; i++) own[i] = reader.below(termCount + 1, `a phrase term of document ${doc}`) - 1;
-    lines[doc] = own;
+    const size = reader.uint();
+    for (let i = 0; i < size; i++) {
+      const position = reader.uint();
+      if (position > termCount) throw damaged(`a phrase term of document ${doc} is ${position - 1}, not a term`);
+      buffer[at + i] = position - 1;
+    }
+    lines[doc] = buffer.subarray(at, at + size);
+    at += size;
   }
   try {
     return PhraseIndex.fromLines(lines, pairs, average);
