@@ -323,7 +323,15 @@ describe('bench command line: JSON documents on the fixture dataset', () => {
         });
         expect(figures.searchP99Ms as number).toBeGreaterThanOrEqual(figures.searchP50Ms as number);
       }
-      expect(entry.engines.toolscout).toMatchObject({ indexMB: expect.any(Number), loadMs: expect.any(Number) });
+      expect(entry.engines.toolscout).toMatchObject({
+        indexMB: expect.any(Number),
+        indexBytes: expect.any(Number),
+        loadMs: expect.any(Number),
+        coldStartMs: expect.any(Number),
+        coldBuildMs: expect.any(Number),
+        nodeStartMs: expect.any(Number),
+      });
+      expect(entry.engines.mastra).toMatchObject({ coldStartMs: expect.any(Number), nodeStartMs: expect.any(Number) });
       expect(entry.ratios).toMatchObject({
         buildMs: expect.any(Number),
         searchP50Ms: expect.any(Number),

@@ -39,6 +39,7 @@ import {
 } from './preselect.js';
 import { type QualityResult, runQuality } from './quality.js';
 import {
+  coldStartNote,
   gatewayTables,
   hostileTable,
   machineInfo,
@@ -335,7 +336,7 @@ function qualityText(results: QualityResult[]): string {
 }
 
 function perfText(results: PerfResult[]): string {
-  return `## Speed at catalog size (mastra ÷ toolscout beside the figures)\n\n${perfTable(results)}\n`;
+  return `## Speed at catalog size (mastra ÷ toolscout beside the figures)\n\n${perfTable(results)}\n\n${coldStartNote(results)}\n`;
 }
 
 function tokensText(results: TokenResult[]): string {

@@ -1,6 +1,8 @@
-// Speed at catalog size: index build time, search latency, heap growth and (toolscout) the saved
-// index, for each engine at each size, each run in its own child process with a time limit.
+// Speed at catalog size: index build time, search latency, heap growth, (toolscout) the saved
+// index, and the cold start of a fresh process, for each engine at each size, each run in its own
+// child process with a time limit.
 import { type ChildOutcome, compiledModule, runInChild } from './child-run.js';
+import { timeColdStarts } from './cold-start.js';
 import { loadDataset } from './datasets.js';
 import { type EngineName, engineByName } from './engines/index.js';
 import { garbageCollector } from './gc.js';
@@ -45,14 +47,26 @@ export interface EngineFigures {
   searchP99Ms: number;
   /** Heap growth over the build (MiB, after full GCs before and after). */
   heapMB: number;
-  /** MiB of the serialised index (toolscout only). */
+  /** MiB of the saved index (toolscout only; `ToolIndex.toBinary`). */
   indexMB?: number;
-  /** Milliseconds to load the serialised index (toolscout only). */
+  /** Bytes of the saved index (toolscout only). */
+  indexBytes?: number;
+  /** Milliseconds to load the saved index (toolscout only; `ToolIndex.fromBinary`). */
   loadMs?: number;
+  /**
+   * Milliseconds from starting a fresh Node process to its first answer: it imports the engine,
+   * makes the catalog, loads the saved index (toolscout) or builds the index (Mastra), and searches
+   * once (see `timeColdStarts`).
+   */
+  coldStartMs?: number;
+  /** The same with the index built (toolscout too). */
+  coldBuildMs?: number;
+  /** Milliseconds of a fresh Node process that does nothing, measured beside the cold starts. */
+  nodeStartMs?: number;
 }
 
 /** The phases of a measurement, in order. */
-export type PerfPhase = 'build' | 'search' | 'serialisation';
+export type PerfPhase = 'build' | 'search' | 'serialisation' | 'cold start';
 
 /** What a measurement has so far: the phase it is in and the figures of the phases done. */
 export type PerfProgress = Partial<EngineFigures> & { phase: PerfPhase };
@@ -161,13 +175,23 @@ export async function measureEngine(request: PerfRequest, hooks: MeasureHooks = 
     searchP99Ms: round(percentile(times, 0.99), 3),
     heapMB: round(heapMB, 1),
   };
+  let saved: Uint8Array | undefined;
   if (index.measureSerialization) {
     progress({ phase: 'serialisation', ...figures });
-    const { bytes, loadMs } = await index.measureSerialization();
+    const { bytes, loadMs, data } = await index.measureSerialization();
     figures.indexMB = round(bytes / MIB, 2);
+    figures.indexBytes = bytes;
     figures.loadMs = round(loadMs, 1);
+    saved = data;
   }
+  progress({ phase: 'cold start', ...figures });
+  const query = queries[0] ?? '';
+  const expected = (await index.search(query))[0] ?? '';
   index.dispose?.();
+  const cold = timeColdStarts(request.engine, tools, query, expected, saved);
+  figures.coldStartMs = round(cold.coldStartMs, 1);
+  figures.coldBuildMs = round(cold.coldBuildMs, 1);
+  figures.nodeStartMs = round(cold.nodeStartMs, 1);
   return figures;
 }
 
@@ -242,9 +266,17 @@ function describe(perf: EnginePerf): string {
     return `timed out after ${perf.timeoutMs / 1000} s, during ${perf.during}${done}`;
   }
   if ('error' in perf) return `failed: ${perf.error}`;
-  const extra = perf.indexMB !== undefined ? `, index ${perf.indexMB} MB, load ${perf.loadMs} ms` : '';
+  const saved = perf.indexMB !== undefined ? `, index ${perf.indexMB} MB, load ${perf.loadMs} ms` : '';
+  const cold =
+    perf.coldStartMs !== undefined
+      ? `, cold start ${perf.coldStartMs} ms (build ${perf.coldBuildMs} ms; node alone ${perf.nodeStartMs} ms)`
+      : '';
+  const extra = saved + cold;
   return `build ${perf.buildMs} ms, search p50 ${perf.searchP50Ms} ms, p99 ${perf.searchP99Ms} ms, heap ${perf.heapMB} MB${extra}`;
 }
+
+/** The figures not every engine has. */
+const OPTIONAL_FIGURES = ['indexMB', 'indexBytes', 'loadMs', 'coldStartMs', 'coldBuildMs', 'nodeStartMs'] as const;
 
 /** Each figure's median over several complete measurements. */
 export function medianFigures(runs: readonly EngineFigures[]): EngineFigures {
@@ -258,10 +290,10 @@ export function medianFigures(runs: readonly EngineFigures[]): EngineFigures {
     searchP99Ms: middle((run) => run.searchP99Ms)!,
     heapMB: middle((run) => run.heapMB)!,
   };
-  const indexMB = middle((run) => run.indexMB);
-  const loadMs = middle((run) => run.loadMs);
-  if (indexMB !== undefined) figures.indexMB = indexMB;
-  if (loadMs !== undefined) figures.loadMs = loadMs;
+  for (const key of OPTIONAL_FIGURES) {
+    const value = middle((run) => run[key]);
+    if (value !== undefined) figures[key] = value;
+  }
   return figures;
 }
 

@@ -18,8 +18,10 @@ import { fmt, markdownTable } from './markdown.js';
 import { METRIC_COLUMNS } from './metrics.js';
 import type { MultiToolResult } from './multi-tool.js';
 import { type EnginePerf, type PerfResult, perfFigures } from './perf.js';
+import { speedChecks } from './perf-checks.js';
 import { type PreselectResult, preselectText } from './preselect.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
+import { median } from './stats.js';
 import type { TokenResult } from './tokens.js';
 
 /** Everything one report run measured. */
@@ -141,11 +143,20 @@ export function qualityTables(results: readonly QualityResult[]): string {
     .join('\n\n');
 }
 
-const PHASE_WORDS = { build: 'while building', search: 'while searching', serialisation: 'while serialising' } as const;
+const PHASE_WORDS = {
+  build: 'while building',
+  search: 'while searching',
+  serialisation: 'while serialising',
+  'cold start': 'while timing cold starts',
+} as const;
+
+/** The figure columns of the perf table (after tools and engine). */
+const PERF_COLUMNS = 8;
 
 function perfCells(perf: EnginePerf | undefined): string[] {
-  if (!perf) return ['–', '–', '–', '–', '–', '–'];
-  if ('error' in perf) return [`failed: ${perf.error.split('\n')[0]}`, '–', '–', '–', '–', '–'];
+  const none = Array.from({ length: PERF_COLUMNS - 1 }, () => '–');
+  if (!perf) return ['–', ...none];
+  if ('error' in perf) return [`failed: ${perf.error.split('\n')[0]}`, ...none];
   const cells = [
     perf.buildMs === undefined ? undefined : fmt(perf.buildMs, 0),
     perf.searchP50Ms === undefined ? undefined : fmt(perf.searchP50Ms, 2),
@@ -153,10 +164,12 @@ function perfCells(perf: EnginePerf | undefined): string[] {
     perf.heapMB === undefined ? undefined : fmt(perf.heapMB, 1),
     perf.indexMB === undefined ? undefined : fmt(perf.indexMB, 2),
     perf.loadMs === undefined ? undefined : fmt(perf.loadMs, 0),
+    perf.coldStartMs === undefined ? undefined : fmt(perf.coldStartMs, 0),
+    perf.coldBuildMs === undefined ? undefined : fmt(perf.coldBuildMs, 0),
   ];
   if (perf.timedOut) {
     // The first figure the run did not reach says why it is missing.
-    const first = perf.during === 'build' ? 0 : perf.during === 'search' ? 1 : 4;
+    const first = { build: 0, search: 1, serialisation: 4, 'cold start': 6 }[perf.during];
     cells[first] = `timed out ${PHASE_WORDS[perf.during]} (> ${perf.timeoutMs / 1000} s)`;
   }
   return cells.map((cell) => cell ?? '–');
@@ -168,7 +181,18 @@ function times(value: number | null): string {
 
 /** The perf table: one row per engine and size, and the mastra ÷ toolscout ratios beside them. */
 export function perfTable(results: readonly PerfResult[]): string {
-  const headers = ['tools', 'engine', 'build ms', 'search p50 ms', 'search p99 ms', 'heap MB', 'index MB', 'load ms'];
+  const headers = [
+    'tools',
+    'engine',
+    'build ms',
+    'search p50 ms',
+    'search p99 ms',
+    'heap MB',
+    'index MB',
+    'load ms',
+    'cold start ms',
+    'cold build ms',
+  ];
   const rows: string[][] = [];
   for (const result of results) {
     for (const [engine, perf] of Object.entries(result.engines)) {
@@ -185,10 +209,21 @@ export function perfTable(results: readonly PerfResult[]): string {
         times(r.heapMB),
         '',
         '',
+        '',
+        '',
       ]);
     }
   }
-  return markdownTable(headers, rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r']);
+  return markdownTable(headers, rows, ['r', 'l', ...headers.slice(2).map(() => 'r' as const)]);
+}
+
+/** What the cold-start columns measure, with Node's own start-up (median over the runs), if measured. */
+export function coldStartNote(results: readonly PerfResult[]): string {
+  const nodeStarts = results.flatMap((result) =>
+    Object.values(result.engines).flatMap((perf) => perfFigures(perf)?.nodeStartMs ?? []),
+  );
+  if (nodeStarts.length === 0) return '';
+  return `_cold start_: a fresh \`node\` process that imports the engine, makes the catalog from the tools' JSON, loads the saved index (toolscout; _cold build_: builds it instead; Mastra always builds) and answers one search, timed from outside, exit included. Node's own start-up (\`node -e 0\`) beside it: ${fmt(median(nodeStarts), 0)} ms (median).`;
 }
 
 /** The tokens tables, one per dataset. */
@@ -422,6 +457,7 @@ export function checks(results: BenchResults): Check[] {
         ? `build ${fmt(ts100Figures.buildMs, 0)} ms, search p50 ${fmt(ts100Figures.searchP50Ms, 2)} ms, p99 ${fmt(ts100Figures.searchP99Ms, 2)} ms${ts100Figures.timedOut ? `; the saved index's round trip did not finish within ${ts100Figures.timeoutMs / 1000} s` : ''}`
         : measured(ts100),
   });
+  out.push(...speedChecks(results.perf));
   for (const result of results.tokens) {
     const meta = result.modes['search-load']?.metaTools;
     out.push({
@@ -535,11 +571,15 @@ ${qualityTables(results.quality)}
 
 ## Speed at catalog size
 
-Catalogs made from the datasets' real tools (a seeded sample up to their number and, beyond it, variants: a qualifier added to the name and a fragment of another tool's description appended; seed ${context.settings.seed}), searched with a fixed set of ${context.settings.perfQueries} dataset queries (limit ${QUALITY_LIMIT}) after a warm-up. Each engine at each size is measured ${context.settings.runs === 1 ? 'once' : `${context.settings.runs} times, the engines taking turns, and each figure is the median of its runs`}, every run in a fresh Node process (\`--expose-gc\`), with a limit of ${context.settings.timeoutS} s for build, searches and serialisation (an engine that hits it is not run again at that size). _build_: from the tools in the engine's own shape (toolscout: descriptors, catalog included; Mastra: \`createTool\` objects) to a searchable index (Mastra: \`new ToolSearchProcessor\` and the first \`processInputStep\`). _heap_: heap growth over the build, after full GCs. _index_ / _load_: toolscout's \`JSON.stringify(index.toJSON())\` and \`ToolIndex.fromJSON\` of it. Ratios: mastra's figure divided by toolscout's (above 1: toolscout is faster or smaller).
+Catalogs made from the datasets' real tools (a seeded sample up to their number and, beyond it, variants: a qualifier added to the name and a fragment of another tool's description appended; seed ${context.settings.seed}), searched with a fixed set of ${context.settings.perfQueries} dataset queries (limit ${QUALITY_LIMIT}) after a warm-up. Each engine at each size is measured ${context.settings.runs === 1 ? 'once' : `${context.settings.runs} times, the engines taking turns, and each figure is the median of its runs`}, every run in a fresh Node process (\`--expose-gc\`), with a limit of ${context.settings.timeoutS} s for build, searches and serialisation (an engine that hits it is not run again at that size). _build_: from the tools in the engine's own shape (toolscout: descriptors, catalog included; Mastra: \`createTool\` objects) to a searchable index (Mastra: \`new ToolSearchProcessor\` and the first \`processInputStep\`). _heap_: heap growth over the build, after full GCs. _index_ / _load_: toolscout's saved index (\`index.toBinary()\`, MiB) and \`ToolIndex.fromBinary\` of it (the catalog made before). _cold start_: see below the table. Ratios: mastra's figure divided by toolscout's (above 1: toolscout is faster or smaller).
+
+**Where the time goes** (CPU profiles of toolscout, 2026-11-23). _Search_ at 100,000 tools: turning each tool a query touches into a candidate with its per-term, per-clause and source evidence (over 40%), phrase matching among the tools of each query pair's rarer word that have the other word too (a fifth), and scoring the postings of every query term and its prefix and typo matches (a sixth: each document's BM25 length norm is read from a table); every tool a query touches is scored in full, so a long request over a big catalog touches most of it: dynamic pruning (upper bounds per term, MaxScore), which would touch far fewer, is not done yet. _Load_: about a third is checking the catalog against the saved index (hashing every tool's whole text and walking its schema, which no saved form can skip), a third reading the documents and checking every term's postings (decoded later, on first use), the rest the phrase lines, the sources and garbage collection. _Cold start_ at 10,000 tools: Node itself, making the catalog (copying and checking every descriptor: about as long as the load), the load, and the first search, which builds the vocabulary's radix tree for prefix and typo lookups.
 
 ![Search latency against catalog size](${context.charts.latency})
 
 ${perfTable(results.perf)}
+
+${coldStartNote(results.perf)}
 
 ## Tokens per step
 

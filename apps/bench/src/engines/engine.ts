@@ -12,10 +12,12 @@ export interface EngineBuildOptions {
 
 /** The serialised form of an index, where the engine has one (toolscout). */
 export interface SerializationFigures {
-  /** UTF-8 bytes of the serialised index. */
+  /** Bytes of the serialised index. */
   bytes: number;
   /** Milliseconds to load it back into a searchable index (parsing included). */
   loadMs: number;
+  /** The saved index itself (for the cold-start measurement). */
+  data: Uint8Array;
 }
 
 /** An engine's index over one catalog. */

@@ -137,3 +137,22 @@ export function indexIntegrity(content: IndexContent): string {
   }
   return hash.digest();
 }
+
+/**
+ * The integrity hash of a binary saved index's content (see `binary-index.ts`): the same hash, fed
+ * the content's bytes four at a time (little-endian words, zeros after the last byte).
+ */
+export function bytesIntegrity(bytes: Uint8Array): string {
+  const hash = new ContentHash();
+  const whole = bytes.length >>> 2;
+  const words =
+    bytes.byteOffset % 4 === 0
+      ? new Int32Array(bytes.buffer, bytes.byteOffset, whole)
+      : new Int32Array(new Uint8Array(bytes.subarray(0, whole * 4)).buffer); // (a copy, aligned)
+  hash.word(bytes.length);
+  for (let i = 0; i < whole; i++) hash.word(words[i]!);
+  let last = 0;
+  for (let i = whole * 4; i < bytes.length; i++) last |= bytes[i]! << (8 * (i - whole * 4));
+  hash.word(last);
+  return hash.digest();
+}

@@ -14,12 +14,18 @@ export interface TermEntry {
    */
   readonly id: number;
   readonly term: string;
-  readonly fields: (Postings | undefined)[];
+  fields: (Postings | undefined)[];
   /** How many (field, document) postings the term has; the term leaves the index at 0. */
   refs: number;
   /** How many of those are in looked-up fields; the term leaves the vocabulary tree at 0. */
   lookupRefs: number;
 }
+
+/**
+ * The `fields` of a loaded entry whose postings are not decoded yet (see
+ * {@link KeywordIndexContent.decode}): every way out of a {@link KeywordIndex} decodes them first.
+ */
+export const UNDECODED: (Postings | undefined)[] = Object.freeze([]) as unknown as (Postings | undefined)[];
 
 /**
  * A {@link KeywordIndex} as plain JSON (see {@link KeywordIndex.toJSON}). Documents are numbered
@@ -84,6 +90,11 @@ export interface KeywordIndexContent {
   entries: readonly TermEntry[];
   /** Each document's distinct terms, field after field; when absent, made on the first removal. */
   docTerms?: TermEntry[][];
+  /**
+   * Decodes the postings of an entry whose `fields` are {@link UNDECODED} (a loaded index decodes
+   * each term's on first use; such entries come with their reference counts set).
+   */
+  decode?: (entry: TermEntry) => (Postings | undefined)[];
 }
 
 /**
@@ -123,6 +134,8 @@ export class KeywordIndex {
    */
   #docTerms: (TermEntry[] | undefined)[] = [];
   #docTermsPending = false;
+  /** Decodes the entries still {@link UNDECODED} (a loaded index), until every one is. */
+  #decode: ((entry: TermEntry) => (Postings | undefined)[]) | undefined;
   #averages: number[];
   #count = 0;
   #nextDoc = 0;
@@ -148,6 +161,11 @@ export class KeywordIndex {
   /** One more than the highest document number ever assigned (for arrays by document number). */
   get nextDoc(): number {
     return this.#nextDoc;
+  }
+
+  /** How many distinct terms the index holds. */
+  get vocabularySize(): number {
+    return this.#vocabulary.size;
   }
 
   has(id: string): boolean {
@@ -176,17 +194,35 @@ export class KeywordIndex {
 
   /** The term's entry, if any document has it. */
   get(term: string): TermEntry | undefined {
-    return this.#vocabulary.get(term);
+    const entry = this.#vocabulary.get(term);
+    if (entry !== undefined && entry.fields === UNDECODED) this.#decoded(entry);
+    return entry;
   }
 
   /** The looked-up fields' terms that start with `prefix` (itself included), in vocabulary-tree order. */
-  atPrefix(prefix: string): Iterable<[string, TermEntry]> {
-    return this.#lookupTree().atPrefix(prefix);
+  atPrefix(prefix: string): [string, TermEntry][] {
+    const found = [...this.#lookupTree().atPrefix(prefix)];
+    for (let i = 0; i < found.length; i++) this.#decoded(found[i]![1]);
+    return found;
   }
 
   /** The looked-up fields' terms within `maxDistance` edits of `term`, with their distance. */
   fuzzyGet(term: string, maxDistance: number): Map<string, [TermEntry, number]> {
-    return this.#lookupTree().fuzzyGet(term, maxDistance);
+    const found = this.#lookupTree().fuzzyGet(term, maxDistance);
+    for (const [entry] of found.values()) this.#decoded(entry);
+    return found;
+  }
+
+  /** Decodes a loaded entry's postings if they are not yet. */
+  #decoded(entry: TermEntry): void {
+    if (entry.fields === UNDECODED) entry.fields = this.#decode!(entry);
+  }
+
+  /** Decodes every entry not decoded yet (before code that walks the whole vocabulary's postings). */
+  #decodeAll(): void {
+    if (this.#decode === undefined) return;
+    for (const entry of this.#vocabulary.values()) this.#decoded(entry);
+    this.#decode = undefined;
   }
 
   #lookupTree(): SearchableMap<TermEntry> {
@@ -219,7 +255,7 @@ export class KeywordIndex {
       const start = own.length;
       const lookedUp = this.#lookedUp[f]!;
       for (const token of tokens) {
-        let entry = this.#vocabulary.get(token);
+        let entry = this.get(token);
         if (entry === undefined) {
           entry = {
             id: this.#nextTermId++,
@@ -290,6 +326,7 @@ export class KeywordIndex {
 
   /** Makes the terms of every document that has none yet, from the postings. */
   #makeDocTerms(): void {
+    this.#decodeAll();
     const byDoc: (TermEntry[][] | undefined)[] = [];
     for (const entry of this.#vocabulary.values()) {
       entry.fields.forEach((postings, f) => {
@@ -320,6 +357,7 @@ export class KeywordIndex {
    * documents are numbered anew, 0 up in the same order (a loaded index numbers them so).
    */
   toJSON(): SerializedKeywordIndex {
+    this.#decodeAll();
     const documents: [number, string, number[]][] = [];
     // Each document's number in the JSON, when removals left gaps (else a document keeps its own).
     const dense = this.#count === this.#nextDoc ? undefined : new Int32Array(this.#nextDoc);
@@ -353,7 +391,7 @@ export class KeywordIndex {
     const index = new KeywordIndex(fieldCount, lookupFields);
     const lookedUp = index.#lookedUp;
     for (const entry of content.entries) {
-      for (let f = 0; f < fieldCount; f++) {
+      for (let f = 0; f < fieldCount && entry.fields !== UNDECODED; f++) {
         const postings = entry.fields[f];
         if (postings === undefined) continue;
         entry.refs += postings.docs.length;
@@ -368,6 +406,7 @@ export class KeywordIndex {
     index.#averages = content.averages;
     index.#count = content.ids.length;
     index.#nextDoc = content.ids.length;
+    index.#decode = content.decode;
     if (content.docTerms === undefined) index.#docTermsPending = true;
     else index.#docTerms = content.docTerms;
     return index;

@@ -36,9 +36,28 @@ describe('PhraseIndex', () => {
     const docs: number[] = [];
     const freqs: number[] = [];
     const postings = { docs: [0, 1, 2, 3], freqs: [1, 1, 1, 1] };
-    index.matches(1, 2, [postings, postings], new Int32Array(4), 1, docs, freqs);
+    index.matches(1, 2, [postings, postings], [postings], new Int32Array(4), 2, docs, freqs);
     expect(docs).toEqual([0, 1]); // each document looked at once, though in both postings
     expect(freqs).toEqual([1, 2]);
+  });
+
+  it('looks only at the documents the other term is in, when it is rare enough to mark them', () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(1, 2, 3));
+    index.add(1, lines(2, 1, -1, 1, 2));
+    index.add(2, lines(1, 2)); // has the pair, but the other term's postings (made up) leave it out
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    const seen = new Int32Array(3);
+    const candidates = { docs: [0, 1, 2], freqs: [1, 1, 1] };
+    index.matches(1, 2, [candidates], [{ docs: [0, 1], freqs: [1, 1] }], seen, 2, docs, freqs);
+    expect(docs).toEqual([0, 1]);
+    expect(freqs).toEqual([1, 2]);
+    // Far more common than the candidates: not marked, every candidate's lines are scanned.
+    docs.length = 0;
+    const common = { docs: Array.from({ length: 100 }, (_, i) => i), freqs: [] };
+    index.matches(1, 2, [candidates], [common], new Int32Array(100), 2, docs, []);
+    expect(docs).toEqual([0, 1, 2]);
   });
 
   it('keeps the running average of pairs per document as documents come and go', () => {

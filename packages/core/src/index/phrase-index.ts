@@ -6,6 +6,13 @@
 import { describeNumber, isCount, isMeanOf } from '../values.js';
 import type { Postings } from './keyword-index.js';
 
+/** How many postings some postings lists have. */
+function postingCount(lists: readonly (Postings | undefined)[]): number {
+  let count = 0;
+  for (const postings of lists) count += postings?.docs.length ?? 0;
+  return count;
+}
+
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
 export type PhraseLines = Int32Array;
 
@@ -89,6 +96,8 @@ export class PhraseIndex {
   readonly #lengths: number[] = [];
   #average = 0;
   #count = 0;
+  /** The pairs of the documents loaded so far (only while loading). */
+  #total = 0;
 
   /** How many documents the index holds. */
   get size(): number {
@@ -132,21 +141,36 @@ export class PhraseIndex {
   /**
    * The documents where the entries `a` and `b` (ids) stand side by side, in either order, and how
    * often, in `docs` and `freqs`. `candidates` are postings of one of the two terms that cover every
-   * line it is in (its name and description postings); `seen` and `stamp` mark documents looked at.
+   * line it is in (its name and description postings), `others` those of the other term: a line
+   * can have the pair only in a document of both. `seen` marks documents: `stamp - 1` those of
+   * `others` (when it pays to mark them), `stamp` those looked at.
    */
   matches(
     a: number,
     b: number,
     candidates: readonly (Postings | undefined)[],
+    others: readonly (Postings | undefined)[],
     seen: Int32Array,
     stamp: number,
     docs: number[],
     freqs: number[],
   ): void {
+    // Marking the other term's documents costs one write each, and spares scanning the lines of
+    // every candidate without it: worth it unless the other term is far more common.
+    const inOthers = stamp - 1;
+    const filter = postingCount(others) < postingCount(candidates) * (this.#average + 1);
+    if (filter) {
+      for (const postings of others) {
+        if (postings === undefined) continue;
+        const list = postings.docs;
+        for (let i = 0; i < list.length; i++) seen[list[i]!] = inOthers;
+      }
+    }
     for (const postings of candidates) {
       if (postings === undefined) continue;
       for (const doc of postings.docs) {
-        if (seen[doc] === stamp) continue;
+        const mark = seen[doc];
+        if (mark === stamp || (filter && mark !== inOthers)) continue;
         seen[doc] = stamp;
         const lines = this.#lines[doc];
         if (lines === undefined) continue;
@@ -199,7 +223,6 @@ export class PhraseIndex {
     if (typeof json.average !== 'number' || !Number.isFinite(json.average)) fail('average is not a number');
     if (!Array.isArray(json.documents)) return fail('documents missing');
     const index = new PhraseIndex();
-    let total = 0;
     let previous = -1;
     for (const item of json.documents as unknown[]) {
       if (!Array.isArray(item) || item.length !== 3) return fail('document entry: expected [number, pairs, lines]');
@@ -216,18 +239,41 @@ export class PhraseIndex {
         if (id === undefined) return fail(`term ${describeNumber(position)} of document ${doc} is not a term position`);
         lines[i] = id;
       }
-      const pairs = distinctPairCount(lines);
-      if (length !== pairs)
-        return fail(`document ${doc} has ${describeNumber(length)} pairs written, its lines have ${pairs}`);
-      total += pairs;
-      index.#lines[doc] = lines;
-      index.#lengths[doc] = pairs;
-      index.#count += 1;
+      index.#put(doc, lines, length, fail);
     }
-    if (!isMeanOf(json.average, total, index.#count)) {
-      fail(`average ${json.average} is not the mean of the documents' pairs`);
-    }
-    index.#average = json.average!;
+    index.#checkAverage(json.average!, fail);
     return index;
+  }
+
+  /**
+   * An index of the documents 0 to `lines.length - 1`, from each one's lines (entry ids, -1 between
+   * lines), its written number of pairs and the written average, all checked as
+   * {@link PhraseIndex.fromJSON} checks them. Throws an `Error` naming what is malformed.
+   */
+  static fromLines(lines: readonly PhraseLines[], lengths: ArrayLike<number>, average: number): PhraseIndex {
+    const fail = (what: string): never => {
+      throw new Error(`malformed phrase section: ${what}`);
+    };
+    const index = new PhraseIndex();
+    for (let doc = 0; doc < lines.length; doc++) index.#put(doc, lines[doc]!, lengths[doc], fail);
+    index.#checkAverage(average, fail);
+    return index;
+  }
+
+  /** Puts a loaded document's lines, whose written number of pairs must be theirs. */
+  #put(doc: number, lines: PhraseLines, length: unknown, fail: (what: string) => never): void {
+    const pairs = distinctPairCount(lines);
+    if (length !== pairs) fail(`document ${doc} has ${describeNumber(length)} pairs written, its lines have ${pairs}`);
+    this.#total += pairs;
+    this.#lines[doc] = lines;
+    this.#lengths[doc] = pairs;
+    this.#count += 1;
+  }
+
+  /** Sets a loaded index's average, which must be the mean of its documents' pairs. */
+  #checkAverage(average: number, fail: (what: string) => never): void {
+    if (!isMeanOf(average, this.#total, this.#count))
+      fail(`average ${average} is not the mean of the documents' pairs`);
+    this.#average = average;
   }
 }

@@ -80,9 +80,31 @@ export class Scorer {
     });
   }
 
-  /** Forgets the cached lookups: to be called whenever the index changes. */
+  /** Forgets the cached lookups and length norms: to be called whenever the index changes. */
   changed(): void {
     this.#lookups.clear();
+    this.#norms.fill(undefined);
+  }
+
+  /**
+   * Per field (by number), each document's BM25 length norm `k1 × (1 − b + b × length / average)`,
+   * computed as the formula computes it (so scores are the same to the bit), kept until the index
+   * changes: a search then reads one number per posting instead of computing it.
+   */
+  readonly #norms: (Float64Array | undefined)[] = [];
+
+  #normsOf(field: number): Float64Array {
+    const cached = this.#norms[field];
+    if (cached !== undefined) return cached;
+    const keyword = this.#keyword;
+    const { k1: k, b } = this.#ranking;
+    const average = keyword.averageLength(field);
+    const norms = new Float64Array(keyword.nextDoc);
+    for (let doc = 0; doc < norms.length; doc++) {
+      if (keyword.idOf(doc) !== undefined) norms[doc] = k * (1 - b + (b * keyword.fieldLength(doc, field)) / average);
+    }
+    this.#norms[field] = norms;
+    return norms;
   }
 
   /**
@@ -127,7 +149,7 @@ export class Scorer {
    */
   #accumulate(source: TermSource, fields: readonly FieldSpec[], touched: number[]): void {
     const keyword = this.#keyword;
-    const { k1: k, b, delta: d } = this.#ranking;
+    const { k1: k, delta: d } = this.#ranking;
     const total = keyword.size;
     const scores = this.#termScore;
     const marks = this.#termMark;
@@ -137,14 +159,13 @@ export class Scorer {
       if (postings === undefined) continue;
       const { docs, freqs } = postings;
       const matching = docs.length;
-      const average = keyword.averageLength(field.id);
+      const norms = this.#normsOf(field.id);
       const scale = source.weight * field.boost;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i]!;
         const termFreq = freqs[i]!;
-        const fieldLength = keyword.fieldLength(doc, field.id);
-        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + norms[doc]!));
         const weighted = scale * raw;
         if (marks[doc] !== stamp) {
           marks[doc] = stamp;
@@ -236,13 +257,15 @@ export class Scorer {
       const second = keyword.get(y);
       if (first === undefined || second === undefined) continue;
       const rarer = phraseCandidates(first) <= phraseCandidates(second) ? first : second;
+      const other = rarer === first ? second : first;
       docs.length = 0;
       freqs.length = 0;
-      this.#stamp += 1;
+      this.#stamp += 2; // (two marks: see PhraseIndex.matches)
       this.#phrases.matches(
         first.id,
         second.id,
         [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]],
+        [other.fields[NAME_FIELD], other.fields[DESCRIPTION_FIELD]],
         this.#termMark,
         this.#stamp,
         docs,

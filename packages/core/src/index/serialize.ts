@@ -1,7 +1,8 @@
 import type { ToolCatalog } from '../catalog/catalog.js';
 import { IndexMismatchError, InvalidIndexError } from '../errors.js';
+import type { CatalogTool } from '../types.js';
 import { describeNumber, isRecord } from '../values.js';
-import { type IndexContent, indexIntegrity } from './index-integrity.js';
+import { indexIntegrity } from './index-integrity.js';
 import type { KeywordIndex, SerializedKeywordIndex } from './keyword-index.js';
 import { keywordIndexFromJSON } from './keyword-index-reader.js';
 import { PhraseIndex, type SerializedPhraseIndex } from './phrase-index.js';
@@ -51,29 +52,41 @@ export interface SavedIndexes {
  * tools (the index holds exactly them: it follows every change), the keyword, phrase and vector
  * sections, a format version and an integrity hash.
  */
-export function serializeIndex<T>(
-  catalog: ToolCatalog<T>,
-  { keyword: keywordIndex, phrases, vector }: SavedIndexes,
-): SerializedToolIndex {
+export function serializeIndex<T>(catalog: ToolCatalog<T>, indexes: SavedIndexes): SerializedToolIndex {
+  const content = {
+    tools: Object.fromEntries(Array.from(catalog, (tool) => [tool.id, toolFingerprint(tool)])),
+    ...savedSections(indexes),
+  };
+  return {
+    format: 'toolscout-tool-index',
+    version: TOOL_INDEX_FORMAT_VERSION,
+    ...content,
+    integrity: indexIntegrity(content),
+  };
+}
+
+/**
+ * The sections a saved index holds, in either format (JSON or binary): the keyword, phrase and
+ * vector sections, documents numbered 0, 1, 2... and phrase terms as positions in the keyword
+ * section's vocabulary. (Each format has its own fingerprint of the tools.)
+ */
+export function savedSections({
+  keyword: keywordIndex,
+  phrases,
+  vector,
+}: SavedIndexes): Omit<SerializedToolIndex, 'format' | 'version' | 'integrity' | 'tools'> {
   const keyword = keywordIndex.toJSON();
   const positions = new Map(keyword.terms.map(([term], position) => [keywordIndex.get(term)!.id, position]));
   // (the keyword section numbers documents anew, in order: the phrase section follows it)
   const numbers = new Int32Array(keywordIndex.nextDoc);
   for (const [number, id] of keyword.documents) numbers[keywordIndex.docOf(id)!] = number;
-  const content = {
-    tools: Object.fromEntries(Array.from(catalog, (tool) => [tool.id, toolFingerprint(tool)])),
+  return {
     keyword,
     phrases: phrases.toJSON(
       (id) => positions.get(id)!,
       (doc) => numbers[doc]!,
     ),
     ...(vector ? { vector: vector.toJSON() } : {}),
-  } satisfies IndexContent;
-  return {
-    format: 'toolscout-tool-index',
-    version: TOOL_INDEX_FORMAT_VERSION,
-    ...content,
-    integrity: indexIntegrity(content),
   };
 }
 
@@ -87,7 +100,13 @@ export function loadSavedIndexes<T>(
   options: ToolIndexOptions,
 ): SavedIndexes {
   const document = parseSerialized(json);
-  checkCatalogMatches(catalog, document.tools);
+  const saved = document.tools;
+  checkCatalogMatches(
+    catalog,
+    Object.keys(saved).length,
+    (tool) => (Object.hasOwn(saved, tool.id) ? saved[tool.id] === toolFingerprint(tool) : undefined),
+    () => Object.keys(saved),
+  );
   let keyword: KeywordIndex;
   let phrases: PhraseIndex;
   try {
@@ -120,22 +139,28 @@ export function loadSavedIndexes<T>(
       `The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). ${REBUILD}`,
     );
   }
-  const vector = options.embedder && document.vector !== undefined ? loadVectors(document, options) : undefined;
+  const tools = document.tools;
+  const vector =
+    options.embedder && document.vector !== undefined
+      ? loadVectors(document.vector, (id) => Object.hasOwn(tools, id), options)
+      : undefined;
   return { keyword, phrases, vector };
 }
 
 /**
- * The vector section of a saved index, whose tools must be the index's; a section that cannot be
- * used (another embedder, malformed) is an `invalid-index` error.
+ * The vector section of a saved index, whose tools must be the index's (`indexed`); a section that
+ * cannot be used (another embedder, malformed) is an `invalid-index` error.
  */
-function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): VectorIndex {
-  const section = document.vector!;
-  const tools = document.tools;
+export function loadVectors(
+  section: SerializedVectorIndex,
+  indexed: (id: string) => boolean,
+  options: ToolIndexOptions,
+): VectorIndex {
   for (const list of [section.entries, section.pending] as unknown[]) {
     if (!Array.isArray(list)) continue; // (VectorIndex.fromJSON says what is wrong)
     for (const item of list as unknown[]) {
       const id = isRecord(item) ? item.id : undefined;
-      if (typeof id === 'string' && !Object.hasOwn(tools, id)) {
+      if (typeof id === 'string' && !indexed(id)) {
         throw damaged(`its vector section has tool "${id}", which it does not list`);
       }
     }
@@ -155,10 +180,10 @@ function loadVectors(document: SerializedToolIndex, options: ToolIndexOptions): 
 }
 
 /** What to do about a saved index that cannot be loaded. */
-const REBUILD = 'Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.';
+export const REBUILD = 'Rebuild the index from the catalog (new ToolIndex(catalog)) and save it again.';
 
 /** The error of a saved index whose content is malformed. */
-function damaged(problem: string, cause?: unknown): InvalidIndexError {
+export function damaged(problem: string, cause?: unknown): InvalidIndexError {
   return new InvalidIndexError(
     `The saved tool index is damaged (${problem}). ${REBUILD}`,
     cause === undefined ? undefined : { cause },
@@ -209,29 +234,44 @@ function checkVersion(version: unknown): void {
   throw new InvalidIndexError(`${problem} ${REBUILD}`);
 }
 
-function checkCatalogMatches<T>(catalog: ToolCatalog<T>, saved: Record<string, string>): void {
-  let count = 0;
+/**
+ * Throws an {@link IndexMismatchError} unless the catalog's tools are exactly the saved ones, each
+ * unchanged: `count` tools were saved, `unchanged` says whether a tool is as saved (undefined when
+ * its id was not saved), `savedIds` lists them (to name one the catalog lacks).
+ */
+export function checkCatalogMatches<T>(
+  catalog: ToolCatalog<T>,
+  count: number,
+  unchanged: (tool: CatalogTool<T>) => boolean | undefined,
+  savedIds: () => Iterable<string>,
+): void {
+  let seen = 0;
   for (const tool of catalog) {
-    count += 1;
-    const expected = Object.hasOwn(saved, tool.id) ? saved[tool.id] : undefined;
-    if (expected === undefined) {
+    seen += 1;
+    const same = unchanged(tool);
+    if (same === undefined) {
       throw new IndexMismatchError(
         `The saved tool index does not match the catalog: tool "${tool.id}" is not in it. Rebuild the index.`,
         tool.id,
       );
     }
-    if (expected !== toolFingerprint(tool)) {
+    if (!same) {
       throw new IndexMismatchError(
         `The saved tool index does not match the catalog: tool "${tool.id}" changed since it was indexed. Rebuild the index.`,
         tool.id,
       );
     }
   }
-  const savedCount = Object.keys(saved).length;
-  if (savedCount !== count) {
-    const missing = Object.keys(saved).find((id) => !catalog.has(id));
+  if (count !== seen) {
+    let missing: string | undefined;
+    for (const id of savedIds()) {
+      if (!catalog.has(id)) {
+        missing = id;
+        break;
+      }
+    }
     throw new IndexMismatchError(
-      `The saved tool index does not match the catalog: it indexed ${savedCount} tools, the catalog has ${count}${missing ? ` (e.g. "${missing}" is gone)` : ''}. Rebuild the index.`,
+      `The saved tool index does not match the catalog: it indexed ${count} tools, the catalog has ${seen}${missing ? ` (e.g. "${missing}" is gone)` : ''}. Rebuild the index.`,
       missing,
     );
   }

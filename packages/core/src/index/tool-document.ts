@@ -287,12 +287,15 @@ class Fnv32 {
 const NEWLINE = 0x0a;
 const SEPARATOR = 0x00;
 
-/** Feeds strings to a hash with a newline between them (as if joined with `\n`). */
-function feedLines(hash: Fnv32, parts: readonly string[]): void {
-  parts.forEach((part, i) => {
-    if (i > 0) hash.char(NEWLINE);
-    hash.text(part);
-  });
+/** Feeds strings (but any equal to `except`) to a hash with a newline between them (as if joined with `\n`). */
+function feedLines(hash: TextHash, parts: readonly string[], except?: string): void {
+  let first = true;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] === except) continue;
+    if (!first) hash.char(NEWLINE);
+    first = false;
+    hash.text(parts[i]!);
+  }
 }
 
 /**
@@ -305,20 +308,65 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
   const idWords = idWordsBeyondName(indexedText(tool.id), lineRuns(indexedText(tool.name))).words.join(' ');
   const hash = new Fnv32().text(tool.name);
   if (idWords !== '') hash.char(NEWLINE).text(idWords);
+  return feedContent(hash, tool).digest();
+}
+
+/**
+ * {@link toolFingerprint} without the id words the name lacks, as a number: what the binary saved
+ * index keeps. Those words follow from the id and the name, and a saved tool is found by its id,
+ * so they tell nothing more (and tokenising them is most of a fingerprint's cost).
+ */
+export function toolContentHash(tool: CatalogTool<unknown>): number {
+  return feedContent(new PairHash().text(tool.name), tool).value();
+}
+
+/**
+ * {@link Fnv32}'s rule fed two UTF-16 units at a time (one multiplication per pair): the hash of
+ * {@link toolContentHash}, which a load computes for every tool's whole text.
+ */
+class PairHash {
+  #hash = 0x811c9dc5;
+
+  text(text: string): this {
+    let hash = this.#hash;
+    const even = text.length & ~1;
+    for (let i = 0; i < even; i += 2) {
+      hash = Math.imul(hash ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 0x01000193);
+    }
+    if (even < text.length) hash = Math.imul(hash ^ text.charCodeAt(even) ^ 0x10000, 0x01000193);
+    this.#hash = hash;
+    return this;
+  }
+
+  char(code: number): this {
+    this.#hash = Math.imul(this.#hash ^ code ^ 0x20000, 0x01000193);
+    return this;
+  }
+
+  value(): number {
+    return this.#hash >>> 0;
+  }
+}
+
+/** What {@link feedContent} feeds: {@link Fnv32} (the JSON form's fingerprint) or a {@link PairHash}. */
+interface TextHash {
+  text(text: string): TextHash;
+  char(code: number): TextHash;
+}
+
+/** Feeds a tool's description, tags, source and parameters to a fingerprint. */
+function feedContent<H extends TextHash>(hash: H, tool: CatalogTool<unknown>): H {
   hash
     .char(SEPARATOR)
     .text(tool.description ?? '')
     .char(SEPARATOR);
-  feedLines(
-    hash,
-    (tool.tags ?? []).filter((tag) => tag !== tool.source),
-  );
+  feedLines(hash, tool.tags ?? [], tool.source);
   hash
     .char(SEPARATOR)
     .text(tool.source ?? '')
     .char(SEPARATOR);
   feedLines(hash, parameterStrings(tool.jsonSchema));
-  return hash.digest();
+  return hash;
 }
 
 /** A tool's terms as runs (see {@link visitTool}). */

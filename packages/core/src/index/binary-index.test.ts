@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { ToolCatalog } from '../catalog/catalog.js';
+import { IndexMismatchError, InvalidIndexError, ToolscoutError } from '../errors.js';
+import { HashEmbedder } from '../test-utils/hash-embedder.js';
+import { thrown } from '../test-utils/thrown.js';
+import type { ToolDescriptor } from '../types.js';
+import { bytesIntegrity } from './index-integrity.js';
+import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
+
+const TOOLS: ToolDescriptor[] = [
+  {
+    id: 'weather__get_forecast',
+    name: 'get_forecast',
+    description: 'Weather forecast for the next days in a city. Forecast days ahead.',
+    tags: ['weather'],
+    source: 'weather',
+    inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'City name' } } },
+  },
+  { id: 'weather__get_current', name: 'get_current', description: 'Current temperature and wind.', source: 'weather' },
+  { id: 'mail__send_email', name: 'sendEmail', description: 'Send an email message.', source: 'mail' },
+  { id: 'mail__list_inbox', name: 'listInbox', description: 'List the messages in the inbox.', source: 'mail' },
+  { id: 'cal__calendar_events', name: 'calendarEvents', description: 'Events of a calendar.', source: 'cal' },
+  { id: 'zh__weather', name: '天气预报', description: '查询城市的天气预报', source: 'zh' },
+  { id: 'fr__meteo', name: 'météo', description: 'Prévisions météo pour une ville 🌦 française', source: 'fr' },
+];
+const QUERIES = [
+  'weather forecast',
+  'send email',
+  'list',
+  '天气',
+  'calandar',
+  'sendEmail',
+  'météo ville',
+  'days ahead',
+];
+
+/** The error `ToolIndex.fromBinary` throws for some data (it must be a ToolscoutError). */
+function loadError(catalog: ToolCatalog, data: unknown, options?: ToolIndexOptions): ToolscoutError {
+  const error = thrown(() => ToolIndex.fromBinary(catalog, data as Uint8Array, options));
+  expect(ToolscoutError.isInstance(error)).toBe(true);
+  return error as ToolscoutError;
+}
+
+/** A copy of saved bytes changed by `edit`, its integrity hash recomputed afterwards. */
+function rehashed(bytes: Uint8Array, edit: (copy: Uint8Array) => void): Uint8Array {
+  const copy = bytes.slice();
+  edit(copy);
+  copy.set(new TextEncoder().encode(bytesIntegrity(copy.subarray(24))), 8);
+  return copy;
+}
+
+describe('ToolIndex binary form', () => {
+  it('round-trips with identical results (ids, scores and matches), then follows the catalog', async () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const original = new ToolIndex(catalog);
+    catalog.remove('mail__list_inbox'); // a removed document: the saved one numbers them anew
+    catalog.add({ id: 'lang__translate', name: 'translate', description: 'Translate text.' });
+    const bytes = original.toBinary();
+    const loaded = ToolIndex.fromBinary(catalog, bytes);
+    for (const query of QUERIES) {
+      expect(await loaded.search(query, { minScore: 0, limit: 20 }), query).toEqual(
+        await original.search(query, { minScore: 0, limit: 20 }),
+      );
+    }
+    // A Buffer at an odd offset (a slice of a bigger one) loads too.
+    const shifted = Buffer.concat([Buffer.from([1]), Buffer.from(bytes)]).subarray(1);
+    expect(await ToolIndex.fromBinary(catalog, shifted).search('weather')).toEqual(await original.search('weather'));
+    // Both follow the catalog alike (a removal decodes every term's postings the loaded index had left).
+    catalog.remove('cal__calendar_events');
+    catalog.replace({ ...TOOLS[0]!, description: 'Forecast of rain.' });
+    for (const query of QUERIES) {
+      expect(await loaded.search(query, { minScore: 0 }), query).toEqual(await original.search(query, { minScore: 0 }));
+    }
+    original.dispose();
+    catalog.add({ id: 'lang__summarize', name: 'summarize', description: 'Summarize a long text.' });
+    expect((await loaded.search('summarize')).map((hit) => hit.id)).toEqual(['lang__summarize']);
+    loaded.dispose();
+    expect(thrown(() => loaded.toBinary())).toMatchObject({ code: 'index-disposed' });
+  });
+
+  it('is at most half the size of the JSON form', () => {
+    const tools = Array.from({ length: 400 }, (_, i) => ({
+      id: `tool_${i}`,
+      name: `tool ${i % 37} ${['get', 'set', 'list'][i % 3]}`,
+      description: `Does thing ${i % 91} with widget ${i % 13} and gadget ${i % 7}.`,
+    }));
+    const index = new ToolIndex(new ToolCatalog(tools));
+    const json = JSON.stringify(index.toJSON());
+    expect(index.toBinary().length).toBeLessThanOrEqual(json.length / 2);
+  });
+
+  it('keeps a hybrid index’s vectors: nothing is embedded again on load', async () => {
+    const embedder = new HashEmbedder();
+    const catalog = new ToolCatalog(TOOLS);
+    const index = new ToolIndex(catalog, { embedder });
+    const expected = await index.search('weather forecast'); // (every tool embedded by now)
+    const bytes = index.toBinary();
+    const texts = embedder.calls.flat().length;
+    const loaded = ToolIndex.fromBinary(catalog, bytes, { embedder });
+    expect(await loaded.search('weather forecast')).toEqual(expected);
+    expect(embedder.calls.flat().length - texts).toBe(1); // (only the query)
+    // Without an embedder the vectors are skipped and the index is keyword-only.
+    expect(await ToolIndex.fromBinary(catalog, bytes).search('email')).toEqual(
+      await new ToolIndex(catalog).search('email'),
+    );
+  });
+
+  it('refuses what is not a binary index, naming fromJSON for a JSON one', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const index = new ToolIndex(catalog);
+    const json = JSON.stringify(index.toJSON());
+    const fromJson = loadError(catalog, new TextEncoder().encode(json));
+    expect(InvalidIndexError.isInstance(fromJson)).toBe(true);
+    expect(fromJson.message).toMatch(/looks like JSON: .*ToolIndex\.fromJSON/);
+    expect(loadError(catalog, json).message).toMatch(
+      /a string \(a JSON saved index is loaded with ToolIndex\.fromJSON\)/,
+    );
+    expect(loadError(catalog, new Uint8Array([1, 2, 3])).message).toMatch(/does not start with "TSIX"/);
+    expect(loadError(catalog, null).code).toBe('invalid-index');
+    // and fromJSON, given the binary form, says it is not JSON
+    expect(thrown(() => ToolIndex.fromJSON(catalog, index.toBinary() as never))).toMatchObject({
+      code: 'invalid-index',
+    });
+  });
+
+  it('refuses another version, a truncation and any changed byte, with the rebuild advice', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    const newer = bytes.slice();
+    new DataView(newer.buffer).setUint32(4, 99, true);
+    expect(loadError(catalog, newer).message).toMatch(/format version 99, written by a newer toolscout/);
+    expect(loadError(catalog, bytes.subarray(0, bytes.length - 1)).message).toMatch(
+      /damaged \(its length .* is not what its header says\)/,
+    );
+    for (const at of [24, 40, 60, Math.floor(bytes.length / 2), bytes.length - 1]) {
+      const changed = bytes.slice();
+      changed[at] = changed[at]! ^ 0x01;
+      const error = loadError(catalog, changed);
+      expect(error.code).toBe('invalid-index');
+      expect(error.message).toMatch(/integrity check|damaged/);
+      expect(error.message).toMatch(/Rebuild the index from the catalog/);
+    }
+  });
+
+  it('checks every number even under a recomputed hash', async () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    // Every single-byte change of the integer block, rehashed, is refused as damaged (or as another
+    // catalog's), or keeps the content well-formed (a term frequency, say): an index that answers.
+    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
+    const end = start + new DataView(bytes.buffer).getUint32(24, true);
+    let refused = 0;
+    for (let at = start; at < end; at++) {
+      const changed = rehashed(bytes, (copy) => {
+        copy[at] = (copy[at]! + 1) & 0xff;
+      });
+      let loaded: ToolIndex | undefined;
+      try {
+        loaded = ToolIndex.fromBinary(catalog, changed);
+      } catch (error) {
+        expect(InvalidIndexError.isInstance(error) || IndexMismatchError.isInstance(error), String(error)).toBe(true);
+        refused += 1;
+      }
+      for (const query of loaded ? QUERIES : []) {
+        for (const hit of await loaded!.search(query, { minScore: 0 })) expect(hit.score).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(refused).toBeGreaterThan((end - start) / 2);
+  });
+
+  it('refuses counts its data cannot hold before allocating for them', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
+    // The number of documents (after the field count) made 2^35: five bytes in place of one.
+    const varints = bytes.subarray(start);
+    const huge = [0x80, 0x80, 0x80, 0x80, 0x80 | 0x01]; // (not the end: the next byte ends it)
+    const changed = new Uint8Array(bytes.length + huge.length);
+    changed.set(bytes.subarray(0, start + 1));
+    changed.set(huge, start + 1);
+    changed.set(varints.subarray(1), start + 1 + huge.length);
+    new DataView(changed.buffer).setUint32(24, new DataView(bytes.buffer).getUint32(24, true) + huge.length, true);
+    const rehashedCopy = rehashed(changed, () => {});
+    const error = loadError(catalog, rehashedCopy);
+    expect(error.message).toMatch(/damaged \(its number of documents is \d+, more than its \d+ bytes left can hold\)/);
+  });
+
+  it('tells a catalog that changed since (IndexMismatchError naming the tool)', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    catalog.replace({ ...TOOLS[2]!, description: 'Send a letter.' });
+    const changed = loadError(catalog, bytes);
+    expect(IndexMismatchError.isInstance(changed)).toBe(true);
+    expect((changed as IndexMismatchError).toolId).toBe('mail__send_email');
+    const fewer = new ToolCatalog(TOOLS.slice(1));
+    expect(loadError(fewer, bytes).message).toMatch(
+      /indexed 7 tools, the catalog has 6 \(e\.g\. "weather__get_forecast"/,
+    );
+  });
+});

@@ -1,0 +1,318 @@
+// The binary saved index (`ToolIndex.toBinary` / `ToolIndex.fromBinary`): the content of the JSON
+// form (`serialize.ts`) in one buffer, numbers as variable-length bytes (document numbers as gaps),
+// floats to the bit, and each string once in one UTF-8 block; versioned, every number checked on
+// load, and an integrity hash of the whole content.
+//
+// Layout: 4 bytes "TSIX", the format version (uint32, little-endian), the integrity hash (16 ASCII
+// hexadecimal digits), the lengths of the three blocks (uint32 each: integer bytes, float count,
+// string bytes), 4 bytes of zero, then the floats (8 bytes each), the integers and the strings.
+import type { ToolCatalog } from '../catalog/catalog.js';
+import { InvalidIndexError } from '../errors.js';
+import { isMeanOf } from '../values.js';
+import { ByteDataError, ByteReader, ByteWriter } from './byte-codec.js';
+import { bytesIntegrity } from './index-integrity.js';
+import { KeywordIndex, type TermEntry, UNDECODED } from './keyword-index.js';
+import { PhraseIndex, type PhraseLines } from './phrase-index.js';
+import { LOOKUP_FIELDS } from './scorer.js';
+import {
+  checkCatalogMatches,
+  damaged,
+  loadVectors,
+  REBUILD,
+  type SavedIndexes,
+  savedSections,
+  TOOL_INDEX_FORMAT_VERSION,
+} from './serialize.js';
+import { INDEX_FIELDS, toolContentHash } from './tool-document.js';
+import type { ToolIndexOptions } from './tool-index.js';
+import type { SerializedVectorIndex } from './vector-index.js';
+
+/** The first four bytes of a binary saved index. */
+const MAGIC = [0x54, 0x53, 0x49, 0x58]; // "TSIX"
+/** The format version of the binary form (the JSON form's, whose content it holds). */
+export const BINARY_INDEX_FORMAT_VERSION = TOOL_INDEX_FORMAT_VERSION;
+const HEADER_BYTES = 40;
+
+/** A saved index for `catalog` in the binary form (see {@link loadBinaryIndexes}). */
+export function encodeBinaryIndex<T>(catalog: ToolCatalog<T>, indexes: SavedIndexes): Uint8Array {
+  const { keyword, phrases, vector } = savedSections(indexes);
+  const out = new ByteWriter();
+  const fieldCount = keyword.fields;
+  out.uint(fieldCount);
+  out.uint(keyword.documents.length);
+  out.uint(keyword.terms.length);
+  for (const average of keyword.averages) out.float(average);
+  for (const [, id, lengths] of keyword.documents) {
+    out.string(id);
+    out.uint(toolContentHash(catalog.get(id)!));
+    out.uints(lengths);
+  }
+  for (const [term, fields] of keyword.terms) {
+    out.string(term);
+    let mask = 0;
+    for (const [field] of fields) mask |= 1 << field;
+    out.uint(mask);
+    for (const [, docs, freqs] of [...fields].sort((a, b) => a[0] - b[0])) {
+      out.uint(docs.length);
+      let previous = -1;
+      for (let i = 0; i < docs.length; i++) {
+        out.uint(docs[i]! - previous - 1);
+        previous = docs[i]!;
+      }
+      for (let i = 0; i < freqs.length; i++) out.uint(freqs[i]! - 1);
+    }
+  }
+  out.float(phrases.average);
+  if (phrases.documents.length !== keyword.documents.length) throw new Error('binary index: a document without lines');
+  for (const [, pairs, lines] of phrases.documents) {
+    out.uint(pairs);
+    out.uint(lines.length);
+    for (let i = 0; i < lines.length; i++) out.uint(lines[i]! + 1); // (-1 between lines: 0)
+  }
+  out.uint(vector === undefined ? 0 : 1);
+  if (vector !== undefined) out.string(JSON.stringify(vector));
+  const { varints, floats, strings } = out.finish();
+  const bytes = new Uint8Array(HEADER_BYTES + floats.length + varints.length + strings.length);
+  const view = new DataView(bytes.buffer);
+  bytes.set(MAGIC, 0);
+  view.setUint32(4, BINARY_INDEX_FORMAT_VERSION, true);
+  view.setUint32(24, varints.length, true);
+  view.setUint32(28, floats.length / 8, true);
+  view.setUint32(32, strings.length, true);
+  bytes.set(floats, HEADER_BYTES);
+  bytes.set(varints, HEADER_BYTES + floats.length);
+  bytes.set(strings, HEADER_BYTES + floats.length + varints.length);
+  // The hash covers everything after itself: the block lengths and the blocks.
+  bytes.set(new TextEncoder().encode(bytesIntegrity(bytes.subarray(24))), 8);
+  return bytes;
+}
+
+/** Whether `data` starts like a binary saved index. */
+function startsLikeBinary(data: Uint8Array): boolean {
+  return data.length >= 4 && MAGIC.every((byte, i) => data[i] === byte);
+}
+
+/**
+ * The indexes of a binary saved index for `catalog`, every part checked as `loadSavedIndexes`
+ * checks the JSON form's, with the same errors: an `IndexMismatchError` when the catalog's tools are
+ * not the ones indexed, an `InvalidIndexError` for data that is not such an index, has another
+ * version, is malformed or fails its integrity check.
+ */
+export function loadBinaryIndexes<T>(
+  catalog: ToolCatalog<T>,
+  data: Uint8Array,
+  options: ToolIndexOptions,
+): SavedIndexes {
+  const reader = openBinary(data);
+  try {
+    return readIndexes(catalog, reader, options);
+  } catch (error) {
+    if (error instanceof ByteDataError) throw damaged(error.message, error);
+    throw error;
+  }
+}
+
+/** Checks the header, the version and the integrity hash, and returns a reader of the content. */
+function openBinary(data: unknown): ByteReader {
+  if (!(data instanceof Uint8Array)) {
+    throw new InvalidIndexError(
+      `Not a binary saved tool index: expected the Uint8Array that ToolIndex.toBinary() returns, got ${typeof data === 'string' ? 'a string (a JSON saved index is loaded with ToolIndex.fromJSON)' : typeof data}.`,
+    );
+  }
+  if (!startsLikeBinary(data)) {
+    const json = data.length > 0 && data[0] === 0x7b; // "{"
+    throw new InvalidIndexError(
+      `Not a binary saved tool index: it does not start with "TSIX"${json ? ' (it looks like JSON: a JSON saved index is loaded with ToolIndex.fromJSON)' : ''}.`,
+    );
+  }
+  if (data.length < HEADER_BYTES) throw damaged('it ends inside its header');
+  return readHeader(Uint8Array.prototype.slice.call(data));
+}
+
+/**
+ * The header and content of a copy of the caller's data (a copy: the index decodes each term's
+ * postings on first use, from data the caller may reuse; and a copy is aligned).
+ */
+function readHeader(data: Uint8Array): ByteReader {
+  const view = new DataView(data.buffer);
+  const version = view.getUint32(4, true);
+  if (version !== BINARY_INDEX_FORMAT_VERSION) {
+    const by = version < BINARY_INDEX_FORMAT_VERSION ? 'an older' : 'a newer';
+    throw new InvalidIndexError(
+      `The saved tool index has format version ${version}, written by ${by} toolscout; this toolscout reads format version ${BINARY_INDEX_FORMAT_VERSION}. ${REBUILD}`,
+    );
+  }
+  const varintBytes = view.getUint32(24, true);
+  const floatCount = view.getUint32(28, true);
+  const stringBytes = view.getUint32(32, true);
+  if (HEADER_BYTES + floatCount * 8 + varintBytes + stringBytes !== data.length) {
+    throw damaged(`its length (${data.length} bytes) is not what its header says`);
+  }
+  const integrity = new TextDecoder().decode(data.subarray(8, 24));
+  if (bytesIntegrity(data.subarray(24)) !== integrity) {
+    throw new InvalidIndexError(
+      `The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). ${REBUILD}`,
+    );
+  }
+  const floats = new Float64Array(data.buffer, HEADER_BYTES, floatCount);
+  const varintStart = HEADER_BYTES + floatCount * 8;
+  return new ByteReader(
+    data.subarray(varintStart, varintStart + varintBytes),
+    floats,
+    data.subarray(varintStart + varintBytes),
+  );
+}
+
+/** The documents' ids, fingerprints and field lengths, checked against the catalog. */
+function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: number, fieldCount: number) {
+  const ids: string[] = new Array(count);
+  const hashes = new Float64Array(count);
+  const docOf = new Map<string, number>();
+  const lengths: number[][] = new Array(count);
+  for (let doc = 0; doc < count; doc++) {
+    const id = reader.string();
+    docOf.set(id, doc);
+    if (docOf.size === doc) throw damaged(`document id "${id}" twice`);
+    ids[doc] = id;
+    hashes[doc] = reader.uint();
+    const own = new Array<number>(fieldCount);
+    for (let f = 0; f < fieldCount; f++) own[f] = reader.uint();
+    lengths[doc] = own;
+  }
+  // (the catalog's order is the documents' unless tools were replaced: try the next one first)
+  let next = 0;
+  checkCatalogMatches(
+    catalog,
+    count,
+    (tool) => {
+      const doc = ids[next] === tool.id ? next : docOf.get(tool.id);
+      if (doc === undefined) return undefined;
+      next = doc + 1;
+      return hashes[doc] === toolContentHash(tool);
+    },
+    () => ids,
+  );
+  return { ids, docOf, lengths };
+}
+
+function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: ToolIndexOptions): SavedIndexes {
+  const fieldCount = reader.uint();
+  if (fieldCount !== INDEX_FIELDS.length) throw damaged(`it has ${fieldCount} fields, expected ${INDEX_FIELDS.length}`);
+  const count = reader.count('its number of documents');
+  const termCount = reader.count('its number of terms');
+  const averages = Array.from({ length: fieldCount }, () => reader.float());
+  const { ids, docOf, lengths } = readDocuments(catalog, reader, count, fieldCount);
+
+  // The terms and where their postings are (decoded on first use), checked now: each document's
+  // count of terms per field, to check its lengths, and each term's reference counts.
+  const counted = new Int32Array(count * fieldCount);
+  const entries: TermEntry[] = new Array(termCount);
+  const starts = new Float64Array(termCount);
+  const masks = new Int32Array(termCount);
+  const lookedUp = Array.from({ length: fieldCount }, (_, f) => LOOKUP_FIELDS.includes(f));
+  for (let t = 0; t < termCount; t++) {
+    const term = reader.string();
+    const mask = reader.uint();
+    if (mask === 0 || mask >= 2 ** fieldCount) throw damaged(`term "${term}" has fields ${mask}`);
+    starts[t] = reader.position;
+    masks[t] = mask;
+    let refs = 0;
+    let lookupRefs = 0;
+    for (let f = 0; f < fieldCount; f++) {
+      if ((mask & (1 << f)) === 0) continue;
+      const size = reader.uint();
+      if (size === 0 || size > count) throw damaged(`term "${term}" has ${size} documents in field ${f}`);
+      reader.checkAscending(size, count, counted, fieldCount, f);
+      reader.skip(size);
+      refs += size;
+      if (lookedUp[f]) lookupRefs += size;
+    }
+    entries[t] = { id: t, term, fields: UNDECODED, refs, lookupRefs };
+  }
+  const decode = (entry: TermEntry) => {
+    const fields: TermEntry['fields'] = new Array(fieldCount).fill(undefined);
+    const mask = masks[entry.id]!;
+    const at = reader.position;
+    reader.position = starts[entry.id]!;
+    for (let f = 0; f < fieldCount; f++) {
+      if ((mask & (1 << f)) === 0) continue;
+      const size = reader.uint();
+      fields[f] = { docs: reader.ascending(size, count), freqs: reader.plusOne(size) };
+    }
+    reader.position = at;
+    return fields;
+  };
+  const totals = new Array<number>(fieldCount).fill(0);
+  for (let doc = 0; doc < count; doc++) {
+    for (let f = 0; f < fieldCount; f++) {
+      const length = lengths[doc]![f]!;
+      if (counted[doc * fieldCount + f] !== length) {
+        throw damaged(
+          `field lengths of "${ids[doc]}": field ${f} has ${counted[doc * fieldCount + f]} terms, not ${length}`,
+        );
+      }
+      totals[f]! += length;
+    }
+  }
+  for (let f = 0; f < fieldCount; f++) {
+    if (!isMeanOf(averages[f]!, totals[f]!, count)) {
+      throw damaged(`average length of field ${f} is ${averages[f]}, not the mean of the documents' lengths`);
+    }
+  }
+  const keyword = KeywordIndex.restore(fieldCount, LOOKUP_FIELDS, { ids, docOf, lengths, averages, entries, decode });
+  if (keyword.vocabularySize !== termCount) throw damaged('a term is in it twice');
+  const phrases = readPhrases(reader, count, termCount);
+  const vector = readVector(reader, docOf, options);
+  reader.end();
+  return { keyword, phrases, vector };
+}
+
+/** Every document's phrase lines, their terms as vocabulary positions (the loaded entries' ids). */
+function readPhrases(reader: ByteReader, count: number, termCount: number): PhraseIndex {
+  const average = reader.float();
+  const pairs = new Int32Array(count);
+  // Every document's lines in one buffer (views of it: one allocation, not one per document).
+  const start = reader.position;
+  let total = 0;
+  for (let doc = 0; doc < count; doc++) {
+    reader.uint();
+    const size = reader.count('the length of a phrase line');
+    reader.skip(size);
+    total += size;
+  }
+  reader.position = start;
+  const buffer = new Int32Array(total);
+  const lines: PhraseLines[] = new Array(count);
+  let at = 0;
+  for (let doc = 0; doc < count; doc++) {
+    pairs[doc] = reader.uint();
+    const size = reader.uint();
+    for (let i = 0; i < size; i++) {
+      const position = reader.uint();
+      if (position > termCount) throw damaged(`a phrase term of document ${doc} is ${position - 1}, not a term`);
+      buffer[at + i] = position - 1;
+    }
+    lines[doc] = buffer.subarray(at, at + size);
+    at += size;
+  }
+  try {
+    return PhraseIndex.fromLines(lines, pairs, average);
+  } catch (error) {
+    throw damaged(error instanceof Error ? error.message : String(error), error);
+  }
+}
+
+/** The vector section, read when the index has an embedder (else skipped). */
+function readVector(reader: ByteReader, docOf: ReadonlyMap<string, number>, options: ToolIndexOptions) {
+  const flag = reader.below(2, 'the vector flag');
+  if (flag === 0) return undefined;
+  const text = reader.string();
+  if (!options.embedder) return undefined;
+  let section: SerializedVectorIndex;
+  try {
+    section = JSON.parse(text);
+  } catch (error) {
+    throw damaged(`its vector section is not JSON (${String(error)})`, error);
+  }
+  return loadVectors(section, (id) => docOf.has(id), options);
+}
