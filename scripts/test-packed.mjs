@@ -31,6 +31,7 @@ const EXPECTED = {
   'ai-sdk/tool-loop-agent.ts': ['10 EUR is 10.80 USD.', '20 GBP is 21.60 USD.'],
   'mastra/agent.ts': ['create_issue({"title":"The build fails"})', 'Opened issue #42.'],
   'langchain/create-agent.ts': ['Sunny in Paris.', "Sunny in Rome too. [ 'get_weather' ]"],
+  'tanstack-ai/chat.ts': ['model call 3: offered search_tools, load_tool, get_weather', 'It is sunny in Paris, 18 °C.'],
   'mcp/client.ts': [
     'tools: search_tools, load_tool, notes__add_note',
     'notes__add_note({"text":"Buy milk"}) -> Saved note 1.',

@@ -2,8 +2,8 @@ import { chat, maxIterations, toolDefinition } from '@tanstack/ai';
 import { answer, call, load, type ScriptAction, search } from '@toolscout/conformance';
 import { countToolDefinitionTokens, type JsonSchema, type ToolSearchMode } from '@toolscout/core';
 import { describe, expect, it } from 'vitest';
-import { ScriptedAdapter } from '../test-utils/scripted-adapter.js';
 import type { TanStackTool } from './tanstack-tool.js';
+import { ScriptedAdapter } from './testing.js';
 import { type ToolSearchMiddlewareOptions, toolSearchMiddleware } from './tool-search-middleware.js';
 
 const DOMAINS = [

@@ -3,7 +3,7 @@ import { chat, maxIterations, toolDefinition } from '@tanstack/ai';
 import { answer, call, load } from '@toolscout/conformance';
 import { describe, expect, it } from 'vitest';
 import { createFixtureTools } from '../test-utils/fixture-tools.js';
-import { ScriptedAdapter } from '../test-utils/scripted-adapter.js';
+import { ScriptedAdapter } from './testing.js';
 import { toolSearchMiddleware } from './tool-search-middleware.js';
 
 describe('README examples', () => {

@@ -4,8 +4,8 @@ import { InvalidOptionError } from '@toolscout/core/errors';
 import { parseJsonOrText } from '@toolscout/test-kit';
 import { describe, expect, it } from 'vitest';
 import { createFixtureTools } from '../test-utils/fixture-tools.js';
-import { ScriptedAdapter } from '../test-utils/scripted-adapter.js';
 import type { TanStackTool } from './tanstack-tool.js';
+import { ScriptedAdapter } from './testing.js';
 import { type ToolSearchMiddlewareOptions, toolSearchMiddleware } from './tool-search-middleware.js';
 
 const META = ['search_tools', 'load_tool'];

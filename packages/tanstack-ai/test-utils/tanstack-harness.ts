@@ -10,8 +10,8 @@ import type { ConformanceHarness, HarnessAgent, Transcript } from '@toolscout/co
 import type { ToolDescriptor } from '@toolscout/core';
 import { parseJsonOrText } from '@toolscout/test-kit';
 import { fromTanStackTool, type TanStackTool } from '../src/tanstack-tool.js';
+import { ScriptedAdapter } from '../src/testing.js';
 import { type ToolSearchMiddlewareOptions, toolSearchMiddleware } from '../src/tool-search-middleware.js';
-import { ScriptedAdapter } from './scripted-adapter.js';
 
 /** A conformance descriptor as a TanStack AI user has it: `toolDefinition(...).server(...)` running the fixture's `execute`. */
 export function asTanStackTool(descriptor: ToolDescriptor): TanStackTool {

@@ -1,5 +1,24 @@
+// @toolscout/tanstack-ai/testing: a scripted TanStack AI text adapter, to run `chat()` offline in
+// tests and examples (TanStack AI ships no test adapter).
 import type { AnyTextAdapter, JSONSchema, ModelMessage, StreamChunk, TextOptions } from '@tanstack/ai';
-import type { ScriptAction } from '@toolscout/conformance';
+
+/**
+ * One model response: tool calls, or a final text answer (the shape of `@toolscout/core/testing`'s
+ * and `@toolscout/conformance`'s `ScriptAction`, kept here so this entry needs neither).
+ */
+export type ScriptAction =
+  | { type: 'calls'; calls: readonly { toolName: string; input: unknown }[] }
+  | { type: 'answer'; text: string };
+
+/** A call of one tool, as a script action. */
+export function callTool(toolName: string, input: unknown = {}): ScriptAction {
+  return { type: 'calls', calls: [{ toolName, input }] };
+}
+
+/** A final answer, as a script action. */
+export function answer(text = 'Done.'): ScriptAction {
+  return { type: 'answer', text };
+}
 
 /** What the model received at one call: the tools offered (as JSON Schema), the system prompts and the messages. */
 export interface ScriptedCallRecord {
