@@ -36,6 +36,7 @@ async function main(): Promise<number> {
       catalog: args.catalog,
       requests: args.requests,
       frameworks: args.frameworks,
+      ...(args.trace === undefined ? {} : { trace: args.trace }),
       offline: args.offline,
       cwd: process.env.INIT_CWD ?? process.cwd(),
       write,

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DemoUsageError, parseDemoArgs } from './cli-args.js';
+import { DemoUsageError, parseDemoArgs, tracedFrameworks } from './cli-args.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -50,7 +50,18 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--', '--offline'])).toMatchObject({ offline: true });
   });
 
+  it('reads --trace: a framework that runs, or all', () => {
+    expect(parseDemoArgs(['--trace', 'mastra'])).toMatchObject({ trace: 'mastra' });
+    expect(parseDemoArgs(['--trace', 'all'])).toMatchObject({ trace: 'all' });
+    expect(parseDemoArgs([])).not.toHaveProperty('trace');
+  });
+
   it.each([
+    [['--trace', 'crewai'], /Unknown framework "crewai" for --trace; use all or one of mcp, ai-sdk/],
+    [
+      ['--trace', 'mastra', '--framework', 'mcp'],
+      /--trace mastra: that framework does not run; add --framework mastra\./,
+    ],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--catalog'], /--catalog/],
     [['--catalog', ' '], /--catalog needs a file name/],
@@ -63,6 +74,15 @@ describe('parseDemoArgs', () => {
   ])('rejects %j with a clear message', (argv, message) => {
     expect(() => parseDemoArgs(argv)).toThrow(DemoUsageError);
     expect(() => parseDemoArgs(argv)).toThrow(message);
+  });
+});
+
+describe('tracedFrameworks', () => {
+  it('traces the AI SDK agent by default, else the first framework run; all or the one named when asked', () => {
+    expect(tracedFrameworks(['mcp', 'ai-sdk', 'mastra'], undefined)).toEqual(['ai-sdk']);
+    expect(tracedFrameworks(['mcp', 'langchain'], undefined)).toEqual(['mcp']);
+    expect(tracedFrameworks(['mcp', 'langchain'], 'langchain')).toEqual(['langchain']);
+    expect(tracedFrameworks(['mcp', 'langchain'], 'all')).toEqual(['mcp', 'langchain']);
   });
 });
 

@@ -19,6 +19,8 @@ export interface DemoArgs {
   frameworks: FrameworkId[];
   /** Use the scripted fake model even when an API key is set. */
   offline: boolean;
+  /** Whose requests are shown step by step (the others are summarised); default see {@link tracedFrameworks}. */
+  trace?: FrameworkId | 'all';
 }
 
 export const DEMO_USAGE = `Usage: pnpm demo [-- options]
@@ -41,6 +43,8 @@ Options:
                      executors: calls are dry runs that return the validated arguments.
   --request TEXT     a request to run instead of the defaults; repeatable
   --framework NAME   run only this framework: ${FRAMEWORKS.join(', ')}; repeatable
+  --trace NAME|all   show every step of this framework's requests (default: AI SDK's, or the
+                     only framework run); the others get one line each and a row in the table
   --offline          use the fake models even when an API key is set
   -h, --help         this help
 
@@ -52,7 +56,14 @@ Example: pnpm demo -- --catalog ../shared/datasets/toolbench/tools.jsonl`;
  * takes no positional arguments it could separate.
  */
 export function parseDemoArgs(argv: readonly string[]): DemoArgs | { help: true } {
-  let values: { catalog?: string; request?: string[]; framework?: string[]; offline?: boolean; help?: boolean };
+  let values: {
+    catalog?: string;
+    request?: string[];
+    framework?: string[];
+    trace?: string;
+    offline?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv.filter((arg) => arg !== '--'),
@@ -60,6 +71,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs | { help: true 
         catalog: { type: 'string' },
         request: { type: 'string', multiple: true },
         framework: { type: 'string', multiple: true },
+        trace: { type: 'string' },
         offline: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -81,11 +93,36 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs | { help: true 
       throw new DemoUsageError(`Unknown framework "${name}" for --framework; use one of ${FRAMEWORKS.join(', ')}.`);
     }
   }
+  const trace = values.trace;
+  if (trace !== undefined && trace !== 'all' && !(FRAMEWORKS as readonly string[]).includes(trace)) {
+    throw new DemoUsageError(`Unknown framework "${trace}" for --trace; use all or one of ${FRAMEWORKS.join(', ')}.`);
+  }
+  const frameworks =
+    wanted.length === 0 ? [...FRAMEWORKS] : FRAMEWORKS.filter((framework) => wanted.includes(framework));
+  if (trace !== undefined && trace !== 'all' && !frameworks.includes(trace as FrameworkId)) {
+    throw new DemoUsageError(`--trace ${trace}: that framework does not run; add --framework ${trace}.`);
+  }
   const args: DemoArgs = {
     requests,
-    frameworks: wanted.length === 0 ? [...FRAMEWORKS] : FRAMEWORKS.filter((framework) => wanted.includes(framework)),
+    frameworks,
     offline: values.offline ?? false,
   };
   if (values.catalog !== undefined) args.catalog = values.catalog;
+  if (trace !== undefined) args.trace = trace as FrameworkId | 'all';
   return args;
+}
+
+/**
+ * The frameworks whose requests are shown step by step: all for `all`, the one named, or by default
+ * the AI SDK's (the agent that runs a real model when an API key is set), or the first framework run
+ * when the AI SDK does not run.
+ */
+export function tracedFrameworks(
+  frameworks: readonly FrameworkId[],
+  trace: FrameworkId | 'all' | undefined,
+): FrameworkId[] {
+  if (trace === 'all') return [...frameworks];
+  if (trace !== undefined) return [trace];
+  const chosen = frameworks.includes('ai-sdk') ? 'ai-sdk' : frameworks[0];
+  return chosen === undefined ? [] : [chosen];
 }

@@ -47,7 +47,18 @@ export interface DemoCatalog {
   warnings: string[];
   /** Opens the MCP agent's session. */
   connectMcp(): Promise<McpSession>;
+  /**
+   * The tools of one in-process agent: {@link tools}, with the servers that keep state per agent
+   * (the memory server) started anew for it. `close` stops those; the catalog's `close` does too.
+   */
+  agentTools(agent: string): Promise<AgentTools>;
   /** Stops every server and gateway process the catalog started. */
+  close(): Promise<void>;
+}
+
+/** The tools one in-process agent runs, and what stops the servers started for it alone. */
+export interface AgentTools {
+  tools: ToolDescriptor[];
   close(): Promise<void>;
 }
 
@@ -155,7 +166,8 @@ export async function startServerCatalog(options: {
   prestartMcp?: boolean;
 }): Promise<DemoCatalog> {
   const servers = options.servers ?? DEMO_SERVERS;
-  // Two instances of the servers: the in-process gateway's and the gateway process's, each with its
+  // Two instances of the servers (plus, per in-process agent, its own of those with `statePerAgent`):
+  // the in-process gateway's and the gateway process's, each with its
   // own state (two memory servers must not share a file), both serving the same files folder.
   const dirs = (name: string) => ({ filesDir: options.filesDir, stateDir: join(options.workDir, name) });
   const config = demoServersConfig(dirs('in-process'), servers);
@@ -190,6 +202,8 @@ export async function startServerCatalog(options: {
     );
     return pending;
   };
+  const agentGateways = new Set<McpGateway>();
+  const perAgent = servers.filter((server) => server.statePerAgent);
   let prestarted = options.prestartMcp ? open() : undefined;
   prestarted?.catch(() => {}); // reported when the MCP agent asks for its session
   let closing: Promise<void> | undefined;
@@ -198,6 +212,7 @@ export async function startServerCatalog(options: {
     closing ??= (async () => {
       await Promise.allSettled([...opening]);
       await Promise.allSettled([...sessions].map((session) => session.close()));
+      await Promise.allSettled([...agentGateways].map((own) => own.close()));
       await gateway.close();
     })();
     return closing;
@@ -217,10 +232,11 @@ export async function startServerCatalog(options: {
       status: upstream?.status === 'ready' ? 'ready' : (upstream?.statusReason ?? 'not started'),
     };
   });
+  const tools = gateway.catalog.list().map(plainDescriptor);
   return {
     kind: 'servers',
     source: `${reports.filter((report) => report.status === 'ready').length} MCP servers from npm`,
-    tools: gateway.catalog.list().map(plainDescriptor),
+    tools,
     servers: reports,
     warnings: [...warnings],
     connectMcp() {
@@ -228,6 +244,25 @@ export async function startServerCatalog(options: {
       const session = prestarted ?? open();
       prestarted = undefined;
       return session;
+    },
+    async agentTools(agent) {
+      if (closed) throw new Error('The catalog is closed.');
+      if (perAgent.length === 0) return { tools, close: async () => {} };
+      await mkdir(dirs(agent).stateDir, { recursive: true });
+      const own = new McpGateway({ servers: demoServersConfig(dirs(agent), perAgent), logger: collectingLogger([]) });
+      agentGateways.add(own);
+      const stop = async () => {
+        agentGateways.delete(own);
+        await own.close();
+      };
+      try {
+        await own.start();
+      } catch (error) {
+        await stop();
+        throw error;
+      }
+      const replaced = new Map(own.catalog.list().map((tool) => [tool.id, plainDescriptor(tool)]));
+      return { tools: tools.map((tool) => replaced.get(tool.id) ?? tool), close: stop };
     },
     close,
   };
@@ -276,6 +311,7 @@ export async function loadFileCatalog(file: string): Promise<DemoCatalog> {
     tools,
     servers: [],
     warnings: [],
+    agentTools: async () => ({ tools, close: async () => {} }),
     async connectMcp() {
       const server = new McpToolSearchServer({ catalog: tools, serverInfo: { name: 'toolscout', version: '0.0.0' } });
       servers.add(server);

@@ -17,6 +17,11 @@ export interface DemoServer {
   args?: (dirs: DemoServerDirs) => string[];
   /** Environment variables. */
   env?: (dirs: DemoServerDirs) => Record<string, string>;
+  /**
+   * It keeps state a call changes (the memory server's knowledge graph): each in-process agent gets
+   * its own instance, so what one agent saves is not already there for the next.
+   */
+  statePerAgent?: boolean;
 }
 
 /** Where the servers keep files. */
@@ -44,6 +49,7 @@ export const DEMO_SERVERS: readonly DemoServer[] = [
     packageName: '@modelcontextprotocol/server-memory',
     summary: 'a knowledge graph of entities, relations and observations',
     env: ({ stateDir }) => ({ MEMORY_FILE_PATH: join(stateDir, 'memory.jsonl') }),
+    statePerAgent: true,
   },
   {
     name: 'filesystem',

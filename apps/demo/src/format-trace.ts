@@ -109,3 +109,15 @@ export function formatTrace(trace: RequestTrace, index: number, style: OutputSty
   lines.push(`    ${outcome.callSucceeded ? style.good(`✓ ${summary}`) : style.bad(`✗ ${summary}`)}`);
   return lines;
 }
+
+/**
+ * One framework's requests in one line, for a framework whose trace is not shown: how many went
+ * search → load → call, and the tools called.
+ */
+export function formatSummary(traces: readonly RequestTrace[], style: OutputStyle): string {
+  const outcomes = traces.map(requestOutcome);
+  const succeeded = outcomes.filter((outcome) => outcome.callSucceeded);
+  const called = succeeded.map((outcome) => outcome.called).join(', ');
+  const line = `${succeeded.length} of ${traces.length} requests: search → load the top hit → call succeeded${called ? ` (${called})` : ''}`;
+  return `  ${succeeded.length === traces.length ? style.good(`✓ ${line}`) : style.bad(`✗ ${line}`)}`;
+}

@@ -72,8 +72,8 @@ describe('the demo over the real MCP servers, with the fake models', () => {
     const agents = FRAMEWORKS.length;
     expect(answers.filter((answer) => answer.includes('The sum of 2 and 3 is 5'))).toHaveLength(agents);
     expect(answers.filter((answer) => answer.includes('Echo: hello from toolscout'))).toHaveLength(agents);
-    // The MCP agent's gateway runs its own memory server; the in-process agents share one, so the
-    // first creates Alice and the next find her there (the server then reports no new entity).
+    // Every agent has its own memory server (the MCP agent's gateway process, and each in-process
+    // agent its own instance), so each creates Alice anew and the server answers with the new entity.
     const memory = result.traces.filter((trace) => trace.request.includes('Alice'));
     expect(memory.map((trace) => trace.steps[2]?.calls[0]?.toolName)).toEqual(
       Array(agents).fill('memory__create_entities'),
@@ -81,8 +81,7 @@ describe('the demo over the real MCP servers, with the fake models', () => {
     expect(memory.map((trace) => trace.steps[2]?.calls[0]?.input)).toEqual(
       Array(agents).fill({ entities: [{ name: 'Alice', entityType: 'person', observations: ['works at Acme'] }] }),
     );
-    expect(memory[0]?.steps[3]?.answer).toContain('"name": "Alice"');
-    expect(memory[1]?.steps[3]?.answer).toContain('"name": "Alice"');
+    for (const trace of memory) expect(trace.steps[3]?.answer, trace.framework).toContain('"name": "Alice"');
     expect(answers.filter((answer) => /notes\.md.*report\.csv.*todo\.txt/.test(answer))).toHaveLength(agents);
   });
 
@@ -105,6 +104,26 @@ describe('the demo over the real MCP servers, with the fake models', () => {
     for (const label of ['MCP', 'AI SDK', 'Mastra', 'LangChain', 'TanStack AI']) {
       expect(table.some((line) => line.trimStart().startsWith(label))).toBe(true);
     }
+  });
+
+  it('shows the AI SDK agent step by step and sums up the others in a line and a table row each', () => {
+    const sections = lines.filter((line) => line.startsWith('── ')).map((line) => line.split(' ')[1]);
+    expect(sections).toEqual(['MCP', 'AI', 'Mastra', 'LangChain', 'TanStack']);
+    const steps = lines.filter((line) => /^\s+Request \d: /.test(line));
+    expect(steps).toHaveLength(SERVER_REQUESTS.length);
+    const aiSdk = lines.findIndex((line) => line.startsWith('── AI SDK'));
+    expect(lines.findIndex((line) => line.startsWith('  Request 1: '))).toBeGreaterThan(aiSdk);
+    const summaries = lines.filter((line) =>
+      line.includes('of 4 requests: search → load the top hit → call succeeded'),
+    );
+    expect(summaries).toHaveLength(FRAMEWORKS.length - 1);
+    for (const summary of summaries) expect(summary).toMatch(/^ {2}✓ 4 of 4 requests: .*\(everything__get-sum, /);
+    expect(lines).toContain(
+      "Every step of the AI SDK agent's requests below; the others in a line each (--trace NAME or --trace all for theirs).",
+    );
+    for (const row of result.tokens) expect(row.succeeded).toBe(4);
+    expect(lines.find((line) => line.trimStart().startsWith('framework'))).toMatch(/requests\s+succeeded\s+steps/);
+    expect(lines.length).toBeLessThan(125); // 344 lines when every framework was traced
   });
 
   it('writes plain text without colours, and leaves no process running', () => {
@@ -153,6 +172,7 @@ describe('the demo over a catalog file', () => {
       catalog: 'tools.jsonl',
       cwd: dir,
       requests: ['Weather forecast for "Oslo" for 5 days', 'Get the lyrics of "Yesterday"'],
+      trace: 'all',
       offline: true,
       env: {},
       write: (line) => lines.push(line),
@@ -169,6 +189,9 @@ describe('the demo over a catalog file', () => {
     const text = lines.join('\n');
     expect(text).toContain('every call is a dry run that returns the validated arguments');
     expect(text).toContain('dry run (no executor): arguments valid, {"city":"Oslo","days":5}');
+    // --trace all: every framework's requests step by step, no summary lines.
+    expect(lines.filter((line) => /^\s+Request \d: /.test(line))).toHaveLength(2 * FRAMEWORKS.length);
+    expect(text).not.toContain('the others in a line each');
   });
 
   it('fails with a clear error for a file that is not a catalog', async () => {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolSearchSession } from '@toolscout/core';
 import type { LanguageModel } from 'ai';
+import { tracedFrameworks } from './cli-args.js';
 import { type DemoCatalog, loadFileCatalog, startServerCatalog } from './demo-catalog.js';
-import { formatTrace, type OutputStyle, outputStyle } from './format-trace.js';
+import { formatSummary, formatTrace, type OutputStyle, outputStyle, requestOutcome } from './format-trace.js';
 import { FRAMEWORK_LABELS, FRAMEWORKS, type FrameworkId, type RequestTrace } from './request-trace.js';
 import { createAISDKSearch, runAISDKRequest } from './run-ai-sdk-request.js';
 import { createLangChainSearch, runLangChainRequest } from './run-langchain-request.js';
@@ -38,6 +39,8 @@ export interface DemoOptions {
   requests?: readonly string[];
   /** The frameworks to run; default all. */
   frameworks?: readonly FrameworkId[];
+  /** Whose requests are shown step by step: a framework, or `all`. Default see {@link tracedFrameworks}. */
+  trace?: FrameworkId | 'all';
   /** Fake models even when an API key is set. */
   offline?: boolean;
   /** Where API keys and `DEMO_MODEL` are read. Default `process.env`. */
@@ -133,6 +136,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const write = options.write ?? (() => {});
   const style: OutputStyle = outputStyle(options.color ?? false);
   const frameworks = options.frameworks ?? FRAMEWORKS;
+  const traced = tracedFrameworks(frameworks, options.trace);
   const model = selectModel(options.env ?? process.env, { offline: options.offline });
   const requests =
     options.requests && options.requests.length > 0
@@ -191,11 +195,19 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       if (frameworks.includes('mcp'))
         write('The MCP agent has its own toolscout-mcp gateway process in front of a set of these servers;');
       write(
-        'the AI SDK, Mastra, LangChain and TanStack AI agents share one set started in-process (what one saves in memory, the next finds).',
+        'the AI SDK, Mastra, LangChain and TanStack AI agents share one set started in-process, except the memory server: each has its own.',
       );
       write(style.dim(`The filesystem server serves the demo's folder ${filesDir}`));
     }
 
+    if (traced.length < frameworks.length) {
+      const names = traced.map((framework) => FRAMEWORK_LABELS[framework]).join(', ');
+      write(
+        style.dim(
+          `Every step of the ${names} agent's requests below; the others in a line each (--trace NAME or --trace all for theirs).`,
+        ),
+      );
+    }
     const realModel: LanguageModel | undefined = model.kind === 'fake' ? undefined : await createRealModel(model);
     const traces: RequestTrace[] = [];
     for (const framework of frameworks) {
@@ -207,6 +219,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       );
       for (const line of frameworkSetup(framework, catalog, model)) write(style.dim(`  ${line}`));
       const runner = await createRunner(framework, catalog, { filesDir, signal, model: realModel });
+      const runs: RequestTrace[] = [];
       try {
         for (const [index, request] of requests.entries()) {
           signal?.throwIfAborted();
@@ -218,9 +231,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
             trace = { framework, request, steps: [], error: errorMessage(error) };
           }
           traces.push(trace);
+          runs.push(trace);
+          // A request that went wrong is shown step by step in any case.
+          if (!traced.includes(framework) && requestOutcome(trace).callSucceeded) continue;
           write('');
           for (const line of formatTrace(trace, index, style)) write(line);
         }
+        if (!traced.includes(framework)) write(formatSummary(runs, style));
         const epilogue = (await runner.epilogue?.()) ?? [];
         if (epilogue.length > 0) write('');
         for (const line of epilogue) write(line);
@@ -266,17 +283,35 @@ async function createRunner(
   context: { filesDir: string; signal: AbortSignal | undefined; model: LanguageModel | undefined },
 ): Promise<Runner> {
   const { filesDir, signal } = context;
+  if (framework === 'mcp') {
+    const session = await catalog.connectMcp();
+    return {
+      run: (request) => runMcpRequest(session, request, { filesDir, signal }),
+      epilogue: () => passThroughLines(session, signal),
+      close: () => session.close(),
+    };
+  }
+  const own = await catalog.agentTools(framework);
+  const runner = createAgentRunner(framework, own.tools, context);
+  return {
+    run: runner.run,
+    close: async () => {
+      await runner.close();
+      await own.close();
+    },
+  };
+}
+
+/** The runner of an in-process agent over `tools`. */
+function createAgentRunner(
+  framework: Exclude<FrameworkId, 'mcp'>,
+  tools: DemoCatalog['tools'],
+  context: { filesDir: string; signal: AbortSignal | undefined; model: LanguageModel | undefined },
+): Runner {
+  const { filesDir, signal } = context;
   switch (framework) {
-    case 'mcp': {
-      const session = await catalog.connectMcp();
-      return {
-        run: (request) => runMcpRequest(session, request, { filesDir, signal }),
-        epilogue: () => passThroughLines(session, signal),
-        close: () => session.close(),
-      };
-    }
     case 'ai-sdk': {
-      const search = createAISDKSearch(catalog.tools);
+      const search = createAISDKSearch(tools);
       return {
         run: (request, threadId) =>
           runAISDKRequest(request, { search, filesDir, threadId, model: context.model, signal }),
@@ -284,21 +319,21 @@ async function createRunner(
       };
     }
     case 'mastra': {
-      const processor = createMastraProcessor(catalog.tools);
+      const processor = createMastraProcessor(tools);
       return {
         run: (request, threadId) => runMastraRequest(request, { processor, filesDir, threadId, signal }),
         close: async () => processor.dispose(),
       };
     }
     case 'langchain': {
-      const search = createLangChainSearch(catalog.tools);
+      const search = createLangChainSearch(tools);
       return {
         run: (request, threadId) => runLangChainRequest(request, { search, filesDir, threadId, signal }),
         close: async () => search.session.dispose(),
       };
     }
     case 'tanstack-ai': {
-      const middleware = createTanStackMiddleware(catalog.tools);
+      const middleware = createTanStackMiddleware(tools);
       return {
         run: (request, threadId) => runTanStackRequest(request, { middleware, filesDir, threadId, signal }),
         close: async () => middleware.dispose(),

@@ -1,3 +1,4 @@
+import { requestOutcome } from './format-trace.js';
 import { FRAMEWORK_LABELS, type FrameworkId, type RequestTrace } from './request-trace.js';
 
 /** The token figures of one framework's run. */
@@ -5,6 +6,8 @@ export interface TokenRow {
   framework: FrameworkId;
   /** Requests run (the failed ones included). */
   requests: number;
+  /** Requests that went search → load → a successful call. */
+  succeeded: number;
   /** Model steps over all requests. */
   steps: number;
   /** The most tokens of tool definitions offered at one step with toolscout. */
@@ -29,6 +32,7 @@ export function tokenRows(
       {
         framework,
         requests: runs.length,
+        succeeded: runs.filter((trace) => requestOutcome(trace).callSucceeded).length,
         steps: offered.length,
         maxTokens: offered.length === 0 ? 0 : Math.max(...offered),
         meanTokens: offered.length === 0 ? 0 : offered.reduce((sum, tokens) => sum + tokens, 0) / offered.length,
@@ -60,11 +64,12 @@ export function alignTable(
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)];
 }
 
-/** The token table: per framework, tokens per step with toolscout (max, mean) against the whole catalog. */
+/** The token table: per framework, the requests that succeeded and tokens per step with toolscout (max, mean) against the whole catalog. */
 export function formatTokenTable(rows: readonly TokenRow[]): string[] {
   const header = [
     'framework',
     'requests',
+    'succeeded',
     'steps',
     'toolscout max',
     'toolscout mean',
@@ -74,11 +79,12 @@ export function formatTokenTable(rows: readonly TokenRow[]): string[] {
   const body = rows.map((row) => [
     FRAMEWORK_LABELS[row.framework],
     String(row.requests),
+    String(row.succeeded),
     String(row.steps),
     formatNumber(row.maxTokens),
     formatNumber(row.meanTokens),
     formatNumber(row.catalogTokens),
     row.catalogTokens === 0 ? '-' : `${(100 * (1 - row.meanTokens / row.catalogTokens)).toFixed(1)}%`,
   ]);
-  return alignTable(header, body, [false, true, true, true, true, true, true]);
+  return alignTable(header, body, [false, true, true, true, true, true, true, true]);
 }

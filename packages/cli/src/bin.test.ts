@@ -89,5 +89,7 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
 });
 
 if (!built) {
-  it.skip(`end-to-end bin test skipped: ${bin} is not built (run the package build first; turbo's test task does)`, () => {});
+  const reason = `end-to-end bin test skipped: ${bin} is not built (run the package build first; turbo's test task does)`;
+  console.info(reason);
+  it.skip(reason, () => {});
 }

@@ -90,6 +90,7 @@ export type {
   SearchEvent,
   SelfCorrectionEvent,
   StepEvent,
+  SubscribeOptions,
   ToolSearchEvent,
   ToolSearchEventListener,
 } from './session/telemetry.js';

@@ -66,6 +66,14 @@ describe('fromAnthropicTools', () => {
         'tools.json, field "[0].type": must be "custom" or absent, got "web_search_20250305": server tools cannot be imported (they have no input_schema)',
       ],
       [
+        [{ type: 'function', function: { name: 'get_weather', parameters: input_schema } }],
+        'tools.json, field "[0]": is an OpenAI tool definition (type "function" with "parameters"), not an Anthropic one: read the file as OpenAI (format "openai", the CLI\'s --format openai) or leave the format out to have it detected',
+      ],
+      [
+        [{ type: 'function', name: 'get_weather', parameters: input_schema }],
+        'tools.json, field "[0]": is an OpenAI tool definition (type "function" with "parameters"), not an Anthropic one: read the file as OpenAI (format "openai", the CLI\'s --format openai) or leave the format out to have it detected',
+      ],
+      [
         [
           { name: 'a', input_schema },
           { name: 'a', input_schema },

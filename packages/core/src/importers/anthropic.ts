@@ -14,6 +14,11 @@ import {
   requiredString,
 } from './fields.js';
 
+/** An OpenAI definition (`{ type: 'function', function: {...} }` or the Responses API's flat one) given as Anthropic. */
+function looksLikeOpenAI(raw: Record<string, unknown>): boolean {
+  return raw.input_schema === undefined && (raw.type === 'function' || isRecord(raw.function));
+}
+
 /** Options for {@link fromAnthropicTools}. */
 export interface AnthropicImportOptions extends ImporterOptions {
   /** Put before each tool's name to make its id. Default: none, the id is the name. */
@@ -38,6 +43,13 @@ export function fromAnthropicTools(
     const at: RecordLocation = { file, prefix: wrapped ? `tools[${index}]` : `[${index}]` };
     locations.push(at);
     if (!isRecord(raw)) throw fieldError(at, undefined, `must be a tool object, got ${describeValue(raw)}`);
+    if (looksLikeOpenAI(raw)) {
+      throw fieldError(
+        at,
+        undefined,
+        'is an OpenAI tool definition (type "function" with "parameters"), not an Anthropic one: read the file as OpenAI (format "openai", the CLI\'s --format openai) or leave the format out to have it detected',
+      );
+    }
     if (raw.type !== undefined && raw.type !== null && raw.type !== 'custom') {
       throw fieldError(
         at,

@@ -194,5 +194,7 @@ describe.skipIf(!haveDatasets)(`the real datasets in ${fileURLToPath(datasets)}`
 });
 
 if (!haveDatasets) {
-  it.skip(`real dataset test skipped: ${fileURLToPath(datasets)} is absent (shared/ must sit beside the repository)`, () => {});
+  const reason = `real dataset test skipped: ${fileURLToPath(datasets)} is absent (shared/ must sit beside the repository)`;
+  console.info(reason);
+  it.skip(reason, () => {});
 }

@@ -124,5 +124,7 @@ describe.skipIf(!haveDatasets)('golden rankings: every dataset query ranks as re
 });
 
 if (!haveDatasets) {
-  it.skip(`golden rankings skipped: ${fileURLToPath(datasets)} is absent (shared/ must sit beside the repository)`, () => {});
+  const reason = `golden rankings skipped: ${fileURLToPath(datasets)} is absent (shared/ must sit beside the repository)`;
+  console.info(reason);
+  it.skip(reason, () => {});
 }

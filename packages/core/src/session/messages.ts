@@ -30,11 +30,12 @@ export function invalidArguments(toolName: string, found: readonly { path: strin
     path: clipName(issue.path, 100),
     message: compactText(issue.message, 300),
   }));
-  const quoted = issues.map((issue) => `${issue.path || '(input)'}: ${issue.message}`);
+  // Validators' messages may end with a full stop ("Expected \"string\"."): the issues are parts of
+  // one sentence, joined by semicolons, and one full stop ends it.
+  const quoted = issues.map((issue) => `${issue.path || '(input)'}: ${issue.message.replace(/[.\s]+$/, '')}`);
   const more = found.length - issues.length;
   if (more > 0) quoted.push(`and ${more} more issue(s)`);
-  // Validators' messages may end with a full stop ("Expected \"string\"."): one ends the sentence.
-  const detail = quoted.join('; ').replace(/\.+$/, '');
+  const detail = quoted.join('; ');
   return validationFailure(
     toolName,
     `Invalid arguments for tool "${toolName}": ${detail}. Fix these fields and call it again.`,

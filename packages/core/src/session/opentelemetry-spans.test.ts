@@ -89,7 +89,17 @@ describe('traceToolSearch', () => {
     expect(durationMs(ok)).toBeGreaterThanOrEqual(4);
     expect(failed?.attributes).toMatchObject({ 'toolscout.tool_id': 'send_email', 'toolscout.ok': false });
     expect(failed?.status).toMatchObject({ code: 2, message: failed?.attributes['toolscout.error'] }); // ERROR
-    expect(named(spans, 'toolscout.step').length).toBe(3);
+    const steps = named(spans, 'toolscout.step');
+    expect(steps.length).toBe(3);
+    // Tokens offered: the two meta-tools, then the two loaded tools too, as measureStep counts them.
+    expect(steps.map((span) => span.attributes['toolscout.offered_tokens'])).toEqual([
+      (await session.measureStep(await session.prepareStep({ threadId: 'other' }))).offered.tokens,
+      expect.any(Number),
+      (await session.measureStep(step)).offered.tokens,
+    ]);
+    expect(steps[2]?.attributes['toolscout.offered_tokens']).toBeGreaterThan(
+      steps[0]?.attributes['toolscout.offered_tokens'] as number,
+    );
   });
 
   it("makes each span a child of the span active when the event happened (the framework's own)", async () => {
@@ -117,6 +127,8 @@ describe('traceToolSearch', () => {
     const outcome = await step.execute('search_tools', { query: 'weather' });
     expect(outcome.ok).toBe(true);
     expect(events.map((event) => event.type)).toEqual(['step', 'search']);
+    // No SDK: the step's tokens are not counted (that would load the tokenizer for nothing).
+    expect(events[0]).not.toHaveProperty('offeredTokens');
 
     const { exporter, tracer } = inMemoryTracing();
     const stopRecorded = traceToolSearch(session, { tracer });
@@ -125,5 +137,31 @@ describe('traceToolSearch', () => {
     await (await session.prepareStep({ threadId: 't-3' })).execute('search_tools', { query: 'email' });
     expect(exporter.getFinishedSpans()).toEqual([]);
     expect(events.map((event) => event.type)).toEqual(['step', 'search', 'step', 'search']);
+  });
+
+  it("counts a step's tokens once an SDK registers a global provider, and for a listener that asks", async () => {
+    const events: ToolSearchEvent[] = [];
+    const session = new ToolSearchSession({ catalog: tools() });
+    session.subscribe((event) => events.push(event));
+    const stop = traceToolSearch(session);
+    const { exporter, tracer } = inMemoryTracing();
+    const provider = { getTracer: () => tracer };
+    trace.setGlobalTracerProvider(provider);
+    try {
+      await session.prepareStep({ threadId: 't-4' });
+      const [span] = named(exporter.getFinishedSpans(), 'toolscout.step');
+      expect(span?.attributes['toolscout.offered_tokens']).toBeGreaterThan(50);
+      // Every listener sees the field once one asked for it.
+      expect((events[0] as { offeredTokens?: number }).offeredTokens).toBe(
+        span?.attributes['toolscout.offered_tokens'],
+      );
+    } finally {
+      stop();
+      trace.disable();
+    }
+    const asked: ToolSearchEvent[] = [];
+    session.subscribe((event) => asked.push(event), { offeredTokens: true });
+    await session.prepareStep({ threadId: 't-4' });
+    expect((asked[0] as { offeredTokens?: number }).offeredTokens).toBeGreaterThan(50);
   });
 });

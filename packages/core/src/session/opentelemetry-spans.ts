@@ -1,10 +1,18 @@
-import { type Attributes, context, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import type { ToolSearchEvent, ToolSearchEventListener } from './telemetry.js';
+import {
+  type Attributes,
+  context,
+  ProxyTracerProvider,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
+import type { SubscribeOptions, ToolSearchEvent, ToolSearchEventListener } from './telemetry.js';
 
 /** What {@link traceToolSearch} reads of a session: its mode and its telemetry events. */
 export interface TracedSession {
   readonly mode: string;
-  subscribe(listener: ToolSearchEventListener): () => void;
+  subscribe(listener: ToolSearchEventListener, options?: SubscribeOptions): () => void;
 }
 
 /** Options of {@link traceToolSearch}. */
@@ -24,7 +32,7 @@ const LEFT_OUT = new Set(['type', 'time', 'query', 'hits', 'error']);
  * `toolscout.load`, `toolscout.call`, `toolscout.code`, `toolscout.step`, ...), timed by the event's
  * latency and a child of the span active when it happened (the framework's own tool-call span). Its
  * attributes are the event's fields as `toolscout.*` (the mode, the query's length, hits' ids and
- * scores, tool ids, outcome); a failed call, resolve, preselect or code run sets the status to error.
+ * scores, tool ids, a step's tokens offered as `toolscout.offered_tokens`, outcome); a failed call, resolve, preselect or code run sets the status to error.
  * Other listeners get every event as before. Returns the function that stops tracing.
  *
  * @example
@@ -34,7 +42,18 @@ const LEFT_OUT = new Set(['type', 'time', 'query', 'hits', 'error']);
  */
 export function traceToolSearch(session: TracedSession, options: TraceToolSearchOptions = {}): () => void {
   const tracer = options.tracer ?? trace.getTracer('@toolscout/core');
-  return session.subscribe((event) => recordSpan(tracer, session.mode, event));
+  // Counting a step's tokens loads the tokenizer: only while the spans go somewhere.
+  const offeredTokens = options.tracer ? true : sdkRegistered;
+  return session.subscribe((event) => recordSpan(tracer, session.mode, event), { offeredTokens });
+}
+
+/** The provider the API hands out while no SDK is registered (a proxy's delegate before it gets one). */
+const NO_SDK: TracerProvider = new ProxyTracerProvider().getDelegate();
+
+/** Whether an OpenTelemetry SDK registered a global tracer provider (spans of the default tracer are recorded). */
+function sdkRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_SDK;
 }
 
 function recordSpan(tracer: Tracer, mode: string, event: ToolSearchEvent): void {

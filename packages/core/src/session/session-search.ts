@@ -8,6 +8,7 @@ import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
 import type { PolicyCheck, PolicyPhase } from './policy.js';
 import type { RequestToolSets, RequestTools } from './request-tools.js';
 import type { StepRequest } from './step-types.js';
+import { orderSuggestions, SUGGESTION_CANDIDATES } from './suggestion-order.js';
 import type { TelemetryEmitter } from './telemetry.js';
 
 /** The phases a "did you mean" suggestion must pass: the model can find, load and be offered it. */
@@ -92,8 +93,9 @@ export async function searchTools<TTool>(
 
 /**
  * Tool names to suggest for a name that is unknown (or hidden): ranked by the name's first
- * characters (`MODEL_INPUT_LIMITS.echoLength`), allowed at search, load and active, never
- * `refused` (the tool the name itself refers to, since it is being suggested against).
+ * characters (`MODEL_INPUT_LIMITS.echoLength`), close misspellings of it first
+ * (`orderSuggestions`), allowed at search, load and active, never `refused` (the tool the name
+ * itself refers to, since it is being suggested against).
  */
 export async function suggestTools<TTool>(
   sources: SearchSources<TTool>,
@@ -103,9 +105,10 @@ export async function suggestTools<TTool>(
   allowed: PolicyCheck<TTool>,
   limit = 3,
 ): Promise<string[]> {
-  const hits = await rank(sources, set, nameStart(name), {
-    limit,
+  const start = nameStart(name);
+  const hits = await rank(sources, set, start, {
+    limit: Math.max(limit, SUGGESTION_CANDIDATES),
     keep: async (tool) => tool.id !== refused && (await allowed(tool, SUGGESTION_PHASES)),
   });
-  return hits.map((hit) => hit.tool.toolName);
+  return orderSuggestions(start, hits, (hit) => hit.tool.toolName, limit).map((hit) => hit.tool.toolName);
 }

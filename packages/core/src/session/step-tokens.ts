@@ -2,6 +2,11 @@ import { countToolDefinitionTokens } from '../token-count.js';
 import type { CatalogTool } from '../types.js';
 import type { OfferedTool, StepTokenReport } from './step-types.js';
 
+/** The o200k tokens of a step's offered tool definitions (the `offered` figure of a step's report). */
+export async function offeredTokens(offered: readonly OfferedTool<unknown>[]): Promise<number> {
+  return (await countToolDefinitionTokens(offered)).tokens;
+}
+
 /**
  * Token figures of steps against offering every catalog and direct tool, with a real o200k
  * tokenizer; the whole catalog's count is kept until the catalog changes (its `version`).

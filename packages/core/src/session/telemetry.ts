@@ -59,6 +59,12 @@ export interface StepEvent extends EventBase {
   type: 'step';
   offered: string[];
   loaded: string[];
+  /**
+   * o200k tokens of the offered tool definitions (as `session.measureStep` counts them), only when
+   * a listener asked for them (`subscribe(listener, { offeredTokens: true })`, as `traceToolSearch`
+   * does): counting loads the tokenizer, so no step pays for it otherwise.
+   */
+  offeredTokens?: number;
 }
 
 /**
@@ -139,6 +145,15 @@ export type ToolSearchEvent =
 /** Receives every event of a session. A throwing listener is ignored; it never breaks a step. */
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;
 
+/** What a listener asks of the events besides their default fields. */
+export interface SubscribeOptions {
+  /**
+   * Count the tokens of each step's offered tool definitions into the step event's `offeredTokens`:
+   * always, or at the steps where the function says so (asked at each step).
+   */
+  offeredTokens?: boolean | (() => boolean);
+}
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the emitter stamps its time. */
 export type UnstampedEvent = DistributiveOmit<ToolSearchEvent, 'time'>;
@@ -146,12 +161,22 @@ export type UnstampedEvent = DistributiveOmit<ToolSearchEvent, 'time'>;
 /** Fans events out to listeners. */
 export class TelemetryEmitter {
   private readonly listeners = new Set<ToolSearchEventListener>();
+  private readonly tokenListeners = new Map<ToolSearchEventListener, () => boolean>();
 
-  subscribe(listener: ToolSearchEventListener): () => void {
+  subscribe(listener: ToolSearchEventListener, options: SubscribeOptions = {}): () => void {
     this.listeners.add(listener);
+    const wants = options.offeredTokens;
+    if (wants !== undefined && wants !== false) this.tokenListeners.set(listener, wants === true ? () => true : wants);
     return () => {
       this.listeners.delete(listener);
+      this.tokenListeners.delete(listener);
     };
+  }
+
+  /** Whether a listener asked for step events' `offeredTokens`. */
+  get wantsOfferedTokens(): boolean {
+    for (const wants of this.tokenListeners.values()) if (wants()) return true;
+    return false;
   }
 
   emit(event: UnstampedEvent): void {

@@ -30,9 +30,9 @@ import { type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from
 import { checkSessionTools } from './session-tools.js';
 import type { StepContext } from './step-context.js';
 import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
-import { StepTokenMeter } from './step-tokens.js';
+import { offeredTokens, StepTokenMeter } from './step-tokens.js';
 import type { OfferedTool, PrepareStepOptions, StepRequest, StepTokenReport } from './step-types.js';
-import { TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
+import { type SubscribeOptions, TelemetryEmitter, type ToolSearchEventListener } from './telemetry.js';
 import { isKeyOfThread, threadKey } from './thread-key.js';
 import { ToolSearchStep } from './tool-search-step.js';
 
@@ -117,8 +117,8 @@ export class ToolSearchSession<TTool = unknown> {
   }
 
   /** Receives every telemetry event; returns the unsubscribe function. */
-  subscribe(listener: ToolSearchEventListener): () => void {
-    return this.#telemetry.subscribe(listener);
+  subscribe(listener: ToolSearchEventListener, options?: SubscribeOptions): () => void {
+    return this.#telemetry.subscribe(listener, options);
   }
 
   /** The name the model sees for a meta-tool role, when this mode has it. */
@@ -304,6 +304,7 @@ export class ToolSearchSession<TTool = unknown> {
         resourceId: request.resourceId,
         offered: offered.map((tool) => tool.name),
         loaded: loaded.map((tool) => tool.id),
+        ...(this.#telemetry.wantsOfferedTokens ? { offeredTokens: await offeredTokens(offered) } : {}),
       });
     return new ToolSearchStep(
       this.#stepContextIn(set),

@@ -188,6 +188,8 @@ describe('serveHttp: who may talk to the endpoint (Host, Origin, bearer token)',
   const lanAddress = Object.values(networkInterfaces())
     .flat()
     .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
+  if (lanAddress === undefined)
+    console.info('the LAN address test skipped: this machine has no non-internal IPv4 address');
   it.skipIf(lanAddress === undefined)(
     'bound to one LAN address with a token: that address is an allowed Host',
     async () => {

@@ -14,6 +14,7 @@ function shell(script: string) {
   return { transport, pids, closedCount: () => closed };
 }
 
+if (process.platform === 'win32') console.info('StdioUpstreamTransport tests skipped: they run POSIX shell commands');
 describe.skipIf(process.platform === 'win32')('StdioUpstreamTransport', { timeout: 15_000 }, () => {
   it('a server that exits on its own takes what it started with it (its process group)', async () => {
     const { transport, pids, closedCount } = shell('sleep 311 & echo $! >&2; exit 3');
