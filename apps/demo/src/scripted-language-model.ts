@@ -1,4 +1,5 @@
 import { isRecord } from '@toolscout/core/internal';
+import { generateResultOf, streamResultOf } from '@toolscout/core/testing';
 import type { LanguageModel, LanguageModelMiddleware } from 'ai';
 import { wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -16,12 +17,6 @@ import {
 export type LanguageModelCallOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0]['params'];
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 type StreamResult = Awaited<ReturnType<MockLanguageModelV4['doStream']>>;
-type StreamPart = StreamResult['stream'] extends ReadableStream<infer Part> ? Part : never;
-
-const usage = {
-  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 0, text: 0, reasoning: 0 },
-};
 
 /** The function tools a call offers, as definitions. */
 export function offeredTools(options: LanguageModelCallOptions): ToolDefinition[] {
@@ -145,50 +140,11 @@ export class ScriptedLanguageModel {
 
   #generate(callOptions: LanguageModelCallOptions): GenerateResult {
     const action = this.#decide(callOptions);
-    if (action.type === 'answer') {
-      return {
-        content: [{ type: 'text', text: action.text }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage,
-        warnings: [],
-      };
-    }
-    return {
-      content: (action.calls ?? []).map((call) => ({
-        type: 'tool-call' as const,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        input: JSON.stringify(call.input),
-      })),
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      usage,
-      warnings: [],
-    };
+    return generateResultOf(action.type === 'answer' ? action : { type: 'calls', calls: action.calls ?? [] });
   }
 
   #stream(callOptions: LanguageModelCallOptions): StreamResult {
-    const result = this.#generate(callOptions);
-    const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    for (const part of result.content) {
-      if (part.type === 'text') {
-        parts.push(
-          { type: 'text-start', id: 'text-1' },
-          { type: 'text-delta', id: 'text-1', delta: part.text },
-          { type: 'text-end', id: 'text-1' },
-        );
-      } else if (part.type === 'tool-call') {
-        parts.push(part);
-      }
-    }
-    parts.push({ type: 'finish', finishReason: result.finishReason, usage });
-    return {
-      stream: new ReadableStream<StreamPart>({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    };
+    return streamResultOf(this.#generate(callOptions));
   }
 }
 
