@@ -19,6 +19,7 @@ export {
   MissingDependencyError,
   PolicyTimeoutError,
   SandboxUnavailableError,
+  SessionDisposedError,
   StoreDataError,
   StoreUnavailableError,
   ToolCallFailedError,

@@ -48,6 +48,7 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
   ['policy-timeout', new errors.PolicyTimeoutError('a', 'search', 50), { toolId: 'a', phase: 'search', timeoutMs: 50 }],
   ['unsupported', new errors.UnsupportedOperationError('clearAll', 'no deletePrefix'), { operation: 'clearAll' }],
   ['index-disposed', new errors.IndexDisposedError(), {}],
+  ['session-disposed', new errors.SessionDisposedError('prepare a step'), { operation: 'prepare a step' }],
   ['invalid-index', new errors.InvalidIndexError('not JSON'), {}],
   ['index-mismatch', new errors.IndexMismatchError('tool "a" changed', 'a'), { toolId: 'a' }],
   ['embedder-output', new errors.EmbedderOutputError('e5', 'returned 0 vectors'), { embedderId: 'e5' }],
@@ -209,6 +210,18 @@ describe('errors at their throw sites', () => {
     expect((mismatch as errors.IndexMismatchError).toolId).toBe('send_mail');
     index.dispose();
     expect(errors.IndexDisposedError.isInstance(thrown(() => index.toJSON()))).toBe(true);
+  });
+
+  it('a disposed session refuses new steps and searches with SessionDisposedError, instead of answering from a released index', async () => {
+    const session = new ToolSearchSession({ catalog: [weather] });
+    expect((await session.search('weather')).length).toBeGreaterThan(0);
+    session.dispose();
+    const step = await rejection(() => session.prepareStep({ threadId: 't' }));
+    expect(errors.SessionDisposedError.isInstance(step)).toBe(true);
+    expect(step).toMatchObject({ code: 'session-disposed', operation: 'prepare a step' });
+    const search = await rejection(() => session.search('weather'));
+    expect(errors.SessionDisposedError.isInstance(search)).toBe(true);
+    expect(errors.IndexDisposedError.isInstance(search)).toBe(false);
   });
 
   it('an embedder that returns the wrong number of vectors throws EmbedderOutputError with its id', async () => {

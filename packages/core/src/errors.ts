@@ -16,6 +16,7 @@ export type CoreErrorCode =
   | 'policy-timeout'
   | 'unsupported'
   | 'index-disposed'
+  | 'session-disposed'
   | 'invalid-index'
   | 'index-mismatch'
   | 'embedder-output'
@@ -340,6 +341,19 @@ export class IndexDisposedError extends ToolscoutError {
     super(
       'index-disposed',
       'This tool index was disposed and no longer follows its catalog, so it cannot be saved: save it before disposing.',
+    );
+  }
+}
+
+/** A step prepared or a search made after the session's `dispose()`: its index and store are released. */
+export class SessionDisposedError extends ToolscoutError {
+  static override readonly marker = markerOf('SessionDisposedError');
+  static override readonly isInstance = checkFor<SessionDisposedError>(SessionDisposedError.marker);
+
+  constructor(readonly operation: string) {
+    super(
+      'session-disposed',
+      `This tool-search session was disposed (its index and store are released), so it cannot ${operation}: make a new session.`,
     );
   }
 }

@@ -1,6 +1,6 @@
 import { keptName } from '../catalog/aliases.js';
 import { type CatalogChange, ToolCatalog } from '../catalog/catalog.js';
-import { ToolLimitError } from '../errors.js';
+import { SessionDisposedError, ToolLimitError } from '../errors.js';
 import { ToolIndex } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/loaded-tool-store.js';
@@ -67,6 +67,7 @@ export class ToolSearchSession<TTool = unknown> {
   readonly #metaNames: ReadonlySet<string>;
   readonly #unsubscribe: () => void;
   #catalogVersion = 0;
+  #disposed = false;
   readonly #tokens = new StepTokenMeter<TTool>(() => [...this.directTools, ...this.catalog.list()]);
   /** The steps kept for the tool calls that come after them (see {@link KeptSteps}). */
   readonly #kept = new KeptSteps<ToolSearchStep<TTool>>();
@@ -160,8 +161,12 @@ export class ToolSearchSession<TTool = unknown> {
     await this.#store?.clearAll();
   }
 
-  /** Unsubscribes from the catalog and releases the index and the in-memory store. */
+  /**
+   * Unsubscribes from the catalog and releases the index and the in-memory store; `prepareStep` and
+   * `search` then throw a {@link SessionDisposedError}.
+   */
   dispose(): void {
+    this.#disposed = true;
     this.#unsubscribe();
     if (this.#ownsIndex) this.index.dispose();
     this.#requestTools.pool.dispose();
@@ -231,6 +236,7 @@ export class ToolSearchSession<TTool = unknown> {
    * With `options.keys`, the step is kept under those objects of the host's for {@link stepFor}.
    */
   async prepareStep(request: StepRequest = {}, options?: PrepareStepOptions): Promise<ToolSearchStep<TTool>> {
+    if (this.#disposed) throw new SessionDisposedError('prepare a step');
     const checked = checkPrepareStepOptions(options);
     const keys = hostKeys(checked.keys);
     const step = this.#prepareStep(checkStepRequest(request), checked);
@@ -345,6 +351,7 @@ export class ToolSearchSession<TTool = unknown> {
     request: StepRequest = {},
     limit?: number,
   ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+    if (this.#disposed) throw new SessionDisposedError('search');
     const set = this.#requestTools.of(checkStepRequest(request).tools);
     return this.#search(set, checkQuery(query), request, limit, this.#policyFor(request));
   }
