@@ -82,6 +82,7 @@ export {
 } from './host/validator-schema.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
+export { isEmbedder } from './index/index-options.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';
 export { toolText } from './index/tool-document.js';
 export { emptyObjectSchema, formatIssuePath, isStandardSchema, producesJsonSchema } from './schema/schema.js';

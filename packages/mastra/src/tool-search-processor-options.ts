@@ -3,6 +3,7 @@ import type { Embedder, LoadedToolStore, PolicyPhase, PolicyRequest, ToolSearchS
 import {
   checkOptionRules,
   isBoolean,
+  isEmbedder,
   isIterable,
   isNumberIn,
   isOneOf,
@@ -111,6 +112,7 @@ const RULES: readonly Rule[] = [
   ],
   ['injectCatalog', isOff, "false (not supported): use mode: 'catalog', which lists the catalog in the discovery tool"],
   ['pinned', isIdList, 'an array of tool ids'],
+  ['embedder', isEmbedder, 'an Embedder: an object with an "id" string and an embed(texts) method'],
 ];
 
 /**

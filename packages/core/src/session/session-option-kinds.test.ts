@@ -19,6 +19,10 @@ describe('session options of the wrong kind', () => {
       [{ search: { minScore: 2 } }, 'search.minScore'],
       [{ search: { minScore: '0.5' } }, 'search.minScore'],
       [{ descriptionBudget: '60' }, 'descriptionBudget'],
+      // An index option is named by its path in the session's options.
+      [{ indexOptions: { embedder: { embed: async () => [] } } }, 'indexOptions.embedder'],
+      [{ indexOptions: { embeddingCache: {} } }, 'indexOptions.embeddingCache'],
+      [{ indexOptions: { fusion: 3 } }, 'indexOptions.fusion'],
     ];
     for (const [options, option] of cases) {
       const error = thrown(() => new ToolSearchSession({ catalog, ...options } as never));

@@ -1,5 +1,6 @@
 import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidOptionError } from '../errors.js';
+import { checkIndexOptions } from '../index/index-options.js';
 import { checkMinScore } from '../index/ranking-params.js';
 import type { ToolIndex, ToolIndexOptions } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore, type InMemoryLoadedToolStoreOptions } from '../stores/in-memory-store.js';
@@ -116,6 +117,7 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
     throw new InvalidOptionError('mode', `Unknown mode "${String(mode)}"; use one of ${TOOL_SEARCH_MODES.join(', ')}.`);
   }
   codeModeOf(options, mode); // (checked first: the session resolves it again for its steps)
+  if (options.indexOptions !== undefined) checkIndexOptions(options.indexOptions, 'indexOptions.');
   const limit = options.search?.limit;
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
     throw new InvalidOptionError('search.limit', `search.limit must be a positive integer; got ${String(limit)}.`);
