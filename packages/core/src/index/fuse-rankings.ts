@@ -40,7 +40,7 @@ export const DEFAULT_FUSE_OPTIONS: Readonly<Required<Omit<FuseOptions, 'limit'>>
  * `vectorWeight × clamp((similarity − minSimilarity) / (maxSimilarity − minSimilarity), 0, 1)`.
  */
 export function vectorEvidence(similarity: number, options: FuseOptions = {}): number {
-  return evidence(similarity, resolve(options));
+  return evidence(similarity, resolveFusion(options));
 }
 
 function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limit'>>): number {
@@ -70,7 +70,7 @@ function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limi
  * keyword hit; vector-only hits get `{}`. When an id appears twice in one list, its first entry counts.
  */
 export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options: FuseOptions = {}): SearchHit[] {
-  const settings = resolve(options);
+  const settings = resolveFusion(options);
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   if (!(limit >= 0))
     throw new InvalidOptionError('limit', `limit must be a non-negative number, got ${String(limit)}.`);
@@ -105,7 +105,11 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
   return ranked.slice(0, limit).map((entry) => entry.hit);
 }
 
-function resolve(options: FuseOptions): Required<Omit<FuseOptions, 'limit'>> {
+/**
+ * Fusion settings with their defaults, checked: an {@link InvalidOptionError} naming the bad one
+ * under `path` (e.g. `fusion.` for an index's options).
+ */
+export function resolveFusion(options: FuseOptions, path = ''): Required<Omit<FuseOptions, 'limit'>> {
   const settings = {
     minSimilarity: options.minSimilarity ?? DEFAULT_FUSE_OPTIONS.minSimilarity,
     maxSimilarity: options.maxSimilarity ?? DEFAULT_FUSE_OPTIONS.maxSimilarity,
@@ -115,14 +119,14 @@ function resolve(options: FuseOptions): Required<Omit<FuseOptions, 'limit'>> {
     !(settings.minSimilarity >= -1 && settings.maxSimilarity <= 1 && settings.minSimilarity < settings.maxSimilarity)
   ) {
     throw new InvalidOptionError(
-      'minSimilarity',
-      `minSimilarity and maxSimilarity must satisfy -1 <= minSimilarity < maxSimilarity <= 1, got ${String(settings.minSimilarity)} and ${String(settings.maxSimilarity)}.`,
+      `${path}minSimilarity`,
+      `${path}minSimilarity and ${path}maxSimilarity must satisfy -1 <= minSimilarity < maxSimilarity <= 1, got ${String(settings.minSimilarity)} and ${String(settings.maxSimilarity)}.`,
     );
   }
   if (!(settings.vectorWeight >= 0 && settings.vectorWeight <= 1)) {
     throw new InvalidOptionError(
-      'vectorWeight',
-      `vectorWeight must be in [0, 1], got ${String(settings.vectorWeight)}.`,
+      `${path}vectorWeight`,
+      `${path}vectorWeight must be in [0, 1], got ${String(settings.vectorWeight)}.`,
     );
   }
   return settings;

@@ -2,6 +2,7 @@
 import { InvalidOptionError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import { describeValue, isRecord } from '../values.js';
+import { resolveFusion } from './fuse-rankings.js';
 import type { ToolIndexOptions } from './tool-index.js';
 
 /** Whether `value` is an object with a method of each name. */
@@ -46,5 +47,6 @@ export function checkIndexOptions(options: unknown, path = ''): ToolIndexOptions
       `${path}fusion must be an object of fusion settings; got ${describeValue(fusion)}.`,
     );
   }
+  if (fusion !== undefined) resolveFusion(fusion, `${path}fusion.`); // (not only at the first hybrid search)
   return options as ToolIndexOptions;
 }

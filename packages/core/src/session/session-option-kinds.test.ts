@@ -23,6 +23,8 @@ describe('session options of the wrong kind', () => {
       [{ indexOptions: { embedder: { embed: async () => [] } } }, 'indexOptions.embedder'],
       [{ indexOptions: { embeddingCache: {} } }, 'indexOptions.embeddingCache'],
       [{ indexOptions: { fusion: 3 } }, 'indexOptions.fusion'],
+      [{ indexOptions: { fusion: { vectorWeight: 2 } } }, 'indexOptions.fusion.vectorWeight'],
+      [{ indexOptions: { fusion: { minSimilarity: 0.9, maxSimilarity: 0.5 } } }, 'indexOptions.fusion.minSimilarity'],
     ];
     for (const [options, option] of cases) {
       const error = thrown(() => new ToolSearchSession({ catalog, ...options } as never));
