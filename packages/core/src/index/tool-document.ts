@@ -317,8 +317,19 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
  * so they tell nothing more (and tokenising them is most of a fingerprint's cost).
  */
 export function toolContentHash(tool: CatalogTool<unknown>): number {
-  return feedContent(new PairHash().text(tool.name), tool).value();
+  let hash = contentHashes.get(tool);
+  if (hash === undefined) {
+    hash = feedContent(new PairHash().text(tool.name), tool).value();
+    if (Object.isFrozen(tool)) contentHashes.set(tool, hash);
+  }
+  return hash;
 }
+
+/**
+ * The {@link toolContentHash} of each frozen tool (a catalog's tools are frozen, their schemas and
+ * tags too: their text cannot change), so that a tool is hashed once, not at every save and load.
+ */
+const contentHashes = new WeakMap<CatalogTool<unknown>, number>();
 
 /**
  * {@link Fnv32}'s rule fed two UTF-16 units at a time (one multiplication per pair): the hash of
