@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
-import { toolContentHash } from './tool-document.js';
+import { buildKeywordIndex } from './keyword-build.js';
+import { INDEX_FIELDS, ToolIndexFeeder, toolContentHash } from './tool-document.js';
 
 describe('toolContentHash', () => {
   it("hashes a catalog tool's text once (its tools are frozen), and a tool with other text apart", () => {
@@ -29,5 +30,26 @@ describe('toolContentHash', () => {
     const before = toolContentHash(tool);
     tool.description = 'two';
     expect(toolContentHash(tool)).not.toBe(before);
+  });
+});
+
+describe('ToolIndexFeeder', () => {
+  it("keeps every tool's phrase lines in one buffer, -1 between lines, in the build's term numbers", () => {
+    const catalog = new ToolCatalog([
+      { id: 'a', name: 'get weather', description: 'rain forecast' },
+      { id: 'b', name: 'send mail', description: 'fast mail\nrich text' },
+    ]);
+    let feeder: ToolIndexFeeder | undefined;
+    const index = buildKeywordIndex(INDEX_FIELDS.length, undefined, (builder) => {
+      feeder = new ToolIndexFeeder(builder, 2);
+      for (const tool of catalog) feeder.add(tool);
+    });
+    const [a, b] = feeder!.phraseLines();
+    expect(a!.buffer).toBe(b!.buffer);
+    // (a built index's entry ids are its terms' positions in vocabulary order)
+    const terms = index.toJSON().terms.map(([term]) => term);
+    const words = (lines: Int32Array) => Array.from(lines, (id) => (id < 0 ? '|' : terms[id]));
+    expect(words(a!)).toEqual(['get', 'weather', '|', 'rain', 'forecast']);
+    expect(words(b!)).toEqual(['send', 'mail', '|', 'fast', 'mail', '|', 'rich', 'text']);
   });
 });
