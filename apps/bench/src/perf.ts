@@ -45,7 +45,10 @@ export interface EngineFigures {
   searchP50Ms: number;
   /** 99th percentile milliseconds per search. */
   searchP99Ms: number;
-  /** Heap growth over the build (MiB, after full GCs before and after). */
+  /**
+   * Memory growth over the build (MiB, after full GCs before and after): the V8 heap plus the
+   * array buffers' backing stores (which live outside the heap), so typed arrays count too.
+   */
   heapMB: number;
   /** MiB of the saved index (toolscout only; `ToolIndex.toBinary`). */
   indexMB?: number;
@@ -154,13 +157,13 @@ export async function measureEngine(request: PerfRequest, hooks: MeasureHooks = 
   const prepared = await engine.prepare(tools);
   gc();
   gc();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const heapBefore = memoryUsed();
   const started = performance.now();
   const index = await prepared.build({ limit: PERF_LIMIT });
   const buildMs = performance.now() - started;
   gc();
   gc();
-  const heapMB = (process.memoryUsage().heapUsed - heapBefore) / MIB;
+  const heapMB = (memoryUsed() - heapBefore) / MIB;
   progress({ phase: 'search', buildMs: round(buildMs, 1), heapMB: round(heapMB, 1) });
   for (const query of queries.slice(0, WARM_UP_QUERIES)) await index.search(query);
   const times: number[] = [];
@@ -193,6 +196,12 @@ export async function measureEngine(request: PerfRequest, hooks: MeasureHooks = 
   figures.coldBuildMs = round(cold.coldBuildMs, 1);
   figures.nodeStartMs = round(cold.nodeStartMs, 1);
   return figures;
+}
+
+/** Bytes of the V8 heap in use plus those of array buffers (off the heap). */
+function memoryUsed(): number {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
 function ratio(numerator: number | undefined, denominator: number | undefined): number | null {

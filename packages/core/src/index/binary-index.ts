@@ -13,6 +13,7 @@ import { ByteDataError, ByteReader, ByteWriter } from './byte-codec.js';
 import { bytesIntegrity } from './index-integrity.js';
 import { KeywordIndex, type TermEntry, UNDECODED } from './keyword-index.js';
 import { PhraseIndex, type PhraseLines } from './phrase-index.js';
+import { emptyPostings } from './postings.js';
 import { LOOKUP_FIELDS } from './scorer.js';
 import {
   checkCatalogMatches,
@@ -237,7 +238,11 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
     for (let f = 0; f < fieldCount; f++) {
       if ((mask & (1 << f)) === 0) continue;
       const size = reader.uint();
-      fields[f] = { docs: reader.ascending(size, count), freqs: reader.plusOne(size) };
+      const postings = emptyPostings(size);
+      reader.ascending(size, count, postings.data, 0);
+      reader.plusOne(size, postings.data, size);
+      postings.length = size;
+      fields[f] = postings;
     }
     reader.position = at;
     return fields;

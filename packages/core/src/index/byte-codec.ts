@@ -175,11 +175,11 @@ export class ByteReader {
 
   /**
    * The next `size` integers as gaps of an ascending list (each the distance to the one before,
-   * less one; the first the value itself): the list, whose values must be below `limit`.
+   * less one; the first the value itself), written to `values` from `offset`: the list, whose
+   * values must be below `limit`.
    */
-  ascending(size: number, limit: number): number[] {
+  ascending(size: number, limit: number, values: Int32Array, offset: number): void {
     const bytes = this.#bytes;
-    const values = new Array<number>(size);
     let at = this.#at;
     let value = -1;
     for (let i = 0; i < size; i++) {
@@ -194,30 +194,30 @@ export class ByteReader {
       if (byte === undefined || byte >= 0x80) throw new ByteDataError('its numbers end early or overflow');
       value += gap + 1;
       if (value >= limit) throw new ByteDataError(`a list has ${value}, expected below ${limit}`);
-      values[i] = value;
+      values[offset + i] = value;
     }
     this.#at = at;
-    return values;
   }
 
-  /** The next `size` integers, each plus one (small counts from 1 up, as {@link ByteWriter} wrote them less one). */
-  plusOne(size: number): number[] {
+  /**
+   * The next `size` integers, each plus one (small counts from 1 up, as {@link ByteWriter} wrote them
+   * less one), written to `values` from `offset`.
+   */
+  plusOne(size: number, values: Int32Array, offset: number): void {
     const bytes = this.#bytes;
-    const values = new Array<number>(size);
     let at = this.#at;
     for (let i = 0; i < size; i++) {
       const byte = bytes[at];
       if (byte !== undefined && byte < 0x80) {
-        values[i] = byte + 1;
+        values[offset + i] = byte + 1;
         at += 1;
       } else {
         this.#at = at;
-        values[i] = this.uint() + 1;
+        values[offset + i] = this.uint() + 1;
         at = this.#at;
       }
     }
     this.#at = at;
-    return values;
   }
 
   /** The next integer, which must be below `limit`; else `what` names it in the error. */

@@ -129,15 +129,20 @@ export function buildKeywordIndex(
   if (open) throw new Error('buildKeywordIndex: the last document was not closed');
   building = false;
 
-  // Every (term, field)'s postings, each array made at its final size (a pushed array would keep
-  // spare room) and filled in document order.
+  // Every (term, field)'s postings, packed in one buffer (its documents, then their frequencies)
+  // and filled in document order.
   const slotCount = terms.length * fieldCount;
   const postings: (Postings | undefined)[] = new Array(slotCount);
+  const data = new Int32Array(slots.length * 2);
+  const filled = new Int32Array(slotCount);
+  let offset = 0;
   for (let slot = 0; slot < slotCount; slot++) {
     const count = postingCount[slot]!;
-    if (count > 0) postings[slot] = { docs: new Array<number>(count), freqs: new Array<number>(count) };
+    if (count === 0) continue;
+    postings[slot] = { data, docsAt: offset, freqsAt: offset + count, length: count };
+    filled[slot] = offset;
+    offset += count * 2;
   }
-  const filled = new Int32Array(slotCount);
   const entries: TermEntry[] = terms.map((term, id) => ({
     id,
     term,
@@ -150,10 +155,9 @@ export function buildKeywordIndex(
     const end = docStarts.values[doc + 1]!;
     for (let i = docStarts.values[doc]!; i < end; i++) {
       const slot = slots.values[i]!;
-      const target = postings[slot]!;
       const at = filled[slot]!++;
-      target.docs[at] = doc;
-      target.freqs[at] = frequencies.values[i]!;
+      data[at] = doc;
+      data[at + postingCount[slot]!] = frequencies.values[i]!;
     }
   }
   for (let term = 0; term < terms.length; term++) {

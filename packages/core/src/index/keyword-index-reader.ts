@@ -1,6 +1,7 @@
 // Reading a saved keyword section back, every number and id checked (see {@link keywordIndexFromJSON}).
 import { describeNumber, isCount, isMeanOf } from '../values.js';
-import { KeywordIndex, type Postings, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
+import { KeywordIndex, type SerializedKeywordIndex, type TermEntry } from './keyword-index.js';
+import { postingsOf } from './postings.js';
 
 /**
  * Rebuilds an index from `KeywordIndex.toJSON`, checking every number and id: documents
@@ -75,7 +76,7 @@ export function keywordIndexFromJSON(
       const f = postings.field;
       if (entry.fields[f] !== undefined) return fail(`postings of "${term}": field ${f} twice`);
       for (let i = 0; i < postings.docs.length; i++) docTerms[postings.docs[i]!]![f]!.push(entry);
-      entry.fields[f] = { docs: postings.docs, freqs: postings.freqs };
+      entry.fields[f] = postingsOf(postings.docs, postings.freqs);
     }
     if (fields.length === 0) return fail(`term "${term}" without postings`);
     vocabulary.add(term);
@@ -111,7 +112,7 @@ function readPostings(
   fieldCount: number,
   documentCount: number,
   fail: (problem: string) => never,
-): Postings & { field: number } {
+): { field: number; docs: number[]; freqs: number[] } {
   if (!Array.isArray(value) || value.length !== 3) return fail('expected [field, documents, frequencies]');
   const [field, docs, freqs] = value as unknown[];
   if (!isCount(field) || field >= fieldCount) return fail(`field ${describeNumber(field)} is not a field number`);
@@ -130,5 +131,5 @@ function readPostings(
       return fail(`field ${field}: frequency ${describeNumber(freq)} in document ${doc} is not a positive integer`);
     }
   }
-  return { field, docs: [...(docs as number[])], freqs: [...(freqs as number[])] };
+  return { field, docs: docs as number[], freqs: freqs as number[] };
 }

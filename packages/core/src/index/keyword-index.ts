@@ -1,10 +1,16 @@
 import SearchableMap from 'minisearch/SearchableMap';
+import {
+  appendPosting,
+  docAt,
+  emptyPostings,
+  findDoc,
+  type Postings,
+  postingDocs,
+  postingFreqs,
+  removePosting,
+} from './postings.js';
 
-/** The documents holding a term in one field: document numbers, ascending, and term frequencies. */
-export interface Postings {
-  readonly docs: number[];
-  readonly freqs: number[];
-}
+export { findDoc, type Postings } from './postings.js';
 
 /** An indexed term: its postings per field (by field number), absent where no document has it. */
 export interface TermEntry {
@@ -42,20 +48,6 @@ export interface SerializedKeywordIndex {
   documents: [number, string, number[]][];
   /** `[term, [field, document numbers, frequencies][]]`, in vocabulary order. */
   terms: [string, [number, number[], number[]][]][];
-}
-
-/** Position of `doc` in ascending `docs`, or -1. */
-export function findDoc(docs: readonly number[], doc: number): number {
-  let low = 0;
-  let high = docs.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = docs[middle]!;
-    if (value === doc) return middle;
-    if (value < doc) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
 }
 
 /** What `buildKeywordIndex` hands to the code that fills a new index. */
@@ -98,7 +90,7 @@ export interface KeywordIndexContent {
 }
 
 /**
- * A purpose-built inverted index for BM25 scoring: term → per-field postings in plain arrays
+ * A purpose-built inverted index for BM25 scoring: term → per-field postings in typed arrays
  * (ascending document numbers, so a document's posting is found by binary search and appended in
  * order), each document's field lengths (distinct terms per field) and the running average of each
  * field's length. The terms of the looked-up fields (not those of fields only ever matched exactly,
@@ -268,15 +260,14 @@ export class KeywordIndex {
         }
         let postings = entry.fields[f];
         if (postings === undefined) {
-          postings = { docs: [], freqs: [] };
+          postings = emptyPostings();
           entry.fields[f] = postings;
         }
-        const last = postings.docs.length - 1;
-        if (last >= 0 && postings.docs[last] === doc) {
-          postings.freqs[last]! += 1;
+        const last = postings.length - 1;
+        if (last >= 0 && docAt(postings, last) === doc) {
+          postings.data[postings.freqsAt + last]! += 1;
         } else {
-          postings.docs.push(doc);
-          postings.freqs.push(1);
+          appendPosting(postings, doc, 1);
           entry.refs += 1;
           if (lookedUp && entry.lookupRefs++ === 0) this.#tree?.set(token, entry);
           own.push(entry);
@@ -307,10 +298,8 @@ export class KeywordIndex {
       for (; next < end; next++) {
         const entry = docTerms[next]!;
         const postings = entry.fields[f]!;
-        const at = findDoc(postings.docs, doc);
-        postings.docs.splice(at, 1);
-        postings.freqs.splice(at, 1);
-        if (postings.docs.length === 0) entry.fields[f] = undefined;
+        removePosting(postings, findDoc(postings, doc));
+        if (postings.length === 0) entry.fields[f] = undefined;
         entry.refs -= 1;
         if (this.#lookedUp[f] && --entry.lookupRefs === 0) this.#tree?.delete(entry.term);
         if (entry.refs === 0) this.#vocabulary.delete(entry.term);
@@ -331,7 +320,8 @@ export class KeywordIndex {
     for (const entry of this.#vocabulary.values()) {
       entry.fields.forEach((postings, f) => {
         if (postings === undefined) return;
-        for (const doc of postings.docs) {
+        for (let i = 0; i < postings.length; i++) {
+          const doc = docAt(postings, i);
           if (this.#docTerms[doc] !== undefined) continue;
           let fields = byDoc[doc];
           if (fields === undefined) {
@@ -374,7 +364,8 @@ export class KeywordIndex {
       const fields: [number, number[], number[]][] = [];
       entry.fields.forEach((postings, f) => {
         if (postings === undefined) return;
-        fields.push([f, dense === undefined ? postings.docs : postings.docs.map((doc) => dense[doc]!), postings.freqs]);
+        const docs = postingDocs(postings);
+        fields.push([f, dense === undefined ? docs : docs.map((doc) => dense[doc]!), postingFreqs(postings)]);
       });
       terms.push([entry.term, fields]);
     };
@@ -394,8 +385,8 @@ export class KeywordIndex {
       for (let f = 0; f < fieldCount && entry.fields !== UNDECODED; f++) {
         const postings = entry.fields[f];
         if (postings === undefined) continue;
-        entry.refs += postings.docs.length;
-        if (lookedUp[f]) entry.lookupRefs += postings.docs.length;
+        entry.refs += postings.length;
+        if (lookedUp[f]) entry.lookupRefs += postings.length;
       }
       if (entry.refs > 0) index.#vocabulary.set(entry.term, entry);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distinctPairCount, PhraseIndex } from './phrase-index.js';
+import { postingsOf } from './postings.js';
 
 const lines = (...ids: number[]) => Int32Array.from(ids);
 
@@ -35,7 +36,7 @@ describe('PhraseIndex', () => {
     index.add(3, lines(1, 3, 2));
     const docs: number[] = [];
     const freqs: number[] = [];
-    const postings = { docs: [0, 1, 2, 3], freqs: [1, 1, 1, 1] };
+    const postings = postingsOf([0, 1, 2, 3], [1, 1, 1, 1]);
     index.matches(1, 2, [postings, postings], [postings], new Int32Array(4), 2, docs, freqs);
     expect(docs).toEqual([0, 1]); // each document looked at once, though in both postings
     expect(freqs).toEqual([1, 2]);
@@ -49,13 +50,16 @@ describe('PhraseIndex', () => {
     const docs: number[] = [];
     const freqs: number[] = [];
     const seen = new Int32Array(3);
-    const candidates = { docs: [0, 1, 2], freqs: [1, 1, 1] };
-    index.matches(1, 2, [candidates], [{ docs: [0, 1], freqs: [1, 1] }], seen, 2, docs, freqs);
+    const candidates = postingsOf([0, 1, 2], [1, 1, 1]);
+    index.matches(1, 2, [candidates], [postingsOf([0, 1], [1, 1])], seen, 2, docs, freqs);
     expect(docs).toEqual([0, 1]);
     expect(freqs).toEqual([1, 2]);
     // Far more common than the candidates: not marked, every candidate's lines are scanned.
     docs.length = 0;
-    const common = { docs: Array.from({ length: 100 }, (_, i) => i), freqs: [] };
+    const common = postingsOf(
+      Array.from({ length: 100 }, (_, i) => i),
+      new Array(100).fill(1),
+    );
     index.matches(1, 2, [candidates], [common], new Int32Array(100), 2, docs, []);
     expect(docs).toEqual([0, 1, 2]);
   });

@@ -9,7 +9,7 @@ import type { Postings } from './keyword-index.js';
 /** How many postings some postings lists have. */
 function postingCount(lists: readonly (Postings | undefined)[]): number {
   let count = 0;
-  for (const postings of lists) count += postings?.docs.length ?? 0;
+  for (const postings of lists) count += postings?.length ?? 0;
   return count;
 }
 
@@ -162,13 +162,15 @@ export class PhraseIndex {
     if (filter) {
       for (const postings of others) {
         if (postings === undefined) continue;
-        const list = postings.docs;
-        for (let i = 0; i < list.length; i++) seen[list[i]!] = inOthers;
+        const { data, docsAt, length } = postings;
+        for (let i = docsAt; i < docsAt + length; i++) seen[data[i]!] = inOthers;
       }
     }
     for (const postings of candidates) {
       if (postings === undefined) continue;
-      for (const doc of postings.docs) {
+      const { data, docsAt, length } = postings;
+      for (let p = docsAt; p < docsAt + length; p++) {
+        const doc = data[p]!;
         const mark = seen[doc];
         if (mark === stamp || (filter && mark !== inOthers)) continue;
         seen[doc] = stamp;

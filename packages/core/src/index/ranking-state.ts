@@ -92,7 +92,7 @@ export class RankingState {
       for (const source of this.termSources[t] ?? []) {
         for (const field of this.fields) {
           const postings = source.entry.fields[field.id];
-          if (postings === undefined || findDoc(postings.docs, doc) < 0) continue;
+          if (postings === undefined || findDoc(postings, doc) < 0) continue;
           const list = match[source.term];
           if (list === undefined) match[source.term] = [field.name];
           else list.push(field.name);

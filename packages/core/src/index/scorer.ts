@@ -14,7 +14,7 @@ const DESCRIPTION_FIELD = INDEX_FIELDS.indexOf('description');
 
 /** How many documents a term's phrase lines may be in (its name and description postings). */
 function phraseCandidates(entry: TermEntry): number {
-  return (entry.fields[NAME_FIELD]?.docs.length ?? 0) + (entry.fields[DESCRIPTION_FIELD]?.docs.length ?? 0);
+  return (entry.fields[NAME_FIELD]?.length ?? 0) + (entry.fields[DESCRIPTION_FIELD]?.length ?? 0);
 }
 
 /** The fields whose terms are looked up by prefix and with typos (by number). */
@@ -157,14 +157,13 @@ export class Scorer {
     for (const field of fields) {
       const postings = source.entry.fields[field.id];
       if (postings === undefined) continue;
-      const { docs, freqs } = postings;
-      const matching = docs.length;
+      const { data, docsAt, freqsAt, length: matching } = postings;
       const norms = this.#normsOf(field.id);
       const scale = source.weight * field.boost;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
-      for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i]!;
-        const termFreq = freqs[i]!;
+      for (let i = 0; i < matching; i++) {
+        const doc = data[docsAt + i]!;
+        const termFreq = data[freqsAt + i]!;
         const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + norms[doc]!));
         const weighted = scale * raw;
         if (marks[doc] !== stamp) {

@@ -317,8 +317,19 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
  * so they tell nothing more (and tokenising them is most of a fingerprint's cost).
  */
 export function toolContentHash(tool: CatalogTool<unknown>): number {
-  return feedContent(new PairHash().text(tool.name), tool).value();
+  let hash = contentHashes.get(tool);
+  if (hash === undefined) {
+    hash = feedContent(new PairHash().text(tool.name), tool).value();
+    if (Object.isFrozen(tool)) contentHashes.set(tool, hash);
+  }
+  return hash;
 }
+
+/**
+ * The {@link toolContentHash} of each frozen tool (a catalog's tools are frozen, their schemas and
+ * tags too: their text cannot change), so that a tool is hashed once, not at every save and load.
+ */
+const contentHashes = new WeakMap<CatalogTool<unknown>, number>();
 
 /**
  * {@link Fnv32}'s rule fed two UTF-16 units at a time (one multiplication per pair): the hash of
@@ -409,8 +420,12 @@ export class ToolIndexFeeder {
   readonly #builder: KeywordIndexBuilder;
   /** The build's number of each process-wide term number, plus one (0: not yet used). */
   #local: Int32Array;
-  /** The phrase lines of the tool being fed, and how many it has had so far. */
-  readonly #lines = new IntList(4096);
+  /**
+   * The phrase lines of every tool fed, one tool's after another's, where each tool's end, and how
+   * many lines the tool being fed has had so far.
+   */
+  readonly #lines: IntList;
+  readonly #ends: IntList;
   #phraseLines = 0;
   readonly #visit: RunVisitor = (field, terms, length, phraseLine) => {
     const builder = this.#builder;
@@ -421,22 +436,37 @@ export class ToolIndexFeeder {
       if (phraseLine) this.#lines.push(term);
     }
   };
-  /** Each document's phrase lines, in the build's term numbers. */
-  readonly lines: Int32Array[] = [];
 
   /** `expectedTools`: how many tools are coming (arrays are sized for them). */
   constructor(builder: KeywordIndexBuilder, expectedTools = 0) {
     this.#builder = builder;
     this.#local = new Int32Array(Math.max(1024, termCount() + expectedTools * 2));
+    this.#lines = new IntList(Math.max(4096, expectedTools * 32));
+    this.#ends = new IntList(Math.max(256, expectedTools));
   }
 
   add(tool: CatalogTool<unknown>): void {
-    this.#lines.length = 0;
     this.#phraseLines = 0;
     this.#builder.open(tool.id);
     visitTool(tool, this.#visit);
     this.#builder.close();
-    this.lines.push(this.#lines.values.slice(0, this.#lines.length));
+    this.#ends.push(this.#lines.length);
+  }
+
+  /**
+   * Each tool's phrase lines, in the build's term numbers, in the order fed: views of one buffer
+   * (one allocation, not one per tool).
+   */
+  phraseLines(): Int32Array[] {
+    const buffer = this.#lines.values.slice(0, this.#lines.length);
+    const lines: Int32Array[] = new Array(this.#ends.length);
+    let start = 0;
+    for (let doc = 0; doc < this.#ends.length; doc++) {
+      const end = this.#ends.values[doc]!;
+      lines[doc] = buffer.subarray(start, end);
+      start = end;
+    }
+    return lines;
   }
 
   #term(global: number): number {

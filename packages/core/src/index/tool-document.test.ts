@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ToolCatalog } from '../catalog/catalog.js';
+import { buildKeywordIndex } from './keyword-build.js';
+import { INDEX_FIELDS, ToolIndexFeeder, toolContentHash } from './tool-document.js';
+
+describe('toolContentHash', () => {
+  it("hashes a catalog tool's text once (its tools are frozen), and a tool with other text apart", () => {
+    const catalog = new ToolCatalog([{ id: 'weather', description: 'Forecast for a city' }]);
+    const tool = catalog.get('weather')!;
+    let reads = 0;
+    // The same frozen tool, counting how often its description is read.
+    const counted = Object.freeze(
+      Object.defineProperty({ ...tool }, 'description', {
+        get: () => {
+          reads += 1;
+          return tool.description;
+        },
+      }),
+    );
+    const hash = toolContentHash(counted);
+    expect(toolContentHash(counted)).toBe(hash);
+    expect(reads).toBe(1);
+    expect(toolContentHash(tool)).toBe(hash);
+    const other = new ToolCatalog([{ id: 'weather', description: 'Forecast for a town' }]).get('weather')!;
+    expect(toolContentHash(other)).not.toBe(hash);
+  });
+
+  it('hashes a tool that is not frozen every time (its text may change)', () => {
+    const tool = { ...new ToolCatalog([{ id: 'a', description: 'one' }]).get('a')! };
+    const before = toolContentHash(tool);
+    tool.description = 'two';
+    expect(toolContentHash(tool)).not.toBe(before);
+  });
+});
+
+describe('ToolIndexFeeder', () => {
+  it("keeps every tool's phrase lines in one buffer, -1 between lines, in the build's term numbers", () => {
+    const catalog = new ToolCatalog([
+      { id: 'a', name: 'get weather', description: 'rain forecast' },
+      { id: 'b', name: 'send mail', description: 'fast mail\nrich text' },
+    ]);
+    let feeder: ToolIndexFeeder | undefined;
+    const index = buildKeywordIndex(INDEX_FIELDS.length, undefined, (builder) => {
+      feeder = new ToolIndexFeeder(builder, 2);
+      for (const tool of catalog) feeder.add(tool);
+    });
+    const [a, b] = feeder!.phraseLines();
+    expect(a!.buffer).toBe(b!.buffer);
+    // (a built index's entry ids are its terms' positions in vocabulary order)
+    const terms = index.toJSON().terms.map(([term]) => term);
+    const words = (lines: Int32Array) => Array.from(lines, (id) => (id < 0 ? '|' : terms[id]));
+    expect(words(a!)).toEqual(['get', 'weather', '|', 'rain', 'forecast']);
+    expect(words(b!)).toEqual(['send', 'mail', '|', 'fast', 'mail', '|', 'rich', 'text']);
+  });
+});
