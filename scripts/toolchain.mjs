@@ -32,10 +32,13 @@ function ensureToolchain() {
   const localNode = join(toolchainDir, 'node_modules', nodePackage, 'bin', 'node');
   const localPnpm = join(toolchainDir, 'node_modules', '.bin', 'pnpm');
   const systemNodeOk = Number(process.versions.node.split('.')[0]) >= MIN_NODE_MAJOR;
-  const wanted = [];
-  if (!existsSync(localPnpm)) wanted.push(`pnpm@${PNPM_VERSION}`);
-  if (!systemNodeOk && !existsSync(localNode)) wanted.push(`${nodePackage}@${NODE_MAJOR}`);
-  if (wanted.length > 0) {
+  const missing = !existsSync(localPnpm) || (!systemNodeOk && !existsSync(localNode));
+  // `npm install --no-save` removes what it was not asked for: ask for every tool .toolchain/ keeps
+  // (a Node installed by an earlier run under an older Node stays, and pnpm always), or installing
+  // one would remove the other (a clone set up under Node 24, then run under Node 20, lost pnpm).
+  const wanted = [`pnpm@${PNPM_VERSION}`];
+  if (!systemNodeOk || existsSync(localNode)) wanted.push(`${nodePackage}@${NODE_MAJOR}`);
+  if (missing) {
     log(`installing ${wanted.join(', ')} into .toolchain/ (Node ${process.versions.node} found)`);
     mkdirSync(toolchainDir, { recursive: true });
     if (!existsSync(join(toolchainDir, 'package.json'))) {
