@@ -3,24 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { requestOutcome } from './format-trace.js';
 import { AGENT_INSTRUCTIONS, createAISDKSearch, runAISDKRequest } from './run-ai-sdk-request.js';
 import { ScriptedLanguageModel } from './scripted-language-model.js';
+import { TWO_TOOLS } from './test-utils/two-tools.js';
 
-const catalog: ToolDescriptor[] = [
-  {
-    id: 'math__add',
-    description: 'Add two numbers and return their sum',
-    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-    execute: (input) => {
-      const { a, b } = input as { a: number; b: number };
-      return { content: [{ type: 'text', text: `${a} + ${b} = ${a + b}` }] };
-    },
-  },
-  {
-    id: 'weather__forecast',
-    description: 'Weather forecast for a city',
-    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    execute: () => ({ content: [{ type: 'text', text: 'sunny' }] }),
-  },
-];
+const catalog = TWO_TOOLS;
 
 describe('runAISDKRequest', () => {
   it('runs the scripted MockLanguageModelV4 through generateText with the tool search', async () => {

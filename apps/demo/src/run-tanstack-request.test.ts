@@ -1,25 +1,9 @@
-import type { ToolDescriptor } from '@toolscout/core';
 import { describe, expect, it } from 'vitest';
 import { requestOutcome } from './format-trace.js';
 import { createTanStackMiddleware, historyOfModelMessages, runTanStackRequest } from './run-tanstack-request.js';
+import { TWO_TOOLS } from './test-utils/two-tools.js';
 
-const catalog: ToolDescriptor[] = [
-  {
-    id: 'math__add',
-    description: 'Add two numbers and return their sum',
-    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-    execute: (input) => {
-      const { a, b } = input as { a: number; b: number };
-      return { content: [{ type: 'text', text: `${a} + ${b} = ${a + b}` }] };
-    },
-  },
-  {
-    id: 'weather__forecast',
-    description: 'Weather forecast for a city',
-    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    execute: () => ({ content: [{ type: 'text', text: 'sunny' }] }),
-  },
-];
+const catalog = TWO_TOOLS;
 
 describe('runTanStackRequest', () => {
   it('runs the scripted text adapter through chat() with the toolscout middleware', async () => {
