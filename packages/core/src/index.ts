@@ -123,6 +123,8 @@ export type {
   CatalogTool,
   Embedder,
   JsonSchema,
+  MatchReason,
+  MatchReasonField,
   ResolvedTool,
   SchemaLike,
   SearchField,

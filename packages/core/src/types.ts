@@ -147,6 +147,25 @@ export interface SearchHit {
   score: number;
   /** Query terms (after tokenisation) and the fields each matched in; empty for vector-only hits. */
   matches: Record<string, SearchField[]>;
+  /** Why the tool matched (query words, where, how); only with the search option `explain: true`. */
+  reasons?: MatchReason[];
+}
+
+/** Where a query word was found in a tool: its name (or id), description, tags, source, or a parameter. */
+export type MatchReasonField = 'name' | 'description' | 'tags' | 'source' | 'parameter';
+
+/** One reason a tool matched a query: a query word (or two side by side), where it was found, and how. */
+export interface MatchReason {
+  /** The query's word as typed (lower case); for a phrase, its two words. */
+  query: string;
+  /** The indexed term it matched (a stem): the query's own, a longer word it starts, a near spelling, a pair. */
+  matched: string;
+  /** Where it was found. */
+  field: MatchReasonField;
+  /** `exact`, `prefix` (starts a longer word), `typo` (one or two letters off) or `phrase` (two words side by side). */
+  how: 'exact' | 'prefix' | 'typo' | 'phrase';
+  /** The parameter's name (dotted for nested properties), for a `parameter` match. */
+  parameter?: string;
 }
 
 /** Decides whether a tool may appear in results. Asked only as often as needed to fill `limit`. */
@@ -159,6 +178,8 @@ export interface SearchOptions {
   minScore?: number;
   /** Keeps only the tools it allows; lower-ranked allowed tools fill the freed places. */
   filter?: SearchFilter;
+  /** Adds each hit's `reasons` (computed for the returned hits only, after ranking). Default false. */
+  explain?: boolean;
 }
 
 /** Turns texts into vectors, in batches. */

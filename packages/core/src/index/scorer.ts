@@ -37,7 +37,7 @@ function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
 }
 
 /** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */
-function splitClauses(query: string): string[] {
+export function splitClauses(query: string): string[] {
   const sentences = query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u).filter((clause) => clause.trim() !== '');
   return sentences;
 }

@@ -3,11 +3,13 @@ import { IndexDisposedError, InvalidOptionError } from '../errors.js';
 import type { CatalogTool, Embedder, SearchHit, SearchOptions } from '../types.js';
 import { encodeBinaryIndex, loadBinaryIndexes } from './binary-index.js';
 import type { EmbeddingCache } from './embedding-cache.js';
+import { type ExplainContext, explainHit, explainQuery } from './explain.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { checkIndexOptions } from './index-options.js';
 import { buildKeywordIndex } from './keyword-build.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { PhraseIndex } from './phrase-index.js';
+import { postingDocs } from './postings.js';
 import {
   checkMinScore,
   DEFAULT_MIN_SCORE,
@@ -234,7 +236,34 @@ export class ToolIndex<TTool = unknown> {
       const slot = slotOfId.get(hit.id);
       if (slot !== undefined) hit.matches = ranking.matchesOf(slot);
     }
+    if (options.explain === true) this.#explain(query, hits);
     return hits;
+  }
+
+  /** Sets each hit's `reasons`, from the query's terms and the hit's indexed text (after ranking). */
+  #explain(query: string, hits: SearchHit[]): void {
+    const explained = explainQuery(query, this.#ranking);
+    const keyword = this.#keyword;
+    const context: ExplainContext = {
+      ranking: this.#ranking,
+      toolsWith: (term) => {
+        const entry = keyword.get(term);
+        if (entry === undefined) return 0;
+        // (a field alone over the typo limit settles it without reading postings)
+        const widest = Math.max(0, ...LOOKUP_FIELDS.map((f) => entry.fields[f]?.length ?? 0));
+        if (widest > this.#ranking.fuzzyMaxTools) return widest;
+        const docs = new Set<number>();
+        for (const f of LOOKUP_FIELDS) {
+          const postings = entry.fields[f];
+          if (postings !== undefined) for (const doc of postingDocs(postings)) docs.add(doc);
+        }
+        return docs.size;
+      },
+    };
+    for (const hit of hits) {
+      const tool = this.#catalog.get(hit.id);
+      hit.reasons = tool === undefined ? [] : explainHit(tool, explained, context);
+    }
   }
 
   /** The id of the tool a query names exactly: its id or provider-safe name, as given or in lower case. */
