@@ -4,7 +4,7 @@
 // tools of the current request only); the executor is never taken from here.
 import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidOptionError } from '../errors.js';
-import type { CatalogTool, ToolDescriptor } from '../types.js';
+import type { CatalogTool, MatchReason, ToolDescriptor } from '../types.js';
 import { toolFingerprint } from './tool-document.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 
@@ -23,6 +23,7 @@ export function requestToolKey(tool: CatalogTool<unknown>): string {
 export interface PoolHit {
   key: string;
   score: number;
+  reasons?: MatchReason[];
 }
 
 /**
@@ -93,11 +94,20 @@ export class RequestToolPool {
   /** Ranks the indexed entries for a query; `filter` (by key) keeps those the caller may return. */
   async search(
     query: string,
-    options: { limit: number; minScore?: number; filter: (key: string) => boolean | Promise<boolean> },
+    options: {
+      limit: number;
+      minScore?: number;
+      explain?: boolean;
+      filter: (key: string) => boolean | Promise<boolean>;
+    },
   ): Promise<PoolHit[]> {
     if (this.#recent.size === 0) return [];
     const hits = await this.#index.search(query, options);
-    return hits.map((hit) => ({ key: hit.id, score: hit.score }));
+    return hits.map((hit) =>
+      hit.reasons === undefined
+        ? { key: hit.id, score: hit.score }
+        : { key: hit.id, score: hit.score, reasons: hit.reasons },
+    );
   }
 
   /** Stops the index following its catalog. */

@@ -2,6 +2,7 @@
 // call_tool; run_tool_code's is in code/code-runner.ts) to a call the model made at a step.
 import { keptName } from '../catalog/aliases.js';
 import { ToolLimitError } from '../errors.js';
+import { formatReasons } from '../index/explain.js';
 import { compactText } from '../text/compact-text.js';
 import type { CatalogTool } from '../types.js';
 import { isRecord } from '../values.js';
@@ -98,10 +99,12 @@ async function searchTools<TTool>(
   }
   // An empty query matches nothing, as in Mastra: an answer that says so, not an error.
   const hits = query.trim() === '' ? [] : await session.search(query, call.request, call.allowed);
+  // (hits have reasons only when the session's `search.explain` is on: then each result says why)
   const results = hits.map((hit) => ({
     name: hit.tool.toolName,
     description: compactText(hit.tool.description, session.descriptionBudget()),
     score: Math.round(hit.score * 100) / 100,
+    ...(hit.reasons === undefined ? {} : { why: formatReasons(hit.reasons) }),
   }));
   if (results.length === 0) return { ok: true, output: { results: [], message: noToolsFound(query) } };
   if (session.mode !== 'auto-load') {

@@ -7,6 +7,7 @@ import { type PoolHit, RequestToolPool, requestToolKey } from '../index/request-
 import type { ToolIndexOptions } from '../index/tool-index.js';
 import type { CatalogTool, ToolDescriptor } from '../types.js';
 import { describeValue, isIterable } from '../values.js';
+import type { ScoredTool } from './session-search.js';
 
 /** Session options of request tools (`StepRequest.tools`). */
 export interface RequestToolOptions {
@@ -96,11 +97,17 @@ export class RequestToolSets<TTool> {
   async search(
     set: RequestTools<TTool>,
     query: string,
-    options: { limit: number; minScore?: number; filter: (tool: CatalogTool<TTool>) => Promise<boolean> },
-  ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+    options: {
+      limit: number;
+      minScore?: number;
+      explain?: boolean;
+      filter: (tool: CatalogTool<TTool>) => Promise<boolean>;
+    },
+  ): Promise<ScoredTool<TTool>[]> {
     const hits: PoolHit[] = await this.pool.search(query, {
       limit: options.limit,
       minScore: options.minScore,
+      explain: options.explain,
       filter: (key) => {
         const tool = set.byKey.get(key);
         return tool !== undefined && options.filter(tool);
@@ -108,7 +115,10 @@ export class RequestToolSets<TTool> {
     });
     return hits.flatMap((hit) => {
       const tool = set.byKey.get(hit.key);
-      return tool ? [{ tool, score: hit.score }] : [];
+      if (tool === undefined) return [];
+      return hit.reasons === undefined
+        ? [{ tool, score: hit.score }]
+        : [{ tool, score: hit.score, reasons: hit.reasons }];
     });
   }
 

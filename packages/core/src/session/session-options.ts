@@ -42,6 +42,8 @@ export interface ToolSearchSessionOptions<TTool = unknown> extends DeferredToolO
     limit?: number;
     /** Hits scoring below this (0-1, see ToolIndex) are left out. Default: the index's. */
     minScore?: number;
+    /** Adds to each `search_tools` result a `why` line (the query words it matched and where). Default false. */
+    explain?: boolean;
   };
   /**
    * Where loaded tools live. Default `memory`. Whatever the strategy, a request without a thread id
@@ -124,6 +126,10 @@ export function checkSessionOptions<TTool>(options: ToolSearchSessionOptions<TTo
   }
   // (checked here, not at the model's first search_tools call, which it would make throw)
   if (options.search?.minScore !== undefined) checkMinScore(options.search.minScore, 'search.minScore');
+  const explain: unknown = options.search?.explain;
+  if (explain !== undefined && typeof explain !== 'boolean') {
+    throw new InvalidOptionError('search.explain', `search.explain must be true or false; got ${quoted(explain)}.`);
+  }
   const timeout = options.filterTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 1 && timeout <= MAX_FILTER_TIMEOUT_MS)) {
     throw new InvalidOptionError(

@@ -3,7 +3,7 @@
 // tools, merged by score (both scores are absolute, in [0, 1]).
 import type { ToolCatalog } from '../catalog/catalog.js';
 import type { ToolIndex } from '../index/tool-index.js';
-import type { CatalogTool } from '../types.js';
+import type { CatalogTool, MatchReason } from '../types.js';
 import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
 import type { PolicyCheck, PolicyPhase } from './policy.js';
 import type { RequestToolSets, RequestTools } from './request-tools.js';
@@ -14,8 +14,8 @@ import type { TelemetryEmitter } from './telemetry.js';
 /** The phases a "did you mean" suggestion must pass: the model can find, load and be offered it. */
 export const SUGGESTION_PHASES: readonly PolicyPhase[] = ['search', 'load', 'active'];
 
-/** A ranked tool. */
-export type ScoredTool<TTool> = { tool: CatalogTool<TTool>; score: number };
+/** A ranked tool; with `reasons` when the search was asked to explain its hits. */
+export type ScoredTool<TTool> = { tool: CatalogTool<TTool>; score: number; reasons?: MatchReason[] };
 
 /** What a session's searches read. */
 export interface SearchSources<TTool> {
@@ -35,7 +35,12 @@ async function rank<TTool>(
   sources: SearchSources<TTool>,
   set: RequestTools<TTool> | undefined,
   query: string,
-  options: { limit: number; minScore?: number; keep: (tool: CatalogTool<TTool>) => Promise<boolean> },
+  options: {
+    limit: number;
+    minScore?: number;
+    explain?: boolean;
+    keep: (tool: CatalogTool<TTool>) => Promise<boolean>;
+  },
 ): Promise<ScoredTool<TTool>[]> {
   const { catalog, index, isMetaTool } = sources;
   const keep = async (tool: CatalogTool<TTool>) => !isMetaTool(tool.toolName) && (await options.keep(tool));
@@ -43,6 +48,7 @@ async function rank<TTool>(
     .search(query, {
       limit: options.limit,
       minScore: options.minScore,
+      explain: options.explain,
       filter: async (id) => {
         const tool = catalog.get(id);
         return tool !== undefined && !set?.shadows(tool) && (await keep(tool));
@@ -51,7 +57,10 @@ async function rank<TTool>(
     .then((hits) =>
       hits.flatMap((hit) => {
         const tool = catalog.get(hit.id);
-        return tool ? [{ tool, score: hit.score }] : [];
+        if (tool === undefined) return [];
+        return hit.reasons === undefined
+          ? [{ tool, score: hit.score }]
+          : [{ tool, score: hit.score, reasons: hit.reasons }];
       }),
     );
   if (set === undefined || set.size === 0) return fromCatalog;
@@ -71,13 +80,14 @@ export async function searchTools<TTool>(
   set: RequestTools<TTool> | undefined,
   fullQuery: string,
   request: StepRequest,
-  options: { limit: number; minScore?: number; allowed: PolicyCheck<TTool> },
+  options: { limit: number; minScore?: number; explain?: boolean; allowed: PolicyCheck<TTool> },
 ): Promise<ScoredTool<TTool>[]> {
   const started = performance.now();
   const query = nameStart(fullQuery, MODEL_INPUT_LIMITS.queryLength);
   const results = await rank(sources, set, query, {
     limit: options.limit,
     minScore: options.minScore,
+    explain: options.explain,
     keep: (tool) => options.allowed(tool, ['search']),
   });
   sources.emit({

@@ -2,6 +2,7 @@ import type { CatalogTool } from '../types.js';
 import type { ResolvedCodeMode } from './code/code-options.js';
 import type { MetaToolRole, ToolSearchMode } from './meta-tools.js';
 import type { PolicyCheck, PolicyPhase } from './policy.js';
+import type { ScoredTool } from './session-search.js';
 import type { StepRequest } from './step-types.js';
 import type { TelemetryEmitter } from './telemetry.js';
 import type { ToolSearchStep } from './tool-search-step.js';
@@ -34,11 +35,7 @@ export interface StepContext<TTool> {
    */
   loadPhases(): readonly PolicyPhase[];
   /** Searches as `session.search` does, within an operation's policy check. */
-  search(
-    query: string,
-    request: StepRequest,
-    allowed: PolicyCheck<TTool>,
-  ): Promise<{ tool: CatalogTool<TTool>; score: number }[]>;
+  search(query: string, request: StepRequest, allowed: PolicyCheck<TTool>): Promise<ScoredTool<TTool>[]>;
   /**
    * Tool names to suggest for a name that is unknown (or hidden): ranked by the name's first
    * characters (`MODEL_INPUT_LIMITS.echoLength`), allowed at search, load and active, never the

@@ -26,7 +26,7 @@ import {
   storeOf,
   type ToolSearchSessionOptions,
 } from './session-options.js';
-import { type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from './session-search.js';
+import { type ScoredTool, type SearchSources, SUGGESTION_PHASES, searchTools, suggestTools } from './session-search.js';
 import { checkSessionTools } from './session-tools.js';
 import type { StepContext } from './step-context.js';
 import { checkPrepareStepOptions, checkQuery, checkStepRequest, checkThreadIds } from './step-request.js';
@@ -346,11 +346,7 @@ export class ToolSearchSession<TTool = unknown> {
    * Searches the catalog as `search_tools` does, under the policy's `search` phase. Only the first
    * 2,000 characters of the query are searched (`MODEL_INPUT_LIMITS.queryLength`).
    */
-  async search(
-    query: string,
-    request: StepRequest = {},
-    limit?: number,
-  ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+  async search(query: string, request: StepRequest = {}, limit?: number): Promise<ScoredTool<TTool>[]> {
     if (this.#disposed) throw new SessionDisposedError('search');
     const set = this.#requestTools.of(checkStepRequest(request).tools);
     return this.#search(set, checkQuery(query), request, limit, this.#policyFor(request));
@@ -470,12 +466,13 @@ export class ToolSearchSession<TTool = unknown> {
     request: StepRequest,
     limit: number | undefined,
     allowed: PolicyCheck<TTool>,
-  ): Promise<{ tool: CatalogTool<TTool>; score: number }[]> {
+  ): Promise<ScoredTool<TTool>[]> {
     const { search } = this.options;
     const hostNames = hostToolNames(request);
     return searchTools(this.#sources, set, query, request, {
       limit: limit ?? search?.limit ?? DEFAULT_LIMIT,
       minScore: search?.minScore,
+      explain: search?.explain,
       // A catalog tool the host offers itself under its name is not found: the host's own wins.
       allowed: async (tool, phases) => hostToolFor(tool, hostNames) === undefined && (await allowed(tool, phases)),
     });
