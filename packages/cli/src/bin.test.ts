@@ -57,6 +57,27 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
     expect(result.stderr).toMatch(/searched 2 queries over 2 tools/);
   });
 
+  it('with --json --explain, each hit carries its reasons and a why line; without --explain neither', () => {
+    const args = ['search', 'weather forcast for a city', '--catalog', 'tools.jsonl', '--json'];
+    const explained = toolscout([...args, '--explain'], dir);
+    expect(explained.status).toBe(0);
+    const line = JSON.parse(explained.stdout);
+    expect(line.hits[0]).toEqual({
+      id: 'Meteo__Forecast',
+      score: expect.any(Number),
+      reasons: [
+        { query: 'weather', matched: 'weather', field: 'description', how: 'exact' },
+        { query: 'forcast', matched: 'forecast', field: 'name', how: 'typo' },
+        { query: 'forcast', matched: 'forecast', field: 'description', how: 'typo' },
+        { query: 'city', matched: 'citi', field: 'description', how: 'exact' },
+        { query: 'city', matched: 'citi', field: 'parameter', how: 'exact', parameter: 'city' },
+      ],
+      why: 'description: weather, forcast (typo: forecast), city; name: forcast (typo: forecast); parameter city: city',
+    });
+    const plain = JSON.parse(toolscout(args, dir).stdout);
+    expect(Object.keys(plain.hits[0])).toEqual(['id', 'score']);
+  });
+
   it('exits 1 naming a missing file and 2 naming a bad option', () => {
     const missing = toolscout(['search', 'x', '--catalog', 'nope.jsonl'], dir);
     expect(missing.status).toBe(1);

@@ -85,6 +85,18 @@ describe('toolscout search (one query)', () => {
     );
   });
 
+  it('with --explain, prints under each row why it matched', async () => {
+    const result = await run(['search', 'lyrics of a song', '--catalog', 'tools.jsonl', '--explain'], files);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^ {3}1 {2}[01]\.\d{3} {2}Musixmatch__Get Lyrics /);
+    expect(lines[2]).toBe('             why: name: lyrics; description: lyrics, song, "lyrics song"');
+    const batch = await run(['search', '--catalog', 'tools.jsonl', '--queries', 'queries.jsonl', '--explain'], files);
+    expect(batch.stdout).toContain('why: ');
+    const bad = await run(['search', 'x', '--catalog', 'tools.jsonl', '--explain=yes'], files);
+    expect(bad).toMatchObject({ code: 2, stderr: 'toolscout: --explain takes no value, got "--explain=yes"\n' });
+  });
+
   it('joins several words into one query and accepts --opt=value', async () => {
     const result = await run(
       ['search', 'lyrics', 'of', 'a', 'song', '--catalog=tools.jsonl', '--limit=1', '--json'],
@@ -350,6 +362,7 @@ describe('toolscout --help and --version', () => {
       '--limit',
       '--min-score',
       '--json',
+      '--explain',
       '--help',
       '--version',
     ]) {

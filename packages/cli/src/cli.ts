@@ -12,6 +12,7 @@ import {
   ToolscoutError,
 } from '@toolscout/core';
 import { ImportError } from '@toolscout/core/errors';
+import { formatReasons } from '@toolscout/core/internal';
 import { LineTooLongError } from './node-io.js';
 
 /** Somewhere to write text: `process.stdout`, or a test's collector. */
@@ -105,6 +106,8 @@ export interface SearchCommand {
   minScore?: number;
   /** Print JSON lines instead of a table. */
   json: boolean;
+  /** Say why each hit matched: a `why` line under it, or `reasons` and `why` in its JSON. */
+  explain: boolean;
 }
 
 /** What a command line asks for. */
@@ -130,6 +133,9 @@ Options:
   --json               Print one JSON line per query: {"query", "hits"} for a single query,
                        {"id", "hits"} with --queries; hits are [{"id", "score"}], best first.
                        Nothing else goes to stdout; notes go to stderr.
+  --explain            Say why each tool matched: the query words it matched and where (name,
+                       description, tags, source, a parameter) and how (exact, prefix, typo,
+                       phrase); a line under each row, or "reasons" and "why" in each JSON hit.
   -h, --help           Show this help.
   -V, --version        Show the version.
 
@@ -138,12 +144,13 @@ Exit codes: 0 done, 1 bad input (file missing or malformed), 2 bad usage.
 Examples:
   toolscout search "get the lyrics of a song" --catalog tools.jsonl --limit 5
   toolscout search --catalog tools.jsonl --queries queries.jsonl --json > results.jsonl
+  toolscout search "send an email" --catalog tools.jsonl --json --explain
 `;
 
-type OptionName = 'catalog' | 'format' | 'queries' | 'limit' | 'min-score' | 'json' | 'help' | 'version';
+type OptionName = 'catalog' | 'format' | 'queries' | 'limit' | 'min-score' | 'json' | 'explain' | 'help' | 'version';
 
 const VALUE_OPTIONS = new Set<OptionName>(['catalog', 'format', 'queries', 'limit', 'min-score']);
-const FLAG_OPTIONS = new Set<OptionName>(['json', 'help', 'version']);
+const FLAG_OPTIONS = new Set<OptionName>(['json', 'explain', 'help', 'version']);
 const SHORT_OPTIONS: Record<string, OptionName> = { '-h': 'help', '-V': 'version', '-v': 'version' };
 
 function parseLimit(raw: string): number {
@@ -247,6 +254,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     catalog,
     limit: values.has('limit') ? parseLimit(values.get('limit')!) : DEFAULT_LIMIT,
     json: flags.has('json'),
+    explain: flags.has('explain'),
   };
   if (query !== undefined) parsed.query = query;
   if (queries !== undefined) parsed.queries = queries;
@@ -437,7 +445,7 @@ function cut(text: string, width: number): string {
 const ID_WIDTH = 48;
 const DESCRIPTION_WIDTH = 72;
 
-function table(hits: readonly SearchHit[], catalog: ToolCatalog): string {
+function table(hits: readonly SearchHit[], catalog: ToolCatalog, explain: boolean): string {
   // Ids are printed whole (they are what other commands and code take); long ones only break the alignment.
   const idWidth = Math.min(ID_WIDTH, Math.max(2, ...hits.map((hit) => hit.id.length)));
   const rows = [`${'rank'.padStart(4)}  score  ${'id'.padEnd(idWidth)}  description`];
@@ -445,12 +453,17 @@ function table(hits: readonly SearchHit[], catalog: ToolCatalog): string {
     const description = cut(oneLine(catalog.get(hit.id)?.description ?? ''), DESCRIPTION_WIDTH);
     const id = hit.id.padEnd(idWidth);
     rows.push(`${String(index + 1).padStart(4)}  ${hit.score.toFixed(3)}  ${id}  ${description}`.trimEnd());
+    if (explain) rows.push(`${' '.repeat(13)}why: ${hit.reasons?.length ? formatReasons(hit.reasons) : '(no word)'}`);
   });
   return `${rows.join('\n')}\n`;
 }
 
 function jsonHits(hits: readonly SearchHit[]): { id: string; score: number }[] {
-  return hits.map((hit) => ({ id: hit.id, score: hit.score }));
+  return hits.map((hit) =>
+    hit.reasons === undefined
+      ? { id: hit.id, score: hit.score }
+      : { id: hit.id, score: hit.score, reasons: hit.reasons, why: formatReasons(hit.reasons) },
+  );
 }
 
 async function search(command: SearchCommand, io: CliIO): Promise<number> {
@@ -459,7 +472,8 @@ async function search(command: SearchCommand, io: CliIO): Promise<number> {
   const queries = command.queries === undefined ? undefined : await readQueries(io, command.queries);
   if (catalog.size === 0) io.stderr.write(`toolscout: warning: the catalog "${command.catalog}" holds no tools\n`);
   const index = new ToolIndex(catalog);
-  const searchOptions: { limit: number; minScore?: number } = { limit: command.limit };
+  const searchOptions: { limit: number; minScore?: number; explain?: boolean } = { limit: command.limit };
+  if (command.explain) searchOptions.explain = true;
   if (command.minScore !== undefined) searchOptions.minScore = command.minScore;
 
   try {
@@ -471,7 +485,7 @@ async function search(command: SearchCommand, io: CliIO): Promise<number> {
       } else if (hits.length === 0) {
         io.stdout.write(`No tool matched "${query}" (out of ${catalog.size} tools).\n`);
       } else {
-        io.stdout.write(table(hits, catalog));
+        io.stdout.write(table(hits, catalog, command.explain));
       }
       return EXIT_OK;
     }
@@ -492,7 +506,7 @@ async function search(command: SearchCommand, io: CliIO): Promise<number> {
         io.stdout.write(`${JSON.stringify({ id: query.id, hits: jsonHits(hits) })}\n`);
       } else {
         io.stdout.write(`\n${query.id}: ${oneLine(query.query)}\n`);
-        io.stdout.write(hits.length === 0 ? '  (no tool matched)\n' : table(hits, catalog));
+        io.stdout.write(hits.length === 0 ? '  (no tool matched)\n' : table(hits, catalog, command.explain));
       }
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
