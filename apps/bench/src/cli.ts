@@ -409,6 +409,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       case 'quality': {
         const quality = await runQuality(loadAll(), { engines: args.engines, onProgress: progress });
         io.stdout(args.json ? `${JSON.stringify({ quality }, null, 2)}\n` : qualityText(quality));
+        // Every dataset and engine ran; an engine that failed on one is reported, and the exit code says so.
+        const failures = quality.flatMap((result) =>
+          Object.keys(result.failed ?? {}).map((e) => `${result.dataset}/${e}`),
+        );
+        if (failures.length > 0) {
+          io.stderr(`bench quality: ${failures.length} engine run(s) failed: ${failures.join(', ')} (see "Failed:")\n`);
+          return 1;
+        }
         break;
       }
       case 'perf': {

@@ -43,10 +43,12 @@ describe('runQuality', () => {
     expect(progress.some((line) => line.startsWith('quality: tiny, toolscout-hybrid: skipped:'))).toBe(true);
   });
 
-  it('lets any other engine failure through', async () => {
+  it('reports any other engine failure as failed on that dataset, and goes on', async () => {
     const broken = createToolscoutHybridEngine(async () => {
       throw new Error('model file corrupt');
     });
-    await expect(runQuality([dataset], { engines: [broken] })).rejects.toThrow('model file corrupt');
+    const [result] = await runQuality([dataset], { engines: [broken, 'bm25'] });
+    expect(result!.failed).toEqual({ 'toolscout-hybrid': 'failed building its index: model file corrupt' });
+    expect(Object.keys(result!.engines)).toEqual(['bm25']);
   });
 });

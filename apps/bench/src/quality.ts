@@ -1,6 +1,6 @@
 // Ranking quality: every engine ranks each dataset's catalog for its queries, scored as the datasets'
 // README defines (metrics.ts).
-import type { Dataset } from './datasets.js';
+import type { Dataset, DatasetQuery } from './datasets.js';
 import {
   ENGINE_NAMES,
   type EngineIndex,
@@ -33,6 +33,8 @@ export interface QualityResult {
   engines: Partial<Record<EngineName, EngineQuality>>;
   /** Engines that could not run here, with the reason (e.g. optional packages missing). */
   skipped?: Partial<Record<EngineName, string>>;
+  /** Engines that failed on this dataset (an error building or searching), with the error: the run goes on. */
+  failed?: Partial<Record<EngineName, string>>;
   /** How an engine was built, where it matters to read its figures. */
   notes?: Partial<Record<EngineName, string>>;
 }
@@ -45,7 +47,11 @@ export interface QualityOptions {
   onProgress?: (line: string) => void;
 }
 
-/** Ranks every dataset with every engine (limit {@link QUALITY_LIMIT}) and scores the rankings. */
+/**
+ * Ranks every dataset with every engine (limit {@link QUALITY_LIMIT}) and scores the rankings. An
+ * engine that fails on a dataset (its build or a search throws) is listed in that dataset's
+ * `failed` with the error, and the run goes on with the next engine.
+ */
 export async function runQuality(datasets: readonly Dataset[], options: QualityOptions = {}): Promise<QualityResult[]> {
   const { engines = ENGINE_NAMES, onProgress = () => {} } = options;
   const results: QualityResult[] = [];
@@ -60,25 +66,32 @@ export async function runQuality(datasets: readonly Dataset[], options: QualityO
       const engine = typeof choice === 'string' ? engineByName(choice) : choice;
       const name = engine.name;
       onProgress(`quality: ${dataset.name}, ${name}: building over ${dataset.tools.length} tools...`);
-      let index: EngineIndex;
-      try {
-        index = await (await engine.prepare(dataset.tools)).build({ limit: QUALITY_LIMIT });
-      } catch (error) {
-        if (!EngineUnavailableError.isInstance(error)) throw error;
-        result.skipped = { ...result.skipped, [name]: error.message };
-        onProgress(`quality: ${dataset.name}, ${name}: ${error.message}`);
-        continue;
-      }
-      if (index.note !== undefined) result.notes = { ...result.notes, [name]: index.note };
+      let index: EngineIndex | undefined;
       const rankings: string[][] = [];
       const times: number[] = [];
-      for (const query of dataset.queries) {
-        const started = performance.now();
-        const ranking = await index.search(query.query);
-        times.push(performance.now() - started);
-        rankings.push(ranking.slice(0, QUALITY_LIMIT));
+      let query: DatasetQuery | undefined;
+      try {
+        index = await (await engine.prepare(dataset.tools)).build({ limit: QUALITY_LIMIT });
+        if (index.note !== undefined) result.notes = { ...result.notes, [name]: index.note };
+        for (query of dataset.queries) {
+          const started = performance.now();
+          const ranking = await index.search(query.query);
+          times.push(performance.now() - started);
+          rankings.push(ranking.slice(0, QUALITY_LIMIT));
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (EngineUnavailableError.isInstance(error)) {
+          result.skipped = { ...result.skipped, [name]: message };
+        } else {
+          const at = index === undefined ? 'building its index' : `searching for query "${query?.id}"`;
+          result.failed = { ...result.failed, [name]: `failed ${at}: ${message}` };
+        }
+        onProgress(`quality: ${dataset.name}, ${name}: ${result.failed?.[name] ?? message}`);
+        continue;
+      } finally {
+        index?.dispose?.();
       }
-      index.dispose?.();
       const metrics = evaluate(rankings, dataset.queries);
       result.engines[name] = {
         r1: round(metrics.r1),

@@ -132,12 +132,14 @@ export function qualityTables(results: readonly QualityResult[]): string {
       ]);
       const skipped = Object.entries(result.skipped ?? {}).map(([engine, note]) => `- \`${engine}\`: ${note}`);
       const notes = Object.entries(result.notes ?? {}).map(([engine, note]) => `- \`${engine}\`: ${note}`);
+      const failed = Object.entries(result.failed ?? {}).map(([engine, error]) => `- \`${engine}\`: ${error}`);
       return [
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools, ${result.queries.toLocaleString('en-US')} queries)`,
         '',
         markdownTable(headers, rows, ['l', ...headers.slice(1).map(() => 'r' as const)]),
         ...(notes.length > 0 ? ['', 'Notes:', '', ...notes] : []),
         ...(skipped.length > 0 ? ['', 'Not measured:', '', ...skipped] : []),
+        ...(failed.length > 0 ? ['', 'Failed:', '', ...failed] : []),
       ].join('\n');
     })
     .join('\n\n');

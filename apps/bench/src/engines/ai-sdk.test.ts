@@ -113,9 +113,8 @@ describe('the ai-sdk engine', () => {
     for (const name of idOf.keys()) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
   });
 
-  it('refuses a catalog tool named like the search tool', () => {
-    expect(() => toAiSdkToolSet([{ id: AI_SDK_SEARCH_TOOL, description: 'clash' }], LIMIT)).toThrow(
-      'Tool "tool_search" is named tool_search, the key of the AI SDK\'s search tool here.',
-    );
+  it('renames a catalog tool named like the search tool (see reserved-names.test.ts)', () => {
+    const { idOf } = toAiSdkToolSet([{ id: AI_SDK_SEARCH_TOOL, description: 'clash' }], LIMIT);
+    expect([...idOf]).toEqual([['tool_search_2', AI_SDK_SEARCH_TOOL]]);
   });
 });

@@ -2,9 +2,9 @@
 import { ToolCatalog, type ToolDescriptor } from '@toolscout/core';
 import { jsonSchema, type ToolSet, tool, toolSearch } from 'ai';
 import { createToolSearchState } from 'ai/internal';
-import type { EngineIndex, PreparedCatalog, RankingEngine } from './engine.js';
+import { type EngineIndex, engineToolNames, type PreparedCatalog, type RankingEngine } from './engine.js';
 
-/** The key of the search tool in the tool set (a catalog tool may not use it). */
+/** The key of the search tool in the tool set (a catalog tool named so is keyed `tool_search_2`). */
 export const AI_SDK_SEARCH_TOOL = 'tool_search';
 
 /** What the bound `toolSearch` answers. */
@@ -14,8 +14,9 @@ interface ToolSearchOutput {
 
 /**
  * The catalog as an AI SDK tool set: every tool `deferLoading: true` under the provider-safe name
- * toolscout's catalog gives its id (so `idOf` maps names back), plus `toolSearch({ maxResults })`
- * under {@link AI_SDK_SEARCH_TOOL}. This is the set a user passes to `generateText`.
+ * toolscout's catalog gives its id (so `idOf` maps names back; one named like the search tool is
+ * renamed, see `engineToolNames`), plus `toolSearch({ maxResults })` under {@link AI_SDK_SEARCH_TOOL}.
+ * This is the set a user passes to `generateText`.
  */
 export function toAiSdkToolSet(
   descriptors: readonly ToolDescriptor[],
@@ -24,18 +25,20 @@ export function toAiSdkToolSet(
   const catalog = new ToolCatalog(descriptors);
   const tools: ToolSet = {};
   const idOf = new Map<string, string>();
-  for (const entry of catalog) {
-    if (entry.toolName === AI_SDK_SEARCH_TOOL) {
-      throw new Error(`Tool "${entry.id}" is named ${AI_SDK_SEARCH_TOOL}, the key of the AI SDK's search tool here.`);
-    }
-    tools[entry.toolName] = tool({
+  const entries = catalog.list();
+  const names = engineToolNames(
+    entries.map((entry) => entry.toolName),
+    [AI_SDK_SEARCH_TOOL],
+  );
+  entries.forEach((entry, i) => {
+    tools[names[i]!] = tool({
       description: entry.description ?? '',
       inputSchema: jsonSchema(entry.jsonSchema as Parameters<typeof jsonSchema>[0]),
       deferLoading: true,
       execute: async () => ({ ok: true }),
     });
-    idOf.set(entry.toolName, entry.id);
-  }
+    idOf.set(names[i]!, entry.id);
+  });
   tools[AI_SDK_SEARCH_TOOL] = toolSearch({ maxResults });
   return { tools, idOf };
 }

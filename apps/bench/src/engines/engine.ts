@@ -69,3 +69,21 @@ export class EngineUnavailableError extends Error {
     );
   }
 }
+
+/**
+ * The names a catalog's tools get in an engine that keeps some names for its own tools (its search
+ * meta-tool): each tool's provider-safe `toolName`, but a reserved one gets the first free
+ * `<name>_2`, `<name>_3`, ... (free among every tool name and the reserved ones), so such a catalog
+ * is ranked like any other; map the engine's answers back to ids by these names.
+ */
+export function engineToolNames(toolNames: readonly string[], reserved: readonly string[]): string[] {
+  const taken = new Set([...toolNames, ...reserved]);
+  return toolNames.map((name) => {
+    if (!reserved.includes(name)) return name;
+    let n = 2;
+    while (taken.has(`${name}_${n}`)) n += 1;
+    const renamed = `${name}_${n}`;
+    taken.add(renamed);
+    return renamed;
+  });
+}

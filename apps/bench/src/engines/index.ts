@@ -33,6 +33,7 @@ export {
   type EngineIndex,
   type EngineName,
   EngineUnavailableError,
+  engineToolNames,
   type PreparedCatalog,
   type RankingEngine,
   type SerializationFigures,

@@ -4,7 +4,10 @@ import { type ProcessInputStepArgs, ToolSearchProcessor } from '@mastra/core/pro
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool, type Tool } from '@mastra/core/tools';
 import { ToolCatalog, type ToolDescriptor } from '@toolscout/core';
-import type { EngineIndex, PreparedCatalog, RankingEngine } from './engine.js';
+import { type EngineIndex, engineToolNames, type PreparedCatalog, type RankingEngine } from './engine.js';
+
+/** The names of the tools Mastra's processor adds itself: a catalog tool named so is renamed. */
+export const MASTRA_META_TOOLS: readonly string[] = ['search_tools', 'load_tool'];
 
 /** What `search_tools` answers. */
 interface MastraSearchOutput {
@@ -16,7 +19,8 @@ interface MastraSearchOutput {
  * The catalog as Mastra tools, keyed by a provider-safe name: Mastra finds tools by key and id, and a
  * dataset id (`Vimeo API__Get video`) is not a valid tool name. The name is the one toolscout's
  * catalog gives the same id (`toToolName`), so both engines rank tools under the same names, and
- * `idOf` maps every name back to its dataset id.
+ * `idOf` maps every name back to its dataset id. A tool named like one of Mastra's own meta-tools
+ * ({@link MASTRA_META_TOOLS}) is renamed (`search_tools_2`): its results would be indistinguishable.
  */
 export function toMastraTools(tools: readonly ToolDescriptor[]): {
   tools: Record<string, Tool>;
@@ -25,15 +29,21 @@ export function toMastraTools(tools: readonly ToolDescriptor[]): {
   const catalog = new ToolCatalog(tools);
   const out: Record<string, Tool> = {};
   const idOf = new Map<string, string>();
-  for (const tool of catalog) {
-    out[tool.toolName] = createTool({
-      id: tool.toolName,
+  const entries = catalog.list();
+  const names = engineToolNames(
+    entries.map((entry) => entry.toolName),
+    MASTRA_META_TOOLS,
+  );
+  entries.forEach((tool, i) => {
+    const name = names[i]!;
+    out[name] = createTool({
+      id: name,
       description: tool.description ?? '',
       inputSchema: tool.jsonSchema,
       execute: async () => ({ ok: true }),
     }) as unknown as Tool;
-    idOf.set(tool.toolName, tool.id);
-  }
+    idOf.set(name, tool.id);
+  });
   return { tools: out, idOf };
 }
 
