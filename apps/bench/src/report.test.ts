@@ -52,6 +52,7 @@ const tokens = (meta: number): TokenResult[] => [
     tools: 3,
     direct: 1000,
     sampledQueries: 2,
+    explain: { off: 200, on: 290, perHit: 18, queries: 2 },
     modes: {
       'search-load': { metaTools: meta, instructions: 44, withFiveLoaded: 700, searchResult: 200 },
       'auto-load': { metaTools: 90, instructions: 45, withFiveLoaded: 600, searchResult: 400 },
@@ -274,6 +275,9 @@ describe('tables', () => {
     expect(table).toContain('| search-load | 197 | 44 | 700 | 70.00 % | 200 |');
     expect(table).toContain('| catalog | 900 | 40 | 950 | 95.00 % | – (no search tool) |');
     expect(table).toContain('| code | 180 | 55 | 180 | 18.00 % | 210 |');
+    expect(table).toContain(
+      'With `search.explain` on, a `search_tools` result (search-load, 5 hits) is 290 tokens instead of 200 (+45 %, +18.0 per hit; medians over 2 queries).',
+    );
     expect(table).toContain('Requests that need two or more tools (2 of 40, medians)');
     expect(table).toContain('| search-load | 5 | 4,000 | 120 | 90.0 % |');
     expect(table).toContain('| code | 2 | 1,200 | 300 | 90.0 % |');

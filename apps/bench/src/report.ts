@@ -22,7 +22,7 @@ import { speedChecks } from './perf-checks.js';
 import { type PreselectResult, preselectText } from './preselect.js';
 import { QUALITY_LIMIT, type QualityResult } from './quality.js';
 import { median } from './stats.js';
-import type { TokenResult } from './tokens.js';
+import type { ExplainCost, TokenResult } from './tokens.js';
 
 /** Everything one report run measured. */
 export interface BenchResults {
@@ -245,10 +245,17 @@ export function tokensTables(results: readonly TokenResult[]): string {
         `### ${result.dataset} (${result.tools.toLocaleString('en-US')} tools): every definition offered directly = ${fmt(result.direct, 0)} tokens per step`,
         '',
         markdownTable(headers, rows, ['l', 'r', 'r', 'r', 'r', 'r']),
+        ...(result.explain ? ['', explainLine(result.explain)] : []),
         ...(result.multiTool ? ['', multiToolTable(result.multiTool)] : []),
       ].join('\n');
     })
     .join('\n\n');
+}
+
+/** What `search.explain` adds to a search_tools result. */
+export function explainLine(cost: ExplainCost): string {
+  const share = (100 * (cost.on - cost.off)) / Math.max(cost.off, 1);
+  return `With \`search.explain\` on, a \`search_tools\` result (search-load, 5 hits) is ${fmt(cost.on, 0)} tokens instead of ${fmt(cost.off, 0)} (+${fmt(share, 0)} %, +${fmt(cost.perHit, 1)} per hit; medians over ${fmt(cost.queries, 0)} queries).`;
 }
 
 /** Steps and tokens of multi-tool requests, `search-load` against `code` mode. */

@@ -46,6 +46,50 @@ export interface TokenResult {
   sampledQueries: number;
   /** Steps and tokens of requests that need several tools, `search-load` vs `code` (absent: the dataset has none). */
   multiTool?: MultiToolResult;
+  /** What the session option `search.explain` costs: one `search_tools` result without and with the `why` lines. */
+  explain: ExplainCost;
+}
+
+/** The tokens of one `search_tools` result (search-load mode, 5 hits), medians over the sampled queries. */
+export interface ExplainCost {
+  /** Without `search.explain` (the default). */
+  off: number;
+  /** With `search.explain: true`. */
+  on: number;
+  /** Tokens the `why` line adds per result (per query: the difference over its hits). */
+  perHit: number;
+  /** Queries measured (those with at least one hit). */
+  queries: number;
+}
+
+/** {@link ExplainCost} over a catalog, for the sampled queries. */
+async function measureExplain(
+  catalog: ToolCatalog,
+  index: ToolIndex,
+  queries: readonly string[],
+): Promise<ExplainCost> {
+  const off = new ToolSearchSession({ catalog, index });
+  const on = new ToolSearchSession({ catalog, index, search: { explain: true } });
+  const figures = { off: [] as number[], on: [] as number[], perHit: [] as number[] };
+  try {
+    const [stepOff, stepOn] = [await off.prepareStep({ threadId: 'e' }), await on.prepareStep({ threadId: 'e' })];
+    for (const query of queries) {
+      const plain = outputOf(await stepOff.execute('search_tools', { query }), 'search_tools') as {
+        results: unknown[];
+      };
+      const explained = outputOf(await stepOn.execute('search_tools', { query }), 'search_tools (explain)');
+      if (plain.results.length === 0) continue;
+      const [a, b] = [await countTokens(JSON.stringify(plain)), await countTokens(JSON.stringify(explained))];
+      figures.off.push(a);
+      figures.on.push(b);
+      figures.perHit.push((b - a) / plain.results.length);
+    }
+  } finally {
+    off.dispose();
+    on.dispose();
+  }
+  const at = (values: number[]) => (values.length > 0 ? median(values) : 0);
+  return { off: at(figures.off), on: at(figures.on), perHit: at(figures.perHit), queries: figures.off.length };
 }
 
 /** Options of {@link runTokens}. */
@@ -133,6 +177,12 @@ export async function runTokens(datasets: readonly Dataset[], options: TokenOpti
         searchResult: searchResults.length > 0 ? median(searchResults) : null,
       };
     }
+    onProgress(`tokens: ${dataset.name}, search_tools results with and without search.explain...`);
+    const explain = await measureExplain(
+      catalog,
+      index,
+      sample.map((query) => query.query),
+    );
     index.dispose();
     onProgress(`tokens: ${dataset.name}, multi-tool requests (search-load vs code)...`);
     const multiTool = await runMultiTool(dataset, sandbox, queryCount);
@@ -142,6 +192,7 @@ export async function runTokens(datasets: readonly Dataset[], options: TokenOpti
       direct,
       modes,
       sampledQueries: sample.length,
+      explain,
     };
     results.push(multiTool ? { ...result, multiTool } : result);
     onProgress(`tokens: ${dataset.name}: direct ${direct}, search-load meta-tools ${modes['search-load'].metaTools}`);

@@ -72,7 +72,7 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
         { query: 'city', matched: 'citi', field: 'description', how: 'exact' },
         { query: 'city', matched: 'citi', field: 'parameter', how: 'exact', parameter: 'city' },
       ],
-      why: 'description: weather, forcast (typo: forecast), city; name: forcast (typo: forecast); parameter city: city',
+      why: 'name: forcast (typo: forecast); description: weather, city',
     });
     const plain = JSON.parse(toolscout(args, dir).stdout);
     expect(Object.keys(plain.hits[0])).toEqual(['id', 'score']);

@@ -90,7 +90,7 @@ describe('toolscout search (one query)', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[1]).toMatch(/^ {3}1 {2}[01]\.\d{3} {2}Musixmatch__Get Lyrics /);
-    expect(lines[2]).toBe('             why: name: lyrics; description: lyrics, song, "lyrics song"');
+    expect(lines[2]).toBe('             why: name: lyrics; description: song, "lyrics song"');
     const batch = await run(['search', '--catalog', 'tools.jsonl', '--queries', 'queries.jsonl', '--explain'], files);
     expect(batch.stdout).toContain('why: ');
     const bad = await run(['search', 'x', '--catalog', 'tools.jsonl', '--explain=yes'], files);

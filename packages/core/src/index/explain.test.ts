@@ -61,9 +61,9 @@ describe('ToolIndex.search({ explain: true })', () => {
       { query: 'city', matched: 'citi', field: 'parameter', how: 'exact', parameter: 'city' },
       { query: 'weather forecast', matched: 'weather forecast', field: 'description', how: 'phrase' },
     ]);
+    // (each word once, at its first place: name, description, parameter, tags, source)
     expect(formatReasons(reasons!)).toBe(
-      'name: weather, forecast; description: weather, forecast, city, "weather forecast"; source: weather; ' +
-        'parameter options.units: celsius; parameter city: city',
+      'name: weather, forecast; description: city, "weather forecast"; parameter options.units: celsius',
     );
   });
 

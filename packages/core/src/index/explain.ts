@@ -209,10 +209,30 @@ function parameterTerms(schema: unknown): ParameterTerms[] {
   return found;
 }
 
-/** The reasons as one short line for a model: per field, the query words found there and how. */
+/** The order of places in {@link formatReasons}: a word is shown at the first place it was found. */
+const PLACE_ORDER: readonly MatchReasonField[] = ['name', 'description', 'parameter', 'tags', 'source'];
+
+/**
+ * The reasons as one short line for a model: each query word once, at the first of name,
+ * description, parameter, tags and source it was found in (with how, when not exactly), then the
+ * phrases; grouped by place, e.g. `name: weather; description: forcast (typo: forecast), "weather forecast"`.
+ */
 export function formatReasons(reasons: readonly MatchReason[]): string {
-  const groups = new Map<string, string[]>();
+  const best = new Map<string, MatchReason>();
   for (const reason of reasons) {
+    const key = reason.how === 'phrase' ? `"${reason.query}"` : reason.query;
+    const known = best.get(key);
+    if (known === undefined || PLACE_ORDER.indexOf(reason.field) < PLACE_ORDER.indexOf(known.field)) {
+      best.set(key, reason);
+    }
+  }
+  const groups = new Map<string, string[]>();
+  const ordered = [...best.values()].sort(
+    (a, b) =>
+      PLACE_ORDER.indexOf(a.field) - PLACE_ORDER.indexOf(b.field) ||
+      (a.how === 'phrase' ? 1 : 0) - (b.how === 'phrase' ? 1 : 0),
+  );
+  for (const reason of ordered) {
     const place = reason.field === 'parameter' && reason.parameter ? `parameter ${reason.parameter}` : reason.field;
     const what =
       reason.how === 'exact'
@@ -222,7 +242,7 @@ export function formatReasons(reasons: readonly MatchReason[]): string {
           : `${reason.query} (${reason.how}: ${reason.matched})`;
     const list = groups.get(place);
     if (list === undefined) groups.set(place, [what]);
-    else if (!list.includes(what)) list.push(what);
+    else list.push(what);
   }
   return [...groups].map(([place, what]) => `${place}: ${what.join(', ')}`).join('; ');
 }

@@ -41,7 +41,7 @@ describe('search.explain', () => {
         name: 'get_forecast',
         description: 'Get a multi-day weather forecast for a city.',
         score: expect.any(Number),
-        why: 'description: weather, forecast, city, "weather forecast", "forecast city"; name: forecast; parameter city: city',
+        why: 'name: forecast; description: weather, city, "weather forecast", "forecast city"',
       },
     ]);
     const typo = await search('recipeint', { search: { explain: true } });
@@ -50,14 +50,12 @@ describe('search.explain', () => {
 
   it('explains auto-load results and a request’s own tools alike', async () => {
     const loaded = await search('send an email', { mode: 'auto-load', search: { explain: true } });
-    expect(loaded).toMatchObject([
-      { name: 'send_email', why: 'name: send, email, "send email"; description: send, email' },
-    ]);
+    expect(loaded).toMatchObject([{ name: 'send_email', why: 'name: send, email, "send email"' }]);
     const session = new ToolSearchSession({ catalog, search: { explain: true } });
     const own: ToolDescriptor = { id: 'create_issue', description: 'Create an issue in the tracker.' };
     const step = await session.prepareStep({ threadId: 't', context: {}, tools: [own] });
     expect(resultsOf(await step.execute('search_tools', { query: 'open an issue' }))).toMatchObject([
-      { name: 'create_issue', why: 'name: issue; description: issue' },
+      { name: 'create_issue', why: 'name: issue' },
     ]);
   });
 
