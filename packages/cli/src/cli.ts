@@ -453,7 +453,7 @@ function table(hits: readonly SearchHit[], catalog: ToolCatalog, explain: boolea
     const description = cut(oneLine(catalog.get(hit.id)?.description ?? ''), DESCRIPTION_WIDTH);
     const id = hit.id.padEnd(idWidth);
     rows.push(`${String(index + 1).padStart(4)}  ${hit.score.toFixed(3)}  ${id}  ${description}`.trimEnd());
-    if (explain) rows.push(`${' '.repeat(13)}why: ${hit.reasons?.length ? formatReasons(hit.reasons) : '(no word)'}`);
+    if (explain) rows.push(`${' '.repeat(13)}why: ${formatReasons(hit.reasons ?? [])}`);
   });
   return `${rows.join('\n')}\n`;
 }

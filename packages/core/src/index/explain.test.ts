@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
 import { parseQueriesJsonl, parseToolsJsonl } from '../importers/jsonl.js';
+import { HashEmbedder } from '../test-utils/hash-embedder.js';
 import type { MatchReason, SearchField, ToolDescriptor } from '../types.js';
 import { editDistance, formatReasons } from './explain.js';
 import { ToolIndex } from './tool-index.js';
@@ -95,6 +96,15 @@ describe('ToolIndex.search({ explain: true })', () => {
     const [b] = await loaded.search('send email', { explain: true });
     expect(b?.reasons).toEqual(a?.reasons);
     expect(a?.reasons?.map((reason) => `${reason.field}:${reason.how}`)).toContain('name:phrase');
+  });
+
+  it('formats no reasons (a hybrid hit found by meaning alone) as such', async () => {
+    expect(formatReasons([])).toBe('no query word (similar in meaning)');
+    // (function words only: no keyword term, but the test embedder sees the words)
+    const index = new ToolIndex(new ToolCatalog(TOOLS), { embedder: new HashEmbedder(), fusion: { minSimilarity: 0 } });
+    const hits = await index.search('for the in a', { explain: true, minScore: 0 });
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(hit.reasons).toEqual([]);
   });
 
   it('edit distance stops past its bound', () => {

@@ -215,9 +215,12 @@ const PLACE_ORDER: readonly MatchReasonField[] = ['name', 'description', 'parame
 /**
  * The reasons as one short line for a model: each query word once, at the first of name,
  * description, parameter, tags and source it was found in (with how, when not exactly), then the
- * phrases; grouped by place, e.g. `name: weather; description: forcast (typo: forecast), "weather forecast"`.
+ * phrases; grouped by place, e.g. `name: weather; description: forcast (typo: forecast), "weather forecast"`;
+ * for no reasons (a hybrid hit found by meaning alone), says so.
  */
 export function formatReasons(reasons: readonly MatchReason[]): string {
+  // (a hybrid index's hit found by meaning alone matched no word)
+  if (reasons.length === 0) return 'no query word (similar in meaning)';
   const best = new Map<string, MatchReason>();
   for (const reason of reasons) {
     const key = reason.how === 'phrase' ? `"${reason.query}"` : reason.query;
