@@ -47,6 +47,25 @@ describe('ToolSearchProcessor options', () => {
     ]);
   });
 
+  it('passes search.explain to the session: each search_tools result says why it matched', async () => {
+    const processor = new ToolSearchProcessor({ tools, search: { explain: true } });
+    const step = await processor.session.prepareStep({ threadId: 't' });
+    const outcome = await step.execute('search_tools', { query: 'weather forecast' });
+    const results = (outcome as { output: { results: { name: string; why?: string }[] } }).output.results;
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) expect(result.why).toMatch(/^(name|description|parameter|tags|source)/);
+    const plain = await (await new ToolSearchProcessor({ tools }).session.prepareStep({ threadId: 't' })).execute(
+      'search_tools',
+      { query: 'weather forecast' },
+    );
+    expect(JSON.stringify(plain)).not.toContain('"why"');
+    invalidOption(
+      () => new ToolSearchProcessor({ tools, search: { explain: 1 as unknown as boolean } }),
+      'search.explain',
+      /search\.explain must be true or false; got a number/,
+    );
+  });
+
   it('maps autoLoad to auto-load mode, context storage to the conversation strategy, store to a shared store', () => {
     expect(new ToolSearchProcessor({ tools, search: { autoLoad: true } }).session.mode).toBe('auto-load');
     expect(new ToolSearchProcessor({ tools, storage: 'context' }).session.options.state).toBe('conversation');

@@ -58,6 +58,8 @@ export interface ToolSearchProcessorOptions
     minScore?: number;
     /** `search_tools` loads what it finds; there is no `load_tool`. Same as `mode: 'auto-load'`. Default false. */
     autoLoad?: boolean;
+    /** Adds a `why` line (the query words each result matched, and where) to `search_tools` results. Default false. */
+    explain?: boolean;
   };
   /** Where loaded tools live: `'in-memory'` (default, per thread and resource) or `'context'` (the conversation). */
   storage?: 'in-memory' | 'context';
@@ -129,7 +131,7 @@ export function toSessionOptions(options: ToolSearchProcessorOptions): ToolSearc
     catalog: markPinned(fromMastraTools(tools), pinned ?? []),
   };
   session.mode = mode ?? (search?.autoLoad ? 'auto-load' : undefined);
-  session.search = { limit: search?.topK, minScore: search?.minScore };
+  session.search = { limit: search?.topK, minScore: search?.minScore, explain: search?.explain };
   session.state = store ?? (storage === 'context' ? 'conversation' : 'memory');
   if (ttl !== undefined) session.memory = { ttlMs: ttl };
   if (embedder !== undefined) session.indexOptions = { embedder };
