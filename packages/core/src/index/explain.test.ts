@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
+import { InvalidOptionError } from '../errors.js';
 import { parseQueriesJsonl, parseToolsJsonl } from '../importers/jsonl.js';
 import { HashEmbedder } from '../test-utils/hash-embedder.js';
 import type { MatchReason, SearchField, ToolDescriptor } from '../types.js';
@@ -105,6 +106,15 @@ describe('ToolIndex.search({ explain: true })', () => {
     const hits = await index.search('for the in a', { explain: true, minScore: 0 });
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(hit.reasons).toEqual([]);
+  });
+
+  it('refuses an explain option that is not a boolean, naming it', async () => {
+    const index = new ToolIndex(new ToolCatalog(TOOLS));
+    const search = index.search('weather', { explain: 'yes' as unknown as boolean });
+    await expect(search).rejects.toThrow(InvalidOptionError);
+    await expect(index.search('weather', { explain: 1 as unknown as boolean })).rejects.toThrow(
+      'explain must be true or false, got 1',
+    );
   });
 
   it('edit distance stops past its bound', () => {

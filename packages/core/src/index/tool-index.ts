@@ -166,6 +166,9 @@ export class ToolIndex<TTool = unknown> {
       throw new InvalidOptionError('limit', `limit must be a non-negative number, got ${String(limit)}`);
     }
     const minScore = checkMinScore(options.minScore ?? this.#minScore, 'minScore');
+    if (options.explain !== undefined && typeof options.explain !== 'boolean') {
+      throw new InvalidOptionError('explain', `explain must be true or false, got ${String(options.explain)}`);
+    }
     if (limit < 1 || typeof query !== 'string') return [];
     const ranking = this.#scorer.rank(query);
     const unit = this.#scorer.unit() * Math.max(1, ranking.terms.length) ** this.#ranking.lengthNorm;
