@@ -56,7 +56,11 @@ export interface ExplainContext {
 export function explainHit(tool: CatalogTool<unknown>, query: ExplainedQuery, context: ExplainContext): MatchReason[] {
   const { ranking } = context;
   const document = toolTerms(tool);
-  const fieldTerms = document.fields.map((runs) => new Set(runs.flatMap((run) => run.map(termText))));
+  const fieldTerms = document.fields.map((runs) => {
+    const terms = new Set<number>();
+    for (const run of runs) for (let i = 0; i < run.length; i++) terms.add(run[i]!);
+    return new Set([...terms].map(termText));
+  });
   const reasons: MatchReason[] = [];
   const typoAllowed = new Map<string, boolean>();
   const mayTypo = (term: string) => {
