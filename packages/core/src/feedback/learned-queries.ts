@@ -1,0 +1,90 @@
+// The learned-query index: per tool, the terms of the queries the model searched before calling it,
+// each weighted by its entries' decayed evidence. Scored apart from the keyword index (after its
+// search), and fused with its score by `fuseFeedback`, so a tool the keyword ranking misses can
+// still be found through what was learned.
+import { tokenizeQuery } from '../text/tokenize.js';
+import { decayedWeight, type FeedbackEntry, type FeedbackLimits } from './feedback-entries.js';
+
+/** The most distinct terms taken from one query (learned or searched). */
+export const MAX_FEEDBACK_TERMS = 32;
+/** Evidence at which a term's support for a tool is half its most: one call that worked gives 2/3. */
+const SATURATION = 0.5;
+/** Learned scores below this are not candidates. */
+const MIN_LEARNED_SCORE = 0.05;
+
+/** A query's distinct terms, at most {@link MAX_FEEDBACK_TERMS}. */
+function termsOf(query: string): string[] {
+  return [...new Set(tokenizeQuery(query))].slice(0, MAX_FEEDBACK_TERMS);
+}
+
+/** Learned queries as an inverted index: term -> the tools whose learned queries hold it, with their evidence. */
+export class LearnedQueries {
+  readonly #postings = new Map<string, { toolId: string; evidence: number }[]>();
+  readonly #tools: number;
+
+  /** Indexes `entries` as they weigh at `now`, the strongest first within the limits. */
+  constructor(entries: readonly FeedbackEntry[], now: number, limits: FeedbackLimits) {
+    const weighted = entries
+      .map((entry) => ({ entry, weight: decayedWeight(entry, now, limits) }))
+      .filter((item) => item.weight > 0)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, limits.maxQueries);
+    const byTool = new Map<string, Map<string, number>>();
+    for (const { entry, weight } of weighted) {
+      const terms = byTool.get(entry.toolId) ?? new Map<string, number>();
+      byTool.set(entry.toolId, terms);
+      for (const term of termsOf(entry.query.slice(0, limits.maxQueryLength))) {
+        terms.set(term, (terms.get(term) ?? 0) + weight);
+      }
+    }
+    for (const [toolId, terms] of byTool) {
+      for (const [term, evidence] of terms) {
+        const list = this.#postings.get(term) ?? [];
+        this.#postings.set(term, list);
+        list.push({ toolId, evidence });
+      }
+    }
+    this.#tools = byTool.size;
+  }
+
+  /** How many tools have learned queries. */
+  get tools(): number {
+    return this.#tools;
+  }
+
+  /**
+   * The tools whose learned queries match `query`, best first, at most `limit`: each scored in
+   * [0, 1] as the share of the query's term weight (IDF among the tools with learned queries) its
+   * learned terms cover, each term counted by its saturated evidence `e / (e + 0.5)`.
+   */
+  score(query: string, limit: number): Map<string, number> {
+    const terms = termsOf(query);
+    if (terms.length === 0 || this.#tools === 0) return new Map();
+    const n = this.#tools;
+    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    let total = 0;
+    const sums = new Map<string, number>();
+    for (const term of terms) {
+      const list = this.#postings.get(term);
+      const weight = idf(list?.length ?? 0);
+      total += weight;
+      for (const { toolId, evidence } of list ?? []) {
+        sums.set(toolId, (sums.get(toolId) ?? 0) + (weight * evidence) / (evidence + SATURATION));
+      }
+    }
+    const scored = [...sums]
+      .map(([toolId, sum]) => [toolId, sum / total] as const)
+      .filter(([, score]) => score >= MIN_LEARNED_SCORE)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return new Map(scored.slice(0, limit));
+  }
+}
+
+/**
+ * A keyword score with learned evidence added: `1 − (1 − keyword) × e^(−weight × learned)`, an
+ * absolute score still (a tool with no learned evidence keeps its own; with full evidence its
+ * distance to 1 shrinks by `e^−weight` at most, which bounds what any feedback can do).
+ */
+export function fuseFeedback(keyword: number, learned: number, weight: number): number {
+  return 1 - (1 - keyword) * Math.exp(-weight * learned);
+}

@@ -1,0 +1,194 @@
+// Learning from use (opt-in, the session's `feedback` option): which tool the model called after a
+// search, per thread, recorded as evidence for that tool, bounded per thread, per tool and in all.
+import { InvalidOptionError } from '../errors.js';
+import { RecentByThread } from '../session/recent-by-thread.js';
+import { describeValue, isRecord } from '../values.js';
+import {
+  DEFAULT_FEEDBACK_LIMITS,
+  type FeedbackLimits,
+  type FeedbackOutcome,
+  feedbackBound,
+  normalizeFeedbackQuery,
+} from './feedback-entries.js';
+import { type FeedbackStore, InMemoryFeedbackStore } from './feedback-store.js';
+import { LearnedQueries } from './learned-queries.js';
+
+/** Options of the session's `feedback` option; every bound has a default (see the README). */
+export interface FeedbackOptions {
+  /** Where learned queries live (e.g. a `KeyValueFeedbackStore` on Redis). Default: in this process. */
+  store?: FeedbackStore;
+  /** How far learned evidence can move a score: `1 − (1 − keyword) × e^(−weight × learned)`. Default 1.5. */
+  weight?: number;
+  /** Characters of a query kept. Default 256. */
+  maxQueryLength?: number;
+  /** Learned queries kept per tool (the strongest). Default 32. */
+  maxQueriesPerTool?: number;
+  /** Learned queries kept in all (the strongest). Default 10,000. */
+  maxQueries?: number;
+  /** Calls one thread may record (each query and tool once). Default 16. */
+  maxCallsPerThread?: number;
+  /** Time in ms after which a learned query's evidence counts half. Default 30 days. */
+  halfLifeMs?: number;
+  /** Time in ms after its last reinforcement at which a learned query is dropped. Default 180 days. */
+  maxAgeMs?: number;
+  /** How often in ms the learned queries are re-read from the store (other processes' writes, decay). Default 60,000. */
+  refreshMs?: number;
+  /** Receives the store's errors (feedback never fails a search or a call). */
+  onError?: (error: unknown) => void;
+}
+
+/** The threads whose last search and recorded calls are remembered. */
+const MAX_THREADS = 1000;
+const DEFAULTS = { weight: 1.5, maxCallsPerThread: 16, refreshMs: 60_000 };
+
+/** What one thread has done: its last search and what it has recorded since the session started. */
+interface ThreadFeedback {
+  query: string | undefined;
+  recorded: Set<string>;
+}
+
+/**
+ * A session's learning from use: remembers each thread's last search, records a catalog tool the
+ * model then calls (query -> tool id, with the call's outcome) in a {@link FeedbackStore}, and scores
+ * a query against what was learned for the session's search to fuse with the keyword ranking.
+ */
+export class ToolFeedback {
+  readonly store: FeedbackStore;
+  /** How far learned evidence can move a score (see `fuseFeedback`). */
+  readonly weight: number;
+  readonly limits: FeedbackLimits;
+  readonly #maxCallsPerThread: number;
+  readonly #refreshMs: number;
+  readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #threads = new RecentByThread<ThreadFeedback>(MAX_THREADS);
+  #learned: LearnedQueries | undefined;
+  #builtAt = 0;
+  #building: Promise<LearnedQueries> | undefined;
+  #generation = 0;
+
+  constructor(
+    options: true | FeedbackOptions,
+    readonly now: () => number = Date.now,
+  ) {
+    const given: FeedbackOptions = options === true ? {} : options;
+    if (!isRecord(options === true ? {} : options)) {
+      throw new InvalidOptionError('feedback', `feedback must be true or an object; got ${describeValue(options)}.`);
+    }
+    if (given.store !== undefined && typeof given.store?.record !== 'function') {
+      throw new InvalidOptionError(
+        'feedback.store',
+        `feedback.store must be a FeedbackStore; got ${describeValue(given.store)}.`,
+      );
+    }
+    if (given.onError !== undefined && typeof given.onError !== 'function') {
+      throw new InvalidOptionError(
+        'feedback.onError',
+        `feedback.onError must be a function; got ${describeValue(given.onError)}.`,
+      );
+    }
+    this.store = given.store ?? new InMemoryFeedbackStore();
+    this.weight = feedbackBound('weight', given.weight, DEFAULTS.weight, true);
+    const d = DEFAULT_FEEDBACK_LIMITS;
+    this.limits = Object.freeze({
+      maxQueryLength: feedbackBound('maxQueryLength', given.maxQueryLength, d.maxQueryLength),
+      maxQueriesPerTool: feedbackBound('maxQueriesPerTool', given.maxQueriesPerTool, d.maxQueriesPerTool),
+      maxQueries: feedbackBound('maxQueries', given.maxQueries, d.maxQueries),
+      halfLifeMs: feedbackBound('halfLifeMs', given.halfLifeMs, d.halfLifeMs, true),
+      maxAgeMs: feedbackBound('maxAgeMs', given.maxAgeMs, d.maxAgeMs, true),
+    });
+    this.#maxCallsPerThread = feedbackBound('maxCallsPerThread', given.maxCallsPerThread, DEFAULTS.maxCallsPerThread);
+    this.#refreshMs = feedbackBound('refreshMs', given.refreshMs, DEFAULTS.refreshMs, true);
+    this.#onError = given.onError;
+  }
+
+  /** Remembers a thread's search (`search_tools`) as the query its next calls answer. */
+  searched(threadKey: string, query: string): void {
+    const thread = this.#threads.get(threadKey) ?? { query: undefined, recorded: new Set<string>() };
+    thread.query = normalizeFeedbackQuery(query, this.limits.maxQueryLength) || undefined;
+    this.#threads.set(threadKey, thread);
+  }
+
+  /**
+   * Records a catalog tool the model called in a thread, for the thread's last search: each query
+   * and tool once per thread, at most `maxCallsPerThread` per thread. Never throws (store errors go
+   * to `onError`).
+   */
+  async called(threadKey: string, toolId: string, outcome: FeedbackOutcome): Promise<void> {
+    const thread = this.#threads.get(threadKey);
+    if (thread?.query === undefined || thread.recorded.size >= this.#maxCallsPerThread) return;
+    const pair = `${thread.query}\n${toolId}`;
+    if (thread.recorded.has(pair)) return;
+    thread.recorded.add(pair);
+    try {
+      await this.record(thread.query, toolId, outcome);
+    } catch (error) {
+      this.#onError?.(error);
+    }
+  }
+
+  /** Records that a search for `query` was answered by calling `toolId` (for hosts that run calls themselves, or import logs). */
+  async record(query: string, toolId: string, outcome: FeedbackOutcome = 'ok'): Promise<void> {
+    if (typeof query !== 'string' || typeof toolId !== 'string' || toolId === '') {
+      throw new InvalidOptionError('feedback', 'feedback.record needs a query and a tool id, both strings.');
+    }
+    if (outcome !== 'ok' && outcome !== 'failed') {
+      throw new InvalidOptionError('outcome', `outcome must be 'ok' or 'failed'; got ${describeValue(outcome)}.`);
+    }
+    const normalized = normalizeFeedbackQuery(query, this.limits.maxQueryLength);
+    if (normalized === '') return;
+    await this.store.record(toolId, normalized, outcome, this.now(), this.limits);
+    this.#invalidate();
+  }
+
+  /** The tools what was learned points to for `query`, scored in [0, 1], at most `limit` (see {@link LearnedQueries.score}). */
+  async scores(query: string, limit: number): Promise<Map<string, number>> {
+    const learned = await this.#current();
+    return learned ? learned.score(query.slice(0, this.limits.maxQueryLength), limit) : new Map();
+  }
+
+  /** Forgets what was learned for one tool (in the store). */
+  async clearTool(toolId: string): Promise<void> {
+    await this.store.clearTool(toolId);
+    this.#invalidate();
+  }
+
+  /** Forgets everything learned (in the store) and every thread's last search. */
+  async clear(): Promise<void> {
+    this.#threads.clear();
+    await this.store.clearAll();
+    this.#invalidate();
+  }
+
+  /** Forgets the last search and recorded calls of every thread key that `matches`. */
+  forgetThreads(matches: (key: string) => boolean): void {
+    this.#threads.deleteWhere(matches);
+  }
+
+  #invalidate(): void {
+    this.#generation++;
+    this.#learned = undefined;
+  }
+
+  /** The learned-query index, rebuilt after a local record or every `refreshMs`; the last one while the store fails. */
+  async #current(): Promise<LearnedQueries | undefined> {
+    const now = this.now();
+    if (this.#learned && now - this.#builtAt < this.#refreshMs) return this.#learned;
+    if (this.#building) return this.#building.catch(() => this.#learned);
+    const generation = this.#generation;
+    const building = this.store.entries().then((entries) => new LearnedQueries(entries, now, this.limits));
+    this.#building = building;
+    try {
+      const learned = await building;
+      if (generation === this.#generation) {
+        this.#learned = learned;
+        this.#builtAt = now;
+      }
+      return learned;
+    } catch (error) {
+      this.#onError?.(error);
+      return this.#learned;
+    } finally {
+      if (this.#building === building) this.#building = undefined;
+    }
+  }
+}
