@@ -1,7 +1,10 @@
-// The learned-query index: per tool, the terms of the queries the model searched before calling it,
-// each weighted by its entries' decayed evidence. Scored apart from the keyword index (after its
-// search), and fused with its score by `fuseFeedback`, so a tool the keyword ranking misses can
-// still be found through what was learned.
+// The learned-query index: per tool, the terms of the queries the model searched before calling it
+// that the tool's own indexed text lacks (the words users say that its text does not: "rain" for a
+// weather forecast), each weighted by its entries' decayed evidence. A learned term the tool has
+// already is left out: the keyword ranking rewards it, and counting it again would lift every
+// sibling that shares it (a "list" tool's learned queries name the service its "get" sibling serves
+// too). Scored apart from the keyword index (after its search), and fused with its score by
+// `fuseFeedback`, so a tool the keyword ranking misses can still be found through what was learned.
 import { tokenizeQuery } from '../text/tokenize.js';
 import { decayedWeight, type FeedbackEntry, type FeedbackLimits } from './feedback-entries.js';
 
@@ -22,20 +25,32 @@ export class LearnedQueries {
   readonly #postings = new Map<string, { toolId: string; evidence: number }[]>();
   readonly #tools: number;
 
-  /** Indexes `entries` as they weigh at `now`, the strongest first within the limits. */
-  constructor(entries: readonly FeedbackEntry[], now: number, limits: FeedbackLimits) {
+  /**
+   * Indexes `entries` as they weigh at `now`, the strongest first within the limits, each without
+   * the terms its tool's own text has (`ownTerms`; undefined: a tool no longer in the catalog, left out).
+   */
+  constructor(
+    entries: readonly FeedbackEntry[],
+    now: number,
+    limits: FeedbackLimits,
+    ownTerms: (toolId: string) => ReadonlySet<string> | undefined,
+  ) {
     const weighted = entries
       .map((entry) => ({ entry, weight: decayedWeight(entry, now, limits) }))
       .filter((item) => item.weight > 0)
       .sort((a, b) => b.weight - a.weight)
       .slice(0, limits.maxQueries);
     const byTool = new Map<string, Map<string, number>>();
+    const own = new Map<string, ReadonlySet<string> | undefined>();
     for (const { entry, weight } of weighted) {
+      if (!own.has(entry.toolId)) own.set(entry.toolId, ownTerms(entry.toolId));
+      const has = own.get(entry.toolId);
+      if (has === undefined) continue;
       const terms = byTool.get(entry.toolId) ?? new Map<string, number>();
-      byTool.set(entry.toolId, terms);
       for (const term of termsOf(entry.query.slice(0, limits.maxQueryLength))) {
-        terms.set(term, (terms.get(term) ?? 0) + weight);
+        if (!has.has(term)) terms.set(term, (terms.get(term) ?? 0) + weight);
       }
+      if (terms.size > 0) byTool.set(entry.toolId, terms);
     }
     for (const [toolId, terms] of byTool) {
       for (const [term, evidence] of terms) {

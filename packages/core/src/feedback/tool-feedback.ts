@@ -17,7 +17,7 @@ import { LearnedQueries } from './learned-queries.js';
 export interface FeedbackOptions {
   /** Where learned queries live (e.g. a `KeyValueFeedbackStore` on Redis). Default: in this process. */
   store?: FeedbackStore;
-  /** How far learned evidence can move a score: `1 − (1 − keyword) × e^(−weight × learned)`. Default 1.5. */
+  /** How far learned evidence can move a score: `1 − (1 − keyword) × e^(−weight × learned)`. Default 2. */
   weight?: number;
   /** Characters of a query kept. Default 256. */
   maxQueryLength?: number;
@@ -39,7 +39,7 @@ export interface FeedbackOptions {
 
 /** The threads whose last search and recorded calls are remembered. */
 const MAX_THREADS = 1000;
-const DEFAULTS = { weight: 1.5, maxCallsPerThread: 16, refreshMs: 60_000 };
+const DEFAULTS = { weight: 2, maxCallsPerThread: 16, refreshMs: 60_000 };
 
 /** What one thread has done: its last search and what it has recorded since the session started. */
 interface ThreadFeedback {
@@ -66,8 +66,13 @@ export class ToolFeedback {
   #building: Promise<LearnedQueries> | undefined;
   #generation = 0;
 
+  /**
+   * `ownTerms` gives a catalog tool's own indexed terms (undefined for a tool not in the catalog),
+   * which its learned queries do not count again (see {@link LearnedQueries}).
+   */
   constructor(
     options: true | FeedbackOptions,
+    readonly ownTerms: (toolId: string) => ReadonlySet<string> | undefined,
     readonly now: () => number = Date.now,
   ) {
     const given: FeedbackOptions = options === true ? {} : options;
@@ -175,7 +180,7 @@ export class ToolFeedback {
     if (this.#learned && now - this.#builtAt < this.#refreshMs) return this.#learned;
     if (this.#building) return this.#building.catch(() => this.#learned);
     const generation = this.#generation;
-    const building = this.store.entries().then((entries) => new LearnedQueries(entries, now, this.limits));
+    const building = this.store.entries().then((entries) => new LearnedQueries(entries, now, this.limits, this.ownTerms));
     this.#building = building;
     try {
       const learned = await building;

@@ -2,14 +2,21 @@
 // then the catalog tools the model calls after it.
 import type { ToolCatalog } from '../catalog/catalog.js';
 import { type FeedbackOptions, ToolFeedback } from '../feedback/tool-feedback.js';
+import { toolTerms, toolTermTexts } from '../index/tool-document.js';
 import type { CatalogTool } from '../types.js';
 import type { StepRequest } from './step-types.js';
 import { threadKey } from './thread-key.js';
 
-/** The session's learning from use: none unless `feedback` is `true` or options. */
-export function feedbackOf(option: boolean | FeedbackOptions | undefined): ToolFeedback | undefined {
+/** The session's learning from use over `catalog`: none unless `feedback` is `true` or options. */
+export function feedbackOf<TTool>(
+  option: boolean | FeedbackOptions | undefined,
+  catalog: ToolCatalog<TTool>,
+): ToolFeedback | undefined {
   if (option === undefined || option === false) return undefined;
-  return new ToolFeedback(option);
+  return new ToolFeedback(option, (id) => {
+    const tool = catalog.get(id);
+    return tool && new Set(toolTermTexts(toolTerms(tool)).flat());
+  });
 }
 
 /** Remembers a model's search as its thread's last (a request without a thread id is not learned from); returns the query. */

@@ -98,7 +98,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.#ownsIndex = options.index === undefined;
     this.index = options.index ?? new ToolIndex(this.catalog, options.indexOptions);
     this.#store = storeOf(options);
-    this.feedback = feedbackOf(options.feedback);
+    this.feedback = feedbackOf(options.feedback, this.catalog);
     for (const tool of this.catalog) if (tool.pinned) this.#pinned.set(tool.id, tool);
     this.#unsubscribe = this.catalog.subscribe((change) => {
       this.#catalogVersion++;
