@@ -10,8 +10,11 @@ import { decayedWeight, type FeedbackEntry, type FeedbackLimits } from './feedba
 
 /** The most distinct terms taken from one query (learned or searched). */
 export const MAX_FEEDBACK_TERMS = 32;
-/** Evidence at which a term's support for a tool is half its most: one call that worked gives 2/3. */
-const SATURATION = 0.5;
+/**
+ * Evidence at which a term's support for a tool is half its most: one call that worked gives 1/3,
+ * so rare evidence counts little and it takes several threads agreeing to move a ranking far.
+ */
+const SATURATION = 2;
 /** Learned scores below this are not candidates. */
 const MIN_LEARNED_SCORE = 0.05;
 
@@ -70,7 +73,7 @@ export class LearnedQueries {
   /**
    * The tools whose learned queries match `query`, best first, at most `limit`: each scored in
    * [0, 1] as the share of the query's term weight (IDF among the tools with learned queries) its
-   * learned terms cover, each term counted by its saturated evidence `e / (e + 0.5)`.
+   * learned terms cover, each term counted by its saturated evidence `e / (e + 2)`.
    */
   score(query: string, limit: number): Map<string, number> {
     const terms = termsOf(query);

@@ -25,7 +25,7 @@ export interface FeedbackOptions {
   maxQueriesPerTool?: number;
   /** Learned queries kept in all (the strongest). Default 10,000. */
   maxQueries?: number;
-  /** Calls one thread may record (each query and tool once). Default 16. */
+  /** Tools one thread may record a call of (each once, for the search before its first call). Default 16. */
   maxCallsPerThread?: number;
   /** Time in ms after which a learned query's evidence counts half. Default 30 days. */
   halfLifeMs?: number;
@@ -41,7 +41,7 @@ export interface FeedbackOptions {
 const MAX_THREADS = 1000;
 const DEFAULTS = { weight: 2, maxCallsPerThread: 16, refreshMs: 60_000 };
 
-/** What one thread has done: its last search and what it has recorded since the session started. */
+/** What one thread has done: its last search and the tools it has recorded a call of. */
 interface ThreadFeedback {
   query: string | undefined;
   recorded: Set<string>;
@@ -114,16 +114,15 @@ export class ToolFeedback {
   }
 
   /**
-   * Records a catalog tool the model called in a thread, for the thread's last search: each query
-   * and tool once per thread, at most `maxCallsPerThread` per thread. Never throws (store errors go
-   * to `onError`).
+   * Records a catalog tool the model called in a thread, for the thread's last search: each tool
+   * once per thread (one conversation is one vote, however often it searches and calls), at most
+   * `maxCallsPerThread` tools per thread. Never throws (store errors go to `onError`).
    */
   async called(threadKey: string, toolId: string, outcome: FeedbackOutcome): Promise<void> {
     const thread = this.#threads.get(threadKey);
     if (thread?.query === undefined || thread.recorded.size >= this.#maxCallsPerThread) return;
-    const pair = `${thread.query}\n${toolId}`;
-    if (thread.recorded.has(pair)) return;
-    thread.recorded.add(pair);
+    if (thread.recorded.has(toolId)) return;
+    thread.recorded.add(toolId);
     try {
       await this.record(thread.query, toolId, outcome);
     } catch (error) {
@@ -180,7 +179,9 @@ export class ToolFeedback {
     if (this.#learned && now - this.#builtAt < this.#refreshMs) return this.#learned;
     if (this.#building) return this.#building.catch(() => this.#learned);
     const generation = this.#generation;
-    const building = this.store.entries().then((entries) => new LearnedQueries(entries, now, this.limits, this.ownTerms));
+    const building = this.store
+      .entries()
+      .then((entries) => new LearnedQueries(entries, now, this.limits, this.ownTerms));
     this.#building = building;
     try {
       const learned = await building;

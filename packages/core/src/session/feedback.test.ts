@@ -54,11 +54,14 @@ describe('feedback', () => {
       const query = 'will it rain in paris tomorrow';
       expect(await ids(session, query)).toEqual(['paris_guide']); // the keyword ranking misses the forecast
       expect((await searchLoadCall(session, 't1', query, 'get_forecast')).ok).toBe(true);
-      // Another thread, a query of other words around the same need.
+      // Another query around the same need finds it now, below the keyword hit: one vote counts little.
+      expect(await ids(session, 'rain tomorrow in paris?')).toEqual(['paris_guide', 'get_forecast']);
+      // A second thread that calls it after such a search puts it first.
+      await searchLoadCall(session, 't2', 'rain in paris today', 'get_forecast');
       expect((await ids(session, 'rain tomorrow in paris?'))[0]).toBe('get_forecast');
       // search_tools (what the model reads) ranks it too.
-      const step = await session.prepareStep({ threadId: 't2' });
-      const found = await step.execute('search_tools', { query: 'rain in paris' });
+      const step = await session.prepareStep({ threadId: 't3' });
+      const found = await step.execute('search_tools', { query: 'rain in paris tomorrow' });
       expect(found.ok && (found.output as { results: { name: string }[] }).results[0]?.name).toBe('get_forecast');
     });
   }
@@ -80,22 +83,27 @@ describe('feedback', () => {
     expect(score('flaky_forecast')).toBeGreaterThan(0);
   });
 
-  it('bounds what one thread can record: each query and tool once, at most maxCallsPerThread', async () => {
+  it('bounds what one thread can record: each tool once, at most maxCallsPerThread tools', async () => {
     const store = new KeyValueFeedbackStore(mapBackend());
     const session = new ToolSearchSession({ catalog, feedback: { store, maxCallsPerThread: 2 } });
     for (let i = 0; i < 5; i++) await searchLoadCall(session, 't1', `rain in paris ${i}`, 'get_forecast');
+    await searchLoadCall(session, 't1', 'what is on', 'city_events');
+    await searchLoadCall(session, 't1', 'museums', 'paris_guide');
     const entries = await store.entries();
-    expect(entries.map((entry) => entry.query).sort()).toEqual(['rain in paris 0', 'rain in paris 1']);
+    expect(entries.map((entry) => [entry.toolId, entry.query])).toEqual([
+      ['get_forecast', 'rain in paris 0'],
+      ['city_events', 'what is on'],
+    ]);
     for (const entry of entries) expect(entry.weight).toBeCloseTo(1, 6);
   });
 
   it('learns nothing from a call without a search before it, nor from a request without a thread', async () => {
     const session = new ToolSearchSession({ catalog, feedback: true, mode: 'proxy' });
     const step = await session.prepareStep({ threadId: 't1' });
-    await step.execute('call_tool', { name: 'get_forecast', arguments: {} });
+    await step.execute('call_tool', { toolName: 'get_forecast', arguments: {} });
     const anonymous = await session.prepareStep({});
     await anonymous.execute('search_tools', { query: 'rain in paris' });
-    await anonymous.execute('call_tool', { name: 'get_forecast', arguments: {} });
+    await anonymous.execute('call_tool', { toolName: 'get_forecast', arguments: {} });
     expect(await session.feedback?.store.entries()).toEqual([]);
   });
 
@@ -104,7 +112,7 @@ describe('feedback', () => {
     await searchLoadCall(session, 't1', 'rain in paris', 'get_forecast');
     await session.feedback?.clearTool('get_forecast');
     expect(await ids(session, 'rain in paris')).toEqual(['paris_guide']);
-    await session.feedback?.record('rain in paris', 'get_forecast');
+    for (let i = 0; i < 3; i++) await session.feedback?.record('rain in paris', 'get_forecast');
     expect((await ids(session, 'rain in paris'))[0]).toBe('get_forecast');
     await session.feedback?.clear();
     expect(await ids(session, 'rain in paris')).toEqual(['paris_guide']);
@@ -128,6 +136,8 @@ describe('feedback', () => {
     expect(() => new ToolSearchSession({ catalog, feedback: { weight: -1 } })).toThrow(/feedback.weight must be/);
     expect(() => new ToolSearchSession({ catalog, feedback: { maxQueries: 1.5 } })).toThrow(/feedback.maxQueries/);
     // biome-ignore lint/suspicious/noExplicitAny: a caller from plain JavaScript
-    expect(() => new ToolSearchSession({ catalog, feedback: 'yes' as any })).toThrow(/feedback must be true or an object/);
+    expect(() => new ToolSearchSession({ catalog, feedback: 'yes' as any })).toThrow(
+      /feedback must be true or an object/,
+    );
   });
 });
