@@ -70,7 +70,7 @@ Commands:
             every needed tool is offered, and the tokens of the ones not needed; recommends a default
   feedback  learning from use: half of each dataset's queries fed as feedback (their relevant tools), the
             other half scored against no feedback, with 20 % of the feedback wrong, and with all of it wrong
-  report    quality, perf, tokens, preselect, gateway and hostile, written to docs/benchmarks.md with SVG charts
+  report    quality, perf, tokens, preselect, feedback, gateway and hostile, written to docs/benchmarks.md with SVG charts
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
@@ -465,10 +465,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         const gateway = await runGateway({ ...gatewayOptions, timeoutMs: DEFAULT_GATEWAY_TIMEOUT_MS });
         const hostile = await runHostile({ ...hostileOptions, timeoutMs: DEFAULT_HOSTILE_TIMEOUT_MS });
         const preselect = await runPreselect(datasets, { onProgress: progress });
+        const feedback = await runFeedback(datasets, { onProgress: progress });
         const outDir = args.out ?? join(projectRoot(), 'docs');
         const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--json')].join(' ');
         const files = await writeReport(
-          { quality, perf, tokens, gateway, hostile, preselect },
+          { quality, perf, tokens, gateway, hostile, preselect, feedback },
           {
             outDir,
             command,
@@ -491,12 +492,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         progress(`report: wrote ${files.join(', ')}`);
         io.stdout(
           args.json
-            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect }, null, 2)}\n`
+            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect, feedback }, null, 2)}\n`
             : [
                 qualityText(quality),
                 perfText(perf),
                 tokensText(tokens),
                 preselectResultText(preselect),
+                feedbackResultText(feedback),
                 gatewayText(gateway),
                 hostileText(hostile),
               ]
