@@ -139,6 +139,32 @@ describe('ToolFeedback', () => {
     expect((await feedback.scores('rain tomorrow', 5)).size).toBe(0);
   });
 
+  it('reads a shared store once per refreshMs, its own records merged in without a read', async () => {
+    const backend = mapBackend();
+    let reads = 0;
+    const get = backend.get;
+    backend.get = async (key) => {
+      reads++;
+      return get(key);
+    };
+    let now = 0;
+    const store = new KeyValueFeedbackStore(backend);
+    const feedback = new ToolFeedback({ store, refreshMs: 1000 }, noOwnTerms, () => now);
+    await feedback.scores('rain', 5);
+    const afterFirst = reads;
+    await feedback.record('rain', 'forecast'); // (its own read-merge-write in the store)
+    const afterRecord = reads;
+    expect((await feedback.scores('rain', 5)).get('forecast')).toBeGreaterThan(0);
+    await feedback.scores('rain', 5);
+    expect(reads).toBe(afterRecord);
+    expect(afterFirst).toBe(1);
+    // Another process's record shows after refreshMs.
+    await new KeyValueFeedbackStore(backend).record('sunny', 'sun', 'ok', 0, DEFAULT_FEEDBACK_LIMITS);
+    expect((await feedback.scores('sun', 5)).size).toBe(0);
+    now = 1000;
+    expect((await feedback.scores('sun', 5)).get('sunny')).toBeGreaterThan(0);
+  });
+
   it('keeps only maxQueryLength characters of a query, and learns nothing from an empty one', async () => {
     const store = new InMemoryFeedbackStore();
     const feedback = new ToolFeedback({ store, maxQueryLength: 10 }, noOwnTerms);

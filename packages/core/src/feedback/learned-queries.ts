@@ -30,13 +30,15 @@ export class LearnedQueries {
 
   /**
    * Indexes `entries` as they weigh at `now`, the strongest first within the limits, each without
-   * the terms its tool's own text has (`ownTerms`; undefined: a tool no longer in the catalog, left out).
+   * the terms its tool's own text has (`ownTerms`; undefined: a tool no longer in the catalog, left
+   * out); `termCache` keeps each query's terms for the next build.
    */
   constructor(
     entries: readonly FeedbackEntry[],
     now: number,
     limits: FeedbackLimits,
     ownTerms: (toolId: string) => ReadonlySet<string> | undefined,
+    termCache: Map<string, readonly string[]> = new Map(),
   ) {
     const weighted = entries
       .map((entry) => ({ entry, weight: decayedWeight(entry, now, limits) }))
@@ -50,7 +52,10 @@ export class LearnedQueries {
       const has = own.get(entry.toolId);
       if (has === undefined) continue;
       const terms = byTool.get(entry.toolId) ?? new Map<string, number>();
-      for (const term of termsOf(entry.query.slice(0, limits.maxQueryLength))) {
+      const query = entry.query.slice(0, limits.maxQueryLength);
+      const queryTerms = termCache.get(query) ?? termsOf(query);
+      termCache.set(query, queryTerms);
+      for (const term of queryTerms) {
         if (!has.has(term)) terms.set(term, (terms.get(term) ?? 0) + weight);
       }
       if (terms.size > 0) byTool.set(entry.toolId, terms);

@@ -5,9 +5,11 @@ import { RecentByThread } from '../session/recent-by-thread.js';
 import { describeValue, isRecord } from '../values.js';
 import {
   DEFAULT_FEEDBACK_LIMITS,
+  type FeedbackEntry,
   type FeedbackLimits,
   type FeedbackOutcome,
   feedbackBound,
+  mergeFeedback,
   normalizeFeedbackQuery,
 } from './feedback-entries.js';
 import { type FeedbackStore, InMemoryFeedbackStore } from './feedback-store.js';
@@ -61,10 +63,17 @@ export class ToolFeedback {
   readonly #refreshMs: number;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #threads = new RecentByThread<ThreadFeedback>(MAX_THREADS);
+  /** The entries last read from the store, by tool, with this process's records since merged in. */
+  #entries: Map<string, FeedbackEntry[]> | undefined;
+  #readAt = 0;
+  #reading: Promise<void> | undefined;
+  /** Bumped by every local change, so a read that raced one is read again at the next search. */
+  #generation = 0;
+  /** The index of `#entries` (undefined: to rebuild), and when it was built (decay moves on). */
   #learned: LearnedQueries | undefined;
   #builtAt = 0;
-  #building: Promise<LearnedQueries> | undefined;
-  #generation = 0;
+  /** The terms of learned queries, kept between rebuilds. */
+  readonly #terms = new Map<string, readonly string[]>();
 
   /**
    * `ownTerms` gives a catalog tool's own indexed terms (undefined for a tool not in the catalog),
@@ -140,8 +149,13 @@ export class ToolFeedback {
     }
     const normalized = normalizeFeedbackQuery(query, this.limits.maxQueryLength);
     if (normalized === '') return;
-    await this.store.record(toolId, normalized, outcome, this.now(), this.limits);
-    this.#invalidate();
+    const now = this.now();
+    await this.store.record(toolId, normalized, outcome, now, this.limits);
+    // The same merge here, so the next search need not read the store back.
+    const entries = this.#entries;
+    if (entries)
+      entries.set(toolId, mergeFeedback(entries.get(toolId) ?? [], toolId, normalized, outcome, now, this.limits));
+    this.#changed();
   }
 
   /** The tools what was learned points to for `query`, scored in [0, 1], at most `limit` (see {@link LearnedQueries.score}). */
@@ -153,14 +167,16 @@ export class ToolFeedback {
   /** Forgets what was learned for one tool (in the store). */
   async clearTool(toolId: string): Promise<void> {
     await this.store.clearTool(toolId);
-    this.#invalidate();
+    this.#entries?.delete(toolId);
+    this.#changed();
   }
 
   /** Forgets everything learned (in the store) and every thread's last search. */
   async clear(): Promise<void> {
     this.#threads.clear();
     await this.store.clearAll();
-    this.#invalidate();
+    this.#entries = new Map();
+    this.#changed();
   }
 
   /** Forgets the last search and recorded calls of every thread key that `matches`. */
@@ -168,33 +184,47 @@ export class ToolFeedback {
     this.#threads.deleteWhere(matches);
   }
 
-  #invalidate(): void {
+  #changed(): void {
     this.#generation++;
     this.#learned = undefined;
   }
 
-  /** The learned-query index, rebuilt after a local record or every `refreshMs`; the last one while the store fails. */
+  /**
+   * The learned-query index: the store read again every `refreshMs` (other processes' records,
+   * expiry), the index rebuilt after a change or a read, and every `refreshMs` as evidence decays;
+   * while the store fails, what was read last.
+   */
   async #current(): Promise<LearnedQueries | undefined> {
     const now = this.now();
-    if (this.#learned && now - this.#builtAt < this.#refreshMs) return this.#learned;
-    if (this.#building) return this.#building.catch(() => this.#learned);
+    if (this.#entries === undefined || now - this.#readAt >= this.#refreshMs) {
+      this.#reading ??= this.#read(now).finally(() => {
+        this.#reading = undefined;
+      });
+      await this.#reading;
+    }
+    if (this.#entries === undefined) return undefined;
+    if (this.#learned === undefined || now - this.#builtAt >= this.#refreshMs) {
+      if (this.#terms.size > 2 * this.limits.maxQueries) this.#terms.clear();
+      const all = [...this.#entries.values()].flat();
+      this.#learned = new LearnedQueries(all, now, this.limits, this.ownTerms, this.#terms);
+      this.#builtAt = now;
+    }
+    return this.#learned;
+  }
+
+  async #read(now: number): Promise<void> {
     const generation = this.#generation;
-    const building = this.store
-      .entries()
-      .then((entries) => new LearnedQueries(entries, now, this.limits, this.ownTerms));
-    this.#building = building;
     try {
-      const learned = await building;
-      if (generation === this.#generation) {
-        this.#learned = learned;
-        this.#builtAt = now;
-      }
-      return learned;
+      const entries = await this.store.entries();
+      const byTool = new Map<string, FeedbackEntry[]>();
+      for (const entry of entries) byTool.set(entry.toolId, [...(byTool.get(entry.toolId) ?? []), entry]);
+      this.#entries = byTool;
+      // A local change made during the read may be missing from it: read again at the next search.
+      this.#readAt = generation === this.#generation ? now : 0;
+      this.#learned = undefined;
     } catch (error) {
       this.#onError?.(error);
-      return this.#learned;
-    } finally {
-      if (this.#building === building) this.#building = undefined;
+      this.#readAt = now; // (retried after refreshMs, not at every search)
     }
   }
 }
