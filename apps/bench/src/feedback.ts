@@ -84,7 +84,8 @@ async function scoreWith(
   pairs: readonly { query: string; toolId: string }[] | undefined,
 ): Promise<MetricValues> {
   const catalog = new ToolCatalog(dataset.tools);
-  const session = new ToolSearchSession({ catalog, feedback: pairs !== undefined });
+  // A fixed clock: every pair as fresh as the others (no decay between them), the same on every run.
+  const session = new ToolSearchSession({ catalog, feedback: pairs !== undefined && { clock: () => 0 } });
   try {
     for (const pair of pairs ?? []) await session.feedback?.record(pair.query, pair.toolId, 'ok');
     const rankings: string[][] = [];
@@ -149,7 +150,7 @@ export function feedbackTable(result: FeedbackResult): string {
       rows.push([
         dataset.dataset,
         variant.name,
-        `${variant.fed.toLocaleString('en-US')}${variant.wrong ? ` (${variant.wrong} wrong)` : ''}`,
+        `${variant.fed.toLocaleString('en-US')}${variant.wrong ? ` (${variant.wrong.toLocaleString('en-US')} wrong)` : ''}`,
         `${fmt(variant.metrics.ndcg10)}${delta('ndcg10')}`,
         `${fmt(variant.metrics.r1)}${delta('r1')}`,
         `${fmt(variant.metrics.r10)}${delta('r10')}`,
@@ -172,8 +173,10 @@ export function feedbackText(result: FeedbackResult): string {
   return (
     `${feedbackTable(result)}\n\n` +
     `Seed ${result.seed}: each dataset's queries shuffled and halved (${sizes}); every relevant tool of a fed query ` +
-    'recorded once for it (`session.feedback.record`), the scored half searched through `session.search` (top 10). ' +
+    'recorded once for it (`session.feedback.record`, under a fixed clock: no decay between them), the scored half ' +
+    'searched through `session.search` (top 10). ' +
     `"${Math.round(result.wrongShare * 100)} % wrong": that share of the pairs name a random tool the query does not need; ` +
-    '"all wrong": every pair does (what poisoning can do at most with as many calls).\n'
+    '"all wrong": every pair does (what poisoning can do at most with as many calls). Differences under 1 point are a ' +
+    `handful of the ${result.datasets.map((d) => d.scoredQueries).join(' / ')} scored queries.\n`
   );
 }

@@ -128,7 +128,10 @@ describe('LearnedQueries', () => {
 describe('ToolFeedback', () => {
   it('forgets evidence as it ages (an injected clock)', async () => {
     let now = 0;
-    const feedback = new ToolFeedback({ halfLifeMs: DAY, maxAgeMs: 10 * DAY, refreshMs: 1 }, noOwnTerms, () => now);
+    const feedback = new ToolFeedback(
+      { halfLifeMs: DAY, maxAgeMs: 10 * DAY, refreshMs: 1, clock: () => now },
+      noOwnTerms,
+    );
     await feedback.record('rain tomorrow', 'forecast');
     const fresh = (await feedback.scores('rain tomorrow', 5)).get('forecast') ?? 0;
     now = 3 * DAY;
@@ -149,7 +152,7 @@ describe('ToolFeedback', () => {
     };
     let now = 0;
     const store = new KeyValueFeedbackStore(backend);
-    const feedback = new ToolFeedback({ store, refreshMs: 1000 }, noOwnTerms, () => now);
+    const feedback = new ToolFeedback({ store, refreshMs: 1000, clock: () => now }, noOwnTerms);
     await feedback.scores('rain', 5);
     const afterFirst = reads;
     await feedback.record('rain', 'forecast'); // (its own read-merge-write in the store)

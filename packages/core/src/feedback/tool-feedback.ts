@@ -35,6 +35,8 @@ export interface FeedbackOptions {
   maxAgeMs?: number;
   /** How often in ms the learned queries are re-read from the store (other processes' writes, decay). Default 60,000. */
   refreshMs?: number;
+  /** The time in ms since the epoch that records are stamped with and evidence decays by. Default `Date.now`. */
+  clock?: () => number;
   /** Receives the store's errors (feedback never fails a search or a call). */
   onError?: (error: unknown) => void;
 }
@@ -62,6 +64,7 @@ export class ToolFeedback {
   readonly #maxCallsPerThread: number;
   readonly #refreshMs: number;
   readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #clock: () => number;
   readonly #threads = new RecentByThread<ThreadFeedback>(MAX_THREADS);
   /** The entries last read from the store, by tool, with this process's records since merged in. */
   #entries: Map<string, FeedbackEntry[]> | undefined;
@@ -82,7 +85,6 @@ export class ToolFeedback {
   constructor(
     options: true | FeedbackOptions,
     readonly ownTerms: (toolId: string) => ReadonlySet<string> | undefined,
-    readonly now: () => number = Date.now,
   ) {
     const given: FeedbackOptions = options === true ? {} : options;
     if (!isRecord(options === true ? {} : options)) {
@@ -92,6 +94,12 @@ export class ToolFeedback {
       throw new InvalidOptionError(
         'feedback.store',
         `feedback.store must be a FeedbackStore; got ${describeValue(given.store)}.`,
+      );
+    }
+    if (given.clock !== undefined && typeof given.clock !== 'function') {
+      throw new InvalidOptionError(
+        'feedback.clock',
+        `feedback.clock must be a function; got ${describeValue(given.clock)}.`,
       );
     }
     if (given.onError !== undefined && typeof given.onError !== 'function') {
@@ -113,6 +121,7 @@ export class ToolFeedback {
     this.#maxCallsPerThread = feedbackBound('maxCallsPerThread', given.maxCallsPerThread, DEFAULTS.maxCallsPerThread);
     this.#refreshMs = feedbackBound('refreshMs', given.refreshMs, DEFAULTS.refreshMs, true);
     this.#onError = given.onError;
+    this.#clock = given.clock ?? Date.now;
   }
 
   /** Remembers a thread's search (`search_tools`) as the query its next calls answer. */
@@ -149,7 +158,7 @@ export class ToolFeedback {
     }
     const normalized = normalizeFeedbackQuery(query, this.limits.maxQueryLength);
     if (normalized === '') return;
-    const now = this.now();
+    const now = this.#clock();
     await this.store.record(toolId, normalized, outcome, now, this.limits);
     // The same merge here, so the next search need not read the store back.
     const entries = this.#entries;
@@ -195,7 +204,7 @@ export class ToolFeedback {
    * while the store fails, what was read last.
    */
   async #current(): Promise<LearnedQueries | undefined> {
-    const now = this.now();
+    const now = this.#clock();
     if (this.#entries === undefined || now - this.#readAt >= this.#refreshMs) {
       this.#reading ??= this.#read(now).finally(() => {
         this.#reading = undefined;
