@@ -168,6 +168,22 @@ describe('ToolFeedback', () => {
     expect((await feedback.scores('sun', 5)).get('sunny')).toBeGreaterThan(0);
   });
 
+  it('scores the same when re-indexed tool by tool after each record as when built from the store at once', async () => {
+    const store = new InMemoryFeedbackStore();
+    const live = new ToolFeedback({ store, clock: () => 0 }, noOwnTerms);
+    const words = ['rain', 'snow', 'wind', 'sun', 'storm', 'paris', 'oslo', 'rome'];
+    for (let i = 0; i < 60; i++) {
+      await live.scores('warm', 5); // an index exists: the records below re-index one tool each
+      const query = `${words[i % 8]} ${words[(i * 3) % 8]} ${words[(i * 5 + 1) % 8]}`;
+      await live.record(query, `tool-${i % 7}`, i % 4 === 0 ? 'failed' : 'ok');
+      if (i === 30) await live.clearTool('tool-3');
+    }
+    const fresh = new ToolFeedback({ store, clock: () => 0 }, noOwnTerms);
+    for (const query of ['rain in paris', 'snow storm', 'sun oslo rome wind']) {
+      expect([...(await live.scores(query, 10))]).toEqual([...(await fresh.scores(query, 10))]);
+    }
+  });
+
   it('keeps only maxQueryLength characters of a query, and learns nothing from an empty one', async () => {
     const store = new InMemoryFeedbackStore();
     const feedback = new ToolFeedback({ store, maxQueryLength: 10 }, noOwnTerms);

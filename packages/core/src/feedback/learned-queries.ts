@@ -25,8 +25,12 @@ function termsOf(query: string): string[] {
 
 /** Learned queries as an inverted index: term -> the tools whose learned queries hold it, with their evidence. */
 export class LearnedQueries {
-  readonly #postings = new Map<string, { toolId: string; evidence: number }[]>();
-  readonly #tools: number;
+  /** Per tool, its learned terms and their evidence. */
+  readonly #byTool = new Map<string, Map<string, number>>();
+  readonly #postings = new Map<string, Map<string, number>>();
+  readonly #limits: FeedbackLimits;
+  readonly #ownTerms: (toolId: string) => ReadonlySet<string> | undefined;
+  readonly #termCache: Map<string, readonly string[]>;
 
   /**
    * Indexes `entries` as they weigh at `now`, the strongest first within the limits, each without
@@ -40,39 +44,56 @@ export class LearnedQueries {
     ownTerms: (toolId: string) => ReadonlySet<string> | undefined,
     termCache: Map<string, readonly string[]> = new Map(),
   ) {
-    const weighted = entries
+    this.#limits = limits;
+    this.#ownTerms = ownTerms;
+    this.#termCache = termCache;
+    const kept = entries
       .map((entry) => ({ entry, weight: decayedWeight(entry, now, limits) }))
       .filter((item) => item.weight > 0)
       .sort((a, b) => b.weight - a.weight)
       .slice(0, limits.maxQueries);
-    const byTool = new Map<string, Map<string, number>>();
-    const own = new Map<string, ReadonlySet<string> | undefined>();
-    for (const { entry, weight } of weighted) {
-      if (!own.has(entry.toolId)) own.set(entry.toolId, ownTerms(entry.toolId));
-      const has = own.get(entry.toolId);
-      if (has === undefined) continue;
-      const terms = byTool.get(entry.toolId) ?? new Map<string, number>();
-      const query = entry.query.slice(0, limits.maxQueryLength);
-      const queryTerms = termCache.get(query) ?? termsOf(query);
-      termCache.set(query, queryTerms);
-      for (const term of queryTerms) {
-        if (!has.has(term)) terms.set(term, (terms.get(term) ?? 0) + weight);
-      }
-      if (terms.size > 0) byTool.set(entry.toolId, terms);
+    const byTool = new Map<string, { entry: FeedbackEntry; weight: number }[]>();
+    for (const item of kept) byTool.set(item.entry.toolId, [...(byTool.get(item.entry.toolId) ?? []), item]);
+    for (const [toolId, items] of byTool) this.#add(toolId, items);
+  }
+
+  /** Replaces what is indexed for one tool by `entries` as they weigh at `now` (a record or a clear of this process). */
+  replaceTool(toolId: string, entries: readonly FeedbackEntry[], now: number): void {
+    for (const term of this.#byTool.get(toolId)?.keys() ?? []) {
+      const tools = this.#postings.get(term);
+      tools?.delete(toolId);
+      if (tools?.size === 0) this.#postings.delete(term);
     }
-    for (const [toolId, terms] of byTool) {
-      for (const [term, evidence] of terms) {
-        const list = this.#postings.get(term) ?? [];
-        this.#postings.set(term, list);
-        list.push({ toolId, evidence });
-      }
+    this.#byTool.delete(toolId);
+    const items = entries.map((entry) => ({ entry, weight: decayedWeight(entry, now, this.#limits) }));
+    this.#add(
+      toolId,
+      items.filter((item) => item.weight > 0),
+    );
+  }
+
+  #add(toolId: string, items: readonly { entry: FeedbackEntry; weight: number }[]): void {
+    const own = this.#ownTerms(toolId);
+    if (own === undefined) return;
+    const terms = new Map<string, number>();
+    for (const { entry, weight } of items) {
+      const query = entry.query.slice(0, this.#limits.maxQueryLength);
+      const queryTerms = this.#termCache.get(query) ?? termsOf(query);
+      this.#termCache.set(query, queryTerms);
+      for (const term of queryTerms) if (!own.has(term)) terms.set(term, (terms.get(term) ?? 0) + weight);
     }
-    this.#tools = byTool.size;
+    if (terms.size === 0) return;
+    this.#byTool.set(toolId, terms);
+    for (const [term, evidence] of terms) {
+      const tools = this.#postings.get(term) ?? new Map<string, number>();
+      this.#postings.set(term, tools);
+      tools.set(toolId, evidence);
+    }
   }
 
   /** How many tools have learned queries. */
   get tools(): number {
-    return this.#tools;
+    return this.#byTool.size;
   }
 
   /**
@@ -82,16 +103,16 @@ export class LearnedQueries {
    */
   score(query: string, limit: number): Map<string, number> {
     const terms = termsOf(query);
-    if (terms.length === 0 || this.#tools === 0) return new Map();
-    const n = this.#tools;
+    if (terms.length === 0 || this.#byTool.size === 0) return new Map();
+    const n = this.#byTool.size;
     const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
     let total = 0;
     const sums = new Map<string, number>();
     for (const term of terms) {
-      const list = this.#postings.get(term);
-      const weight = idf(list?.length ?? 0);
+      const tools = this.#postings.get(term);
+      const weight = idf(tools?.size ?? 0);
       total += weight;
-      for (const { toolId, evidence } of list ?? []) {
+      for (const [toolId, evidence] of tools ?? []) {
         sums.set(toolId, (sums.get(toolId) ?? 0) + (weight * evidence) / (evidence + SATURATION));
       }
     }

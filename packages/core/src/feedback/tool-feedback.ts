@@ -160,11 +160,14 @@ export class ToolFeedback {
     if (normalized === '') return;
     const now = this.#clock();
     await this.store.record(toolId, normalized, outcome, now, this.limits);
-    // The same merge here, so the next search need not read the store back.
+    // The same merge here, and the tool re-indexed, so the next search need not read the store back.
     const entries = this.#entries;
-    if (entries)
-      entries.set(toolId, mergeFeedback(entries.get(toolId) ?? [], toolId, normalized, outcome, now, this.limits));
-    this.#changed();
+    if (entries) {
+      const merged = mergeFeedback(entries.get(toolId) ?? [], toolId, normalized, outcome, now, this.limits);
+      entries.set(toolId, merged);
+      this.#learned?.replaceTool(toolId, merged, now);
+    }
+    this.#generation++;
   }
 
   /** The tools what was learned points to for `query`, scored in [0, 1], at most `limit` (see {@link LearnedQueries.score}). */
@@ -177,7 +180,8 @@ export class ToolFeedback {
   async clearTool(toolId: string): Promise<void> {
     await this.store.clearTool(toolId);
     this.#entries?.delete(toolId);
-    this.#changed();
+    this.#learned?.replaceTool(toolId, [], this.#clock());
+    this.#generation++;
   }
 
   /** Forgets everything learned (in the store) and every thread's last search. */
@@ -185,17 +189,13 @@ export class ToolFeedback {
     this.#threads.clear();
     await this.store.clearAll();
     this.#entries = new Map();
-    this.#changed();
+    this.#generation++;
+    this.#learned = undefined;
   }
 
   /** Forgets the last search and recorded calls of every thread key that `matches`. */
   forgetThreads(matches: (key: string) => boolean): void {
     this.#threads.deleteWhere(matches);
-  }
-
-  #changed(): void {
-    this.#generation++;
-    this.#learned = undefined;
   }
 
   /**

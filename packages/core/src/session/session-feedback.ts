@@ -13,9 +13,14 @@ export function feedbackOf<TTool>(
   catalog: ToolCatalog<TTool>,
 ): ToolFeedback | undefined {
   if (option === undefined || option === false) return undefined;
+  // Each tool's terms once (a replaced tool is a new object, so its terms are made again).
+  const terms = new WeakMap<CatalogTool<TTool>, ReadonlySet<string>>();
   return new ToolFeedback(option, (id) => {
     const tool = catalog.get(id);
-    return tool && new Set(toolTermTexts(toolTerms(tool)).flat());
+    if (tool === undefined) return undefined;
+    const known = terms.get(tool) ?? new Set(toolTermTexts(toolTerms(tool)).flat());
+    terms.set(tool, known);
+    return known;
   });
 }
 
