@@ -159,7 +159,7 @@ export class ToolSearchSession<TTool = unknown> {
     else await this.#store?.clear(key);
   }
 
-  /** Forgets what the session keeps for every thread (see {@link clearState}). */
+  /** Forgets what the session keeps for every thread (see {@link clearState}); not what it learned (`feedback.clear()`). */
   async clearAllState(): Promise<void> {
     this.#kept.clear();
     this.#lastLoads.clear();
