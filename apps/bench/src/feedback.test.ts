@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from './datasets.js';
-import { feedbackPairs, feedbackTable, runFeedback } from './feedback.js';
+import { askedAgainTable, feedbackPairs, feedbackTable, runFeedback } from './feedback.js';
 import { seededRandom } from './stats.js';
 import { FIXTURE_DIR } from './test-utils/fixture.js';
 
@@ -32,6 +32,8 @@ describe('feedback bench', () => {
     expect(result!.variants[3]!.wrong).toBe(result!.variants[3]!.fed);
     expect(await runFeedback([dataset], { seed: 3 })).toEqual(first);
     expect(feedbackTable(first)).toContain('| tiny');
+    expect(result!.askedAgain.feedback.ndcg10).toBeGreaterThanOrEqual(result!.askedAgain.none.ndcg10);
+    expect(askedAgainTable(first)).toMatch(/\| tiny +\| +\d+ \|/);
     await expect(runFeedback([dataset], { wrongShare: 2 })).rejects.toThrow(/wrong share must be in \[0, 1\]/);
   });
 });

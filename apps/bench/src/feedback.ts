@@ -36,6 +36,11 @@ export interface FeedbackDatasetResult {
   /** Queries scored. */
   scoredQueries: number;
   variants: FeedbackVariant[];
+  /**
+   * The fed half itself searched again, without feedback and with the correct feedback: how well a
+   * request asked again is remembered (not a measure of generalisation).
+   */
+  askedAgain: { none: MetricValues; feedback: MetricValues };
 }
 
 /** The whole measurement. */
@@ -123,10 +128,17 @@ export async function runFeedback(
       variants.push({ name, fed: pairs?.length ?? 0, wrong, metrics });
     };
     await add('none', undefined);
-    await add('feedback', feedbackPairs(fed, toolIds, 0, random));
+    const correct = feedbackPairs(fed, toolIds, 0, random);
+    await add('feedback', correct);
     await add(`feedback, ${Math.round(wrongShare * 100)} % wrong`, feedbackPairs(fed, toolIds, wrongShare, random));
     await add('all wrong', feedbackPairs(fed, toolIds, 1, random));
+    options.onProgress?.(`feedback: ${dataset.name}, the fed half asked again`);
+    const askedAgain = {
+      none: await scoreWith(dataset, fed, undefined),
+      feedback: await scoreWith(dataset, fed, correct),
+    };
     results.push({
+      askedAgain,
       dataset: dataset.name,
       tools: dataset.tools.length,
       fedQueries: fed.length,
@@ -167,6 +179,17 @@ export function feedbackTable(result: FeedbackResult): string {
   ]);
 }
 
+/** The second table: the fed half asked again, without and with its feedback. */
+export function askedAgainTable(result: FeedbackResult): string {
+  const rows = result.datasets.map((dataset) => {
+    const { none, feedback } = dataset.askedAgain;
+    const cell = (key: keyof MetricValues) =>
+      `${fmt(none[key])} → ${fmt(feedback[key])} (${feedback[key] >= none[key] ? '+' : ''}${fmt(feedback[key] - none[key])})`;
+    return [dataset.dataset, fmt(dataset.fedQueries, 0), cell('ndcg10'), cell('r1')];
+  });
+  return markdownTable(['dataset', 'queries', 'NDCG@10', 'R@1'], rows, ['l', 'r', 'r', 'r']);
+}
+
 /** The table with a line on how it was made. */
 export function feedbackText(result: FeedbackResult): string {
   const sizes = result.datasets.map((d) => `${d.dataset} ${d.fedQueries} fed / ${d.scoredQueries} scored`).join(', ');
@@ -177,6 +200,8 @@ export function feedbackText(result: FeedbackResult): string {
     'searched through `session.search` (top 10). ' +
     `"${Math.round(result.wrongShare * 100)} % wrong": that share of the pairs name a random tool the query does not need; ` +
     '"all wrong": every pair does (what poisoning can do at most with as many calls). Differences under 1 point are a ' +
-    `handful of the ${result.datasets.map((d) => d.scoredQueries).join(' / ')} scored queries.\n`
+    `handful of the ${result.datasets.map((d) => d.scoredQueries).join(' / ')} scored queries.\n\n` +
+    'The fed queries themselves asked again (what is remembered, not what generalises), without feedback → with ' +
+    `the correct feedback:\n\n${askedAgainTable(result)}\n`
   );
 }
