@@ -610,7 +610,7 @@ export function feedbackSection(result: FeedbackResult): string {
   return `
 ## Learning from use
 
-Core's \`feedback\` session option, measured through the session itself (\`pnpm bench feedback\`): the evidence of which tool the model called after a search, counted only for the query words the tool's own text lacks, fused with the keyword score after the keyword search (see packages/core/README.md, "Learning from use"). A dataset's queries teach nothing about the other half's wording but what they share, so this measures how far the learning generalises to new requests, not how well it remembers repeated ones; _all wrong_ shows what the same number of calls of random tools (a model trying to poison the ranking) does.
+Core's \`feedback\` session option, measured through the session itself (\`pnpm bench feedback\`): the evidence of which tool the model called after a search, counted only for the query words the tool's own text lacks, fused with the keyword score after the keyword search (see packages/core/README.md, "Learning from use"). A dataset's queries teach nothing about the other half's wording but what they share, so the first table measures how far the learning generalises to new requests, the second how well it remembers requests asked again; _all wrong_ shows what the same number of calls of random tools (a model trying to poison the ranking) does.
 
 ${feedbackText(result)}`;
 }
