@@ -66,6 +66,16 @@ describe('feedback', () => {
     });
   }
 
+  it('never moves a tool above the one a query names exactly', async () => {
+    const session = new ToolSearchSession({
+      catalog: [...catalog, { id: 'x1', description: 'The legacy endpoint.' }],
+      feedback: true,
+    });
+    // Many votes for another tool, in the named tool's own words.
+    for (let i = 0; i < 40; i++) await session.feedback?.record(`x1 ${i}`, 'get_forecast');
+    expect((await ids(session, 'x1'))[0]).toBe('x1');
+  });
+
   it('is off by default: calls teach nothing', async () => {
     const session = new ToolSearchSession({ catalog });
     await searchLoadCall(session, 't1', 'will it rain in paris tomorrow', 'get_forecast');

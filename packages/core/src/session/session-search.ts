@@ -67,7 +67,7 @@ async function rank<TTool>(
     );
   const fromCatalog =
     learned && sources.feedback && learned.size > 0
-      ? fromIndex.then((hits) => withLearned(sources, set, hits, learned, { ...options, keep }))
+      ? fromIndex.then((hits) => withLearned(sources, set, query, hits, learned, { ...options, keep }))
       : fromIndex;
   if (set === undefined || set.size === 0) return fromCatalog;
   const [own, fromRequest] = await Promise.all([
@@ -84,6 +84,7 @@ async function rank<TTool>(
 async function withLearned<TTool>(
   sources: SearchSources<TTool>,
   set: RequestTools<TTool> | undefined,
+  query: string,
   hits: ScoredTool<TTool>[],
   learned: ReadonlyMap<string, number>,
   options: { limit: number; minScore?: number; keep: (tool: CatalogTool<TTool>) => Promise<boolean> },
@@ -102,7 +103,16 @@ async function withLearned<TTool>(
     fused.push({ tool, score });
   }
   fused.sort((a, b) => b.score - a.score || (a.tool.id < b.tool.id ? -1 : a.tool.id > b.tool.id ? 1 : 0));
+  // A query that is exactly a tool's id or name keeps that tool first, as the keyword ranking has it.
+  const named = hits[0] && namesTool(query, hits[0].tool) ? fused.findIndex((hit) => hit.tool === hits[0]?.tool) : -1;
+  if (named > 0) fused.unshift({ ...fused.splice(named, 1)[0]!, score: fused[0]!.score });
   return fused.slice(0, options.limit);
+}
+
+/** Whether a query is exactly a tool's id or provider-safe name, as given or in lower case (see `ToolIndex.search`). */
+function namesTool(query: string, tool: CatalogTool<unknown>): boolean {
+  const text = query.trim();
+  return [text, text.toLowerCase()].some((name) => name === tool.id || name === tool.toolName);
 }
 
 /**
