@@ -1,10 +1,11 @@
-// The `bench` command: pnpm bench <quality|perf|tokens|gateway|hostile|preselect|report> [options]. Progress goes to stderr;
+// The `bench` command: pnpm bench <quality|perf|tokens|gateway|hostile|preselect|feedback|report> [options]. Progress goes to stderr;
 // with --json, stdout gets one JSON document and nothing else.
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Dataset, datasetsRoot, listDatasets, loadDataset } from './datasets.js';
 import { ENGINE_NAMES, type EngineName, PERF_ENGINE_NAMES } from './engines/index.js';
+import { DEFAULT_FEEDBACK_SEED, type FeedbackResult, feedbackText, runFeedback } from './feedback.js';
 import {
   DEFAULT_CALLS,
   DEFAULT_CLIENT_COUNTS,
@@ -53,7 +54,7 @@ import { DEFAULT_SEED } from './synthetic-catalog.js';
 import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
 
 /** The commands. */
-export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'report'] as const;
+export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'feedback', 'report'] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -67,11 +68,13 @@ Commands:
   hostile   hostile input against a ${HOSTILE_CATALOG_SIZE.toLocaleString('en-US')}-tool catalog (huge descriptions and names, adversarial schemas)
   preselect preselecting the search hits of the user's message at step 1, per minScore and limit: how often
             every needed tool is offered, and the tokens of the ones not needed; recommends a default
-  report    quality, perf, tokens, preselect, gateway and hostile, written to docs/benchmarks.md with SVG charts
+  feedback  learning from use: half of each dataset's queries fed as feedback (their relevant tools), the
+            other half scored against no feedback, with 20 % of the feedback wrong, and with all of it wrong
+  report    quality, perf, tokens, preselect, feedback, gateway and hostile, written to docs/benchmarks.md with SVG charts
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
-                       repeatable; default: every folder there (quality, perf, tokens, hostile, preselect, report)
+                       repeatable; default: every folder there (quality, perf, tokens, hostile, preselect, feedback, report)
   --engines a,b        quality: ${ENGINE_NAMES.join(', ')} (default all);
                        perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
@@ -79,7 +82,7 @@ Options:
   --timeout SECONDS    perf, report: time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000});
                        hostile: per case (default ${DEFAULT_HOSTILE_TIMEOUT_MS / 1000}); gateway: the clients' part of the run (default ${DEFAULT_GATEWAY_TIMEOUT_MS / 1000})
   --runs N             fresh-process measurements per engine and size, medians reported (default ${DEFAULT_RUNS}) (perf, report)
-  --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}) (perf, hostile, report)
+  --seed N             seed of generated catalogs and query samples (default ${DEFAULT_SEED}; feedback: of the split, ${DEFAULT_FEEDBACK_SEED}) (perf, hostile, feedback, report)
   --token-queries N    queries sampled per dataset (default ${DEFAULT_TOKEN_QUERIES}) (tokens, report)
   --clients n,n        concurrent clients, one level each (default ${DEFAULT_CLIENT_COUNTS.join(',')}) (gateway, report)
   --calls N            tool calls per client after its search and load (default ${DEFAULT_CALLS}) (gateway, report)
@@ -121,13 +124,13 @@ export interface CliArgs {
 }
 
 const OPTION_COMMANDS: Record<string, readonly Command[]> = {
-  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'preselect', 'report'],
+  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'preselect', 'feedback', 'report'],
   '--engines': ['quality', 'perf'],
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
   '--timeout': ['perf', 'gateway', 'hostile', 'report'],
   '--runs': ['perf', 'report'],
-  '--seed': ['perf', 'hostile', 'report'],
+  '--seed': ['perf', 'hostile', 'feedback', 'report'],
   '--token-queries': ['tokens', 'report'],
   '--clients': ['gateway', 'report'],
   '--calls': ['gateway', 'report'],
@@ -351,6 +354,10 @@ function hostileText(results: HostileResult[]): string {
   return `## Hostile input\n\n${hostileTable(results)}\n`;
 }
 
+function feedbackResultText(result: FeedbackResult): string {
+  return `## Learning from use\n\n${feedbackText(result)}`;
+}
+
 function preselectResultText(result: PreselectResult): string {
   return `## Preselect: the search hits of the user's message offered at step 1\n\n${preselectText(result)}`;
 }
@@ -448,6 +455,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         io.stdout(args.json ? `${JSON.stringify({ preselect }, null, 2)}\n` : preselectResultText(preselect));
         break;
       }
+      case 'feedback': {
+        const feedback = await runFeedback(loadAll(), {
+          seed: args.seed ?? DEFAULT_FEEDBACK_SEED,
+          onProgress: progress,
+        });
+        io.stdout(args.json ? `${JSON.stringify({ feedback }, null, 2)}\n` : feedbackResultText(feedback));
+        break;
+      }
       case 'report': {
         const date = new Date();
         const machine = machineInfo();
@@ -458,10 +473,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         const gateway = await runGateway({ ...gatewayOptions, timeoutMs: DEFAULT_GATEWAY_TIMEOUT_MS });
         const hostile = await runHostile({ ...hostileOptions, timeoutMs: DEFAULT_HOSTILE_TIMEOUT_MS });
         const preselect = await runPreselect(datasets, { onProgress: progress });
+        const feedback = await runFeedback(datasets, { onProgress: progress });
         const outDir = args.out ?? join(projectRoot(), 'docs');
         const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--json')].join(' ');
         const files = await writeReport(
-          { quality, perf, tokens, gateway, hostile, preselect },
+          { quality, perf, tokens, gateway, hostile, preselect, feedback },
           {
             outDir,
             command,
@@ -484,12 +500,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         progress(`report: wrote ${files.join(', ')}`);
         io.stdout(
           args.json
-            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect }, null, 2)}\n`
+            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect, feedback }, null, 2)}\n`
             : [
                 qualityText(quality),
                 perfText(perf),
                 tokensText(tokens),
                 preselectResultText(preselect),
+                feedbackResultText(feedback),
                 gatewayText(gateway),
                 hostileText(hostile),
               ]

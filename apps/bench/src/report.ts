@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { latencyChart, qualityChart } from './charts.js';
 import { ENGINES, type EngineName } from './engines/index.js';
+import { type FeedbackResult, feedbackText } from './feedback.js';
 import {
   GATEWAY_OPERATIONS,
   type GatewayFigures,
@@ -33,6 +34,8 @@ export interface BenchResults {
   hostile: HostileResult[];
   /** Preselect per setting and dataset (`pnpm bench preselect`); its section is left out without it. */
   preselect?: PreselectResult;
+  /** Learning from use per dataset (`pnpm bench feedback`); its section is left out without it. */
+  feedback?: FeedbackResult;
 }
 
 /** Where and how the figures were measured. */
@@ -596,6 +599,7 @@ o200k_base tokens (gpt-tokenizer) of the tool definitions offered to the model a
 
 ${tokensTables(results.tokens)}
 ${results.preselect ? preselectSection(results.preselect) : ''}
+${results.feedback ? feedbackSection(results.feedback) : ''}
 ## The HTTP gateway under load
 
 The real \`toolscout-mcp\` gateway (\`McpGateway\` + \`serveHttp\`) on a loopback port, in a Node process of its own, in front of three in-process upstream servers of 20 tools each whose handlers only echo (so the gateway's own cost is what is measured). For each level, a fresh gateway serves ${WARM_UP_CLIENTS} warm-up clients, then that many MCP SDK clients (\`Client\` + \`StreamableHTTPClientTransport\`, all in the bench process, started at once) each initialize, list the tools, search, load the tool found and call it ${context.settings.gatewayCalls === 1 ? 'once' : `${context.settings.gatewayCalls} times`}, its answers checked, then leave: half with DELETE, half by dropping their connections without it. Latencies are p50 / p99 in ms, queueing included (every client starts at once). The gateway's sessions are counted at their most, once every client has left (the dropped ones stay until the idle timeout, shortened for the bench), and once the idle timeout has closed them. Memory is the gateway process's: RSS and V8 heap before the clients (after a full GC), the highest seen (heap sampled every 20 ms), and after every session closed (after a full GC). _threads kept_: threads of loaded tools still in the gateway's store. _CPU_: seconds used while the clients ran, by the bench process (the clients) and by the gateway. The clients' part of the run is limited to ${context.settings.gatewayTimeoutS} s.
@@ -608,6 +612,16 @@ Each case in a fresh Node process against a catalog of ${fmt(results.hostile[0]?
 
 ${hostileTable(results.hostile)}
 `;
+}
+
+/** The learning-from-use section: how it is measured, then its table. */
+export function feedbackSection(result: FeedbackResult): string {
+  return `
+## Learning from use
+
+Core's \`feedback\` session option, measured through the session itself (\`pnpm bench feedback\`): the evidence of which tool the model called after a search, counted only for the query words the tool's own text lacks, fused with the keyword score after the keyword search (see packages/core/README.md, "Learning from use"). A dataset's queries teach nothing about the other half's wording but what they share, so the first table measures how far the learning generalises to new requests, the second how well it remembers requests asked again; _all wrong_ shows what the same number of calls of random tools (a model trying to poison the ranking) does.
+
+${feedbackText(result)}`;
 }
 
 /** The preselect section: how it is measured, then its tables and the recommended default. */

@@ -5,6 +5,7 @@ import { badInputScenarios } from './scenarios/bad-input.js';
 import { codeModeScenarios } from './scenarios/code-mode.js';
 import { type ConformanceCapabilities, createScenarioContext } from './scenarios/context.js';
 import { deferredScenarios } from './scenarios/deferred.js';
+import { feedbackScenarios } from './scenarios/feedback.js';
 import { hostToolScenarios } from './scenarios/host-tools.js';
 import { instructionScenarios } from './scenarios/instructions.js';
 import { loadingScenarios } from './scenarios/loading.js';
@@ -54,6 +55,7 @@ export function runConformance(options: ConformanceOptions): void {
     optionErrorScenarios(context);
     instructionScenarios(context);
     preselectScenarios(context);
+    feedbackScenarios(context);
     codeModeScenarios(context);
   });
 }

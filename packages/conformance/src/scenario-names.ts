@@ -49,6 +49,7 @@ export const SCENARIOS = [
   'preselect: once per user message, additive across turns',
   'preselect: a failing selector preselects nothing',
   'preselect: the policy filter applies',
+  'feedback: a tool called after a search is found by later searches',
   'code mode: search and call in one model step',
   'code mode: a call the policy denies',
   'code mode: a timeout is a tool error',

@@ -8,6 +8,15 @@ export { type CatalogChange, ToolCatalog, type ToolCatalogOptions } from './cata
 export { isValidToolName, toToolName } from './catalog/tool-name.js';
 // Errors: the base class here, every class in `@toolscout/core/errors`
 export { ToolscoutError, type ToolscoutErrorCode } from './errors.js';
+// Learning from use: the session's `feedback` option and where learned queries live
+export type { FeedbackEntry, FeedbackLimits, FeedbackOutcome } from './feedback/feedback-entries.js';
+export {
+  type FeedbackStore,
+  InMemoryFeedbackStore,
+  KeyValueFeedbackStore,
+  type KeyValueFeedbackStoreOptions,
+} from './feedback/feedback-store.js';
+export { type FeedbackOptions, ToolFeedback } from './feedback/tool-feedback.js';
 // Importers: MCP, OpenAI, Anthropic tool definitions and JSON Lines datasets
 export { type AnthropicImportOptions, fromAnthropicTools } from './importers/anthropic.js';
 export type { ImporterOptions } from './importers/fields.js';

@@ -47,6 +47,7 @@ export interface ToolSearchProcessorOptions
     | 'code'
     | 'instructions'
     | 'preselect'
+    | 'feedback'
   > {
   /** The searchable tools: a record of Mastra tools by name, or a list of Mastra tools and descriptors (see {@link MastraToolInput}). */
   tools: MastraToolInput;

@@ -193,6 +193,7 @@ function processorOptions(
   if (options.catalogListing !== undefined) result.catalogListing = options.catalogListing;
   if (options.instructions !== undefined) result.instructions = options.instructions;
   if (options.preselect !== undefined) result.preselect = options.preselect;
+  if (options.feedback !== undefined) result.feedback = options.feedback;
   return result;
 }
 

@@ -1,5 +1,6 @@
 // The public API of @toolscout/redis.
 
+export { createRedisFeedbackStore, type RedisFeedbackStoreOptions } from './redis-feedback-store.js';
 export {
   createRedisKeyValueStore,
   type RedisCommandClient,

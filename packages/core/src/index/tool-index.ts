@@ -150,6 +150,11 @@ export class ToolIndex<TTool = unknown> {
     this.#unsubscribe = this.#catalog.subscribe((change) => this.#apply(change));
   }
 
+  /** The score below which hits are dropped unless a search says otherwise. */
+  get minScore(): number {
+    return this.#minScore;
+  }
+
   /** How many tools are indexed. */
   get size(): number {
     return this.#keyword.size;

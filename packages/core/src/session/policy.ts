@@ -1,6 +1,7 @@
 import { PolicyTimeoutError } from '../errors.js';
 import { MAX_TIMER_MS } from '../stores/loaded-tool-store.js';
 import type { CatalogTool } from '../types.js';
+import type { TelemetryEmitter } from './telemetry.js';
 
 /**
  * When the policy is asked:
@@ -170,4 +171,17 @@ export function policyCheck<TTool>(
     }
     return true;
   };
+}
+
+/** A session's {@link policyCheck} for one operation of `request`: each refusal reported as a `blocked` event. */
+export function sessionPolicyCheck<TTool>(
+  options: { filter?: PolicyFilter<TTool>; filterTimeoutMs?: number },
+  request: PolicyAsker,
+  always: (tool: CatalogTool<TTool>) => boolean,
+  emit: TelemetryEmitter['emit'],
+): PolicyCheck<TTool> {
+  const { threadId, resourceId } = request;
+  return policyCheck(options.filter, options.filterTimeoutMs, request, always, (tool, phase, answer) =>
+    emit({ type: 'blocked', threadId, resourceId, toolId: tool.id, phase, reason: answer.reason }),
+  );
 }

@@ -1,5 +1,6 @@
 import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidOptionError } from '../errors.js';
+import type { FeedbackOptions } from '../feedback/tool-feedback.js';
 import { checkIndexOptions } from '../index/index-options.js';
 import { checkMinScore } from '../index/ranking-params.js';
 import type { ToolIndex, ToolIndexOptions } from '../index/tool-index.js';
@@ -89,6 +90,12 @@ export interface ToolSearchSessionOptions<TTool = unknown> extends DeferredToolO
    * `StepRequest.conversation` (`{ type: 'user-message', text }`).
    */
   preselect?: boolean | PreselectOptions<TTool>;
+  /**
+   * Learning from use (off by default): the tool the model calls after a `search_tools` call of the
+   * same thread is recorded for that query, and later searches rank it higher (bounded, decaying;
+   * see {@link FeedbackOptions} and the README's "Learning from use").
+   */
+  feedback?: boolean | FeedbackOptions;
 }
 
 /** How many hits `search_tools` returns by default. */

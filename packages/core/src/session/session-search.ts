@@ -2,6 +2,8 @@
 // index, and, for a request that brings its own tools, the request-tool pool among that request's
 // tools, merged by score (both scores are absolute, in [0, 1]).
 import type { ToolCatalog } from '../catalog/catalog.js';
+import { fuseFeedback } from '../feedback/learned-queries.js';
+import type { ToolFeedback } from '../feedback/tool-feedback.js';
 import type { ToolIndex } from '../index/tool-index.js';
 import type { CatalogTool, MatchReason } from '../types.js';
 import { MODEL_INPUT_LIMITS, nameStart } from './model-input-limits.js';
@@ -24,6 +26,8 @@ export interface SearchSources<TTool> {
   requestTools: RequestToolSets<TTool>;
   isMetaTool(toolName: string): boolean;
   emit: TelemetryEmitter['emit'];
+  /** Learning from use (the `feedback` option), whose evidence `search_tools` fuses in. */
+  feedback?: ToolFeedback;
 }
 
 /**
@@ -40,13 +44,16 @@ async function rank<TTool>(
     minScore?: number;
     explain?: boolean;
     keep: (tool: CatalogTool<TTool>) => Promise<boolean>;
+    learned?: ReadonlyMap<string, number>;
   },
 ): Promise<ScoredTool<TTool>[]> {
   const { catalog, index, isMetaTool } = sources;
   const keep = async (tool: CatalogTool<TTool>) => !isMetaTool(tool.toolName) && (await options.keep(tool));
-  const fromCatalog = index
+  const { learned } = options;
+  const fromIndex = index
     .search(query, {
-      limit: options.limit,
+      // (deeper with learned evidence: a hit just below the limit may rise past the ones above it)
+      limit: options.limit + (learned?.size ?? 0),
       minScore: options.minScore,
       explain: options.explain,
       filter: async (id) => {
@@ -63,6 +70,10 @@ async function rank<TTool>(
           : [{ tool, score: hit.score, reasons: hit.reasons }];
       }),
     );
+  const fromCatalog =
+    learned && sources.feedback && learned.size > 0
+      ? fromIndex.then((hits) => withLearned(sources, set, query, hits, learned, { ...options, keep }))
+      : fromIndex;
   if (set === undefined || set.size === 0) return fromCatalog;
   const [own, fromRequest] = await Promise.all([
     fromCatalog,
@@ -72,8 +83,47 @@ async function rank<TTool>(
 }
 
 /**
+ * Keyword hits with learned evidence fused in (`fuseFeedback`), and the tools only learned
+ * evidence finds (keyword score 0) when they pass `keep` and score at least the `minScore`.
+ */
+async function withLearned<TTool>(
+  sources: SearchSources<TTool>,
+  set: RequestTools<TTool> | undefined,
+  query: string,
+  hits: ScoredTool<TTool>[],
+  learned: ReadonlyMap<string, number>,
+  options: { limit: number; minScore?: number; keep: (tool: CatalogTool<TTool>) => Promise<boolean> },
+): Promise<ScoredTool<TTool>[]> {
+  const weight = sources.feedback?.weight ?? 0;
+  const fused: ScoredTool<TTool>[] = hits.map((hit) => ({
+    ...hit,
+    score: fuseFeedback(hit.score, learned.get(hit.tool.id) ?? 0, weight),
+  }));
+  const found = new Set(hits.map((hit) => hit.tool.id));
+  const minScore = options.minScore ?? sources.index.minScore;
+  for (const [id, evidence] of learned) {
+    const tool = sources.catalog.get(id);
+    const score = fuseFeedback(0, evidence, weight);
+    if (found.has(id) || !tool || score < minScore || set?.shadows(tool) || !(await options.keep(tool))) continue;
+    fused.push({ tool, score });
+  }
+  fused.sort((a, b) => b.score - a.score || (a.tool.id < b.tool.id ? -1 : a.tool.id > b.tool.id ? 1 : 0));
+  // A query that is exactly a tool's id or name keeps that tool first, as the keyword ranking has it.
+  const named = hits[0] && namesTool(query, hits[0].tool) ? fused.findIndex((hit) => hit.tool === hits[0]?.tool) : -1;
+  if (named > 0) fused.unshift({ ...fused.splice(named, 1)[0]!, score: fused[0]!.score });
+  return fused.slice(0, options.limit);
+}
+
+/** Whether a query is exactly a tool's id or provider-safe name, as given or in lower case (see `ToolIndex.search`). */
+function namesTool(query: string, tool: CatalogTool<unknown>): boolean {
+  const text = query.trim();
+  return [text, text.toLowerCase()].some((name) => name === tool.id || name === tool.toolName);
+}
+
+/**
  * Searches as `search_tools` does, under the policy's `search` phase: the first 2,000 characters
- * of the query (`MODEL_INPUT_LIMITS.queryLength`); reports a `search` event.
+ * of the query (`MODEL_INPUT_LIMITS.queryLength`), with what was learned from use fused in (the
+ * `feedback` option); reports a `search` event.
  */
 export async function searchTools<TTool>(
   sources: SearchSources<TTool>,
@@ -84,11 +134,13 @@ export async function searchTools<TTool>(
 ): Promise<ScoredTool<TTool>[]> {
   const started = performance.now();
   const query = nameStart(fullQuery, MODEL_INPUT_LIMITS.queryLength);
+  const learned = await sources.feedback?.scores(query, options.limit);
   const results = await rank(sources, set, query, {
     limit: options.limit,
     minScore: options.minScore,
     explain: options.explain,
     keep: (tool) => options.allowed(tool, ['search']),
+    learned,
   });
   sources.emit({
     type: 'search',

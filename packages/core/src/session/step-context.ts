@@ -57,6 +57,8 @@ export interface StepContext<TTool> {
   remember(request: StepRequest, ids: readonly string[], loadedCount: number): Promise<void>;
   /** Reports a telemetry event to the session's listeners. */
   emit: TelemetryEmitter['emit'];
+  /** Records (with the `feedback` option) a catalog tool the model called after a search of its thread. */
+  called(request: StepRequest, tool: CatalogTool<TTool>, ok: boolean): Promise<void>;
   /** Keeps `step` for the tool calls the model made at it (see `ToolSearchStep.expectCalls`). */
   expectCalls(step: ToolSearchStep<TTool>, callIds: Iterable<string>): void;
 }

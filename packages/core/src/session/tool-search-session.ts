@@ -1,6 +1,7 @@
 import { keptName } from '../catalog/aliases.js';
 import { type CatalogChange, ToolCatalog } from '../catalog/catalog.js';
 import { SessionDisposedError, ToolLimitError } from '../errors.js';
+import type { ToolFeedback } from '../feedback/tool-feedback.js';
 import { ToolIndex } from '../index/tool-index.js';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
 import { DEFAULT_MAX_TOOLS_PER_THREAD, type LoadedToolStore } from '../stores/loaded-tool-store.js';
@@ -13,11 +14,12 @@ import { resolveInstructions } from './instructions.js';
 import { hostKey, hostKeys, KeptSteps, MAX_REMEMBERED_THREADS } from './kept-steps.js';
 import { DESCRIBE_PHASES } from './meta-tool-handlers.js';
 import { type MetaToolDefinition, type MetaToolRole, resolveMetaTools, type ToolSearchMode } from './meta-tools.js';
-import { type PolicyCheck, policyCheck } from './policy.js';
+import { type PolicyCheck, sessionPolicyCheck } from './policy.js';
 import { Preselector } from './preselect.js';
 import { resolvePreselect } from './preselect-options.js';
 import { RecentByThread } from './recent-by-thread.js';
 import { RequestToolSets, type RequestTools } from './request-tools.js';
+import { feedbackOf, noteCall, noteSearch } from './session-feedback.js';
 import {
   checkSessionOptions,
   codeModeOf,
@@ -60,6 +62,8 @@ export class ToolSearchSession<TTool = unknown> {
   readonly directTools: readonly CatalogTool<TTool>[];
   /** What the model is told about tool search, for the host's system channel (`instructions` option). */
   readonly instructions: string | undefined;
+  /** Learning from use (the `feedback` option): what was learned, to record, score or clear; undefined when off. */
+  readonly feedback: ToolFeedback | undefined;
   readonly #store: LoadedToolStore | undefined;
   readonly #ownsIndex: boolean;
   readonly #telemetry = new TelemetryEmitter();
@@ -94,6 +98,7 @@ export class ToolSearchSession<TTool = unknown> {
     this.#ownsIndex = options.index === undefined;
     this.index = options.index ?? new ToolIndex(this.catalog, options.indexOptions);
     this.#store = storeOf(options);
+    this.feedback = feedbackOf(options.feedback, this.catalog);
     for (const tool of this.catalog) if (tool.pinned) this.#pinned.set(tool.id, tool);
     this.#unsubscribe = this.catalog.subscribe((change) => {
       this.#catalogVersion++;
@@ -112,6 +117,7 @@ export class ToolSearchSession<TTool = unknown> {
       requestTools: this.#requestTools,
       isMetaTool: (name) => metaNames.has(name),
       emit,
+      feedback: this.feedback,
     };
     this.#steps = this.#stepContext();
     this.#preselect = preselect && new Preselector(preselect, this, this.#steps);
@@ -148,11 +154,12 @@ export class ToolSearchSession<TTool = unknown> {
     this.#kept.forgetThreads(ofThread);
     this.#lastLoads.deleteWhere(ofThread);
     this.#preselect?.forgetThreads(ofThread);
+    this.feedback?.forgetThreads(ofThread);
     if (everywhere && this.#store?.clearThread) await this.#store.clearThread(threadId);
     else await this.#store?.clear(key);
   }
 
-  /** Forgets what the session keeps for every thread (see {@link clearState}). */
+  /** Forgets what the session keeps for every thread (see {@link clearState}); not what it learned (`feedback.clear()`). */
   async clearAllState(): Promise<void> {
     this.#kept.clear();
     this.#lastLoads.clear();
@@ -405,12 +412,14 @@ export class ToolSearchSession<TTool = unknown> {
       isDirect: (tool) => this.#isDirect(tool),
       policyFor: (request) => this.#policyFor(request),
       loadPhases: () => (this.mode === 'auto-load' ? SUGGESTION_PHASES : DESCRIBE_PHASES),
-      search: (query, request, allowed) => this.#search(undefined, query, request, undefined, allowed),
+      search: (query, request, allowed) =>
+        this.#search(undefined, noteSearch(this.feedback, request, query), request, undefined, allowed),
       suggest: (name, allowed) => suggestTools(this.#sources, undefined, name, this.resolve(name)?.id, allowed),
       ready: (tool, request) => this.#deferred.ready(tool, request, 'load'),
       remember: (request, ids, loadedCount) => this.#remember(request, ids, loadedCount),
       emit: (event) => this.#telemetry.emit(event),
       expectCalls: (step, callIds) => this.#kept.expectCalls(step, callIds),
+      called: (request, tool, ok) => noteCall(this.feedback, request, tool, this.catalog, this.directTools, ok),
     };
   }
 
@@ -420,7 +429,8 @@ export class ToolSearchSession<TTool = unknown> {
     return {
       ...this.#steps,
       resolve: (name) => this.#resolveIn(set, name),
-      search: (query, request, allowed) => this.#search(set, query, request, undefined, allowed),
+      search: (query, request, allowed) =>
+        this.#search(set, noteSearch(this.feedback, request, query), request, undefined, allowed),
       suggest: (name, allowed) => suggestTools(this.#sources, set, name, this.#resolveIn(set, name)?.id, allowed),
     };
   }
@@ -441,22 +451,7 @@ export class ToolSearchSession<TTool = unknown> {
 
   /** See {@link StepContext.policyFor}. */
   #policyFor(request: StepRequest): PolicyCheck<TTool> {
-    const { filter, filterTimeoutMs } = this.options;
-    return policyCheck(
-      filter,
-      filterTimeoutMs,
-      request,
-      (tool) => this.#isDirect(tool),
-      (tool, phase, answer) =>
-        this.#telemetry.emit({
-          type: 'blocked',
-          threadId: request.threadId,
-          resourceId: request.resourceId,
-          toolId: tool.id,
-          phase,
-          reason: answer.reason,
-        }),
-    );
+    return sessionPolicyCheck(this.options, request, (tool) => this.#isDirect(tool), this.#sources.emit);
   }
 
   /** {@link search} within an operation's policy check, among the request's tools too (`set`). */

@@ -178,10 +178,12 @@ export class ToolSearchStep<TTool = unknown> {
         host: options.host,
       });
       this.#session.emit({ ...event, ok: true, latencyMs: performance.now() - started });
+      await this.#session.called(request, tool, true);
       return { ok: true, output, toolId: tool.id };
     } catch (cause) {
       const latencyMs = performance.now() - started;
       this.#session.emit({ ...event, ok: false, latencyMs, error: 'execution-failed' });
+      await this.#session.called(request, tool, false);
       return executionFailed(tool, cause);
     }
   }
