@@ -165,7 +165,12 @@ export class ToolIndex<TTool = unknown> {
     }
     const minScore = checkMinScore(options.minScore ?? this.#minScore, 'minScore');
     if (limit < 1 || typeof query !== 'string') return [];
-    const ranking = this.#scorer.rank(query);
+    // Without a filter or vectors only the first `limit` hits can be returned: the scorer prunes the
+    // tools that cannot be among them (keeping the tool the query names, see below).
+    const pruned = options.filter === undefined && this.#vector === undefined && Number.isFinite(limit);
+    const named = this.#namedBy(query);
+    const namedDoc = named === undefined ? -1 : (this.#keyword.docOf(named) ?? -1);
+    const ranking = this.#scorer.rank(query, pruned ? Math.ceil(limit) : Number.POSITIVE_INFINITY, namedDoc);
     const unit = this.#scorer.unit() * Math.max(1, ranking.terms.length) ** this.#ranking.lengthNorm;
     const { evidence, ids } = ranking;
     const scoreOf = (slot: number) => 1 - Math.exp(-evidence[slot]! / unit);
@@ -198,7 +203,6 @@ export class ToolIndex<TTool = unknown> {
 
     // A query that is exactly a tool's id or name (what a model sends after seeing the name in a
     // listing or a suggestion) ranks that tool first, whatever its text's statistics say.
-    const named = this.#namedBy(query);
     if (named !== undefined && ranked[0]?.id !== named) {
       const at = ranked.findIndex((hit) => hit.id === named);
       // Not among the selected hits: find it among every tool the query matched.
