@@ -40,6 +40,9 @@ export class QueryDocs {
   /** The documents touched in this search, in the order first touched (`count` of them). */
   docs = new Int32Array(0);
   count = 0;
+  /** Scratch space of {@link keptDocs}: each touched document's upper bound, and the kept ones. */
+  upper = new Float64Array(0);
+  kept = new Int32Array(0);
   /** The log: `logDocs[i]`, `logScores[i]` (`logged` entries), each term's from `segments[t]`. */
   logDocs = new Int32Array(0);
   logScores = new Float64Array(0);
@@ -56,6 +59,8 @@ export class QueryDocs {
       this.phrase = new Float64Array(length);
       this.mark = new Int32Array(length);
       this.docs = new Int32Array(length);
+      this.upper = new Float64Array(length);
+      this.kept = new Int32Array(length);
       this.stamp = 0;
     }
     if (this.stamp === 0x7fffffff) {
@@ -133,7 +138,7 @@ export function keptDocs(
   const count = docs.count;
   const all = docs.docs.subarray(0, count);
   if (!(wanted < count)) return all;
-  const upper = new Float64Array(count);
+  const upper = docs.upper;
   const heap = new KthLargest(Math.max(1, Math.floor(wanted)));
   const { sum, matched, top, phrase } = docs;
   const { ofDoc, factor, total } = source;
@@ -153,7 +158,7 @@ export function keptDocs(
   }
   const threshold = heap.value;
   let kept = 0;
-  const out = new Int32Array(count);
+  const out = docs.kept;
   for (let i = 0; i < count; i++) {
     if (upper[i]! >= threshold || all[i] === include) out[kept++] = all[i]!;
   }
