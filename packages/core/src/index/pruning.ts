@@ -38,7 +38,7 @@ export class QueryDocs {
   mark = new Int32Array(0);
   stamp = 0;
   /** The documents touched in this search, in the order first touched (`count` of them). */
-  docs = new Int32Array(0);
+  list = new Int32Array(0);
   count = 0;
   /** Scratch space of {@link keptDocs}: each touched document's upper bound, and the kept ones. */
   upper = new Float64Array(0);
@@ -58,7 +58,7 @@ export class QueryDocs {
       this.top = new Float64Array(length);
       this.phrase = new Float64Array(length);
       this.mark = new Int32Array(length);
-      this.docs = new Int32Array(length);
+      this.list = new Int32Array(length);
       this.upper = new Float64Array(length);
       this.kept = new Int32Array(length);
       this.stamp = 0;
@@ -81,7 +81,7 @@ export class QueryDocs {
       this.matched[doc] = 1;
       this.top[doc] = score;
       this.phrase[doc] = 0;
-      this.docs[this.count++] = doc;
+      this.list[this.count++] = doc;
     } else {
       this.sum[doc]! += score;
       this.matched[doc]! += 1;
@@ -94,24 +94,23 @@ export class QueryDocs {
     return this.mark[doc] === this.stamp;
   }
 
-  /** Logs a term's score of a document (for the clause sums); call {@link QueryDocs.nextTerm} first per term. */
+  /** Logs a term's score of a document (for the clause sums), after {@link QueryDocs.nextTerm}. */
   log(doc: number, score: number): void {
-    if (this.logged === this.logDocs.length) {
-      const length = Math.max(1024, 2 * this.logged);
-      const docs = new Int32Array(length);
-      const scores = new Float64Array(length);
-      docs.set(this.logDocs);
-      scores.set(this.logScores);
-      this.logDocs = docs;
-      this.logScores = scores;
-    }
     this.logDocs[this.logged] = doc;
     this.logScores[this.logged++] = score;
   }
 
-  /** Opens the next query term's part of the log. */
-  nextTerm(): void {
+  /** Opens the next query term's part of the log, with room for `room` more entries. */
+  nextTerm(room: number): void {
     this.segments.push(this.logged);
+    if (this.logged + room <= this.logDocs.length) return;
+    const length = Math.max(1024, 2 * (this.logged + room));
+    const docs = new Int32Array(length);
+    const scores = new Float64Array(length);
+    docs.set(this.logDocs.subarray(0, this.logged));
+    scores.set(this.logScores.subarray(0, this.logged));
+    this.logDocs = docs;
+    this.logScores = scores;
   }
 }
 
@@ -136,7 +135,7 @@ export function keptDocs(
   source: SourceEvidence,
 ): Int32Array {
   const count = docs.count;
-  const all = docs.docs.subarray(0, count);
+  const all = docs.list.subarray(0, count);
   if (!(wanted < count)) return all;
   const upper = docs.upper;
   const heap = new KthLargest(Math.max(1, Math.floor(wanted)));

@@ -340,18 +340,39 @@ export class Scorer {
       const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
       for (let t = 0; t < terms.length; t++) {
         state.termSources[t] = this.#scoreTerm(terms[t]!, termFields, touched);
-        if (width > 0) docs.nextTerm();
+        if (width > 0) docs.nextTerm(touched.length);
+        // (QueryDocs.add and .log inlined: this loop runs once per posting)
+        const { sum, matched, top, phrase, mark, list, logDocs, logScores } = docs;
+        const stamp = docs.stamp;
+        let count = docs.count;
+        let logged = docs.logged;
         for (let i = 0; i < touched.length; i++) {
           const doc = touched[i]!;
           const score = scores[doc]!;
-          docs.add(doc, score);
-          if (width > 0) docs.log(doc, score);
+          if (mark[doc] !== stamp) {
+            mark[doc] = stamp;
+            sum[doc] = score;
+            matched[doc] = 1;
+            top[doc] = score;
+            phrase[doc] = 0;
+            list[count++] = doc;
+          } else {
+            sum[doc]! += score;
+            matched[doc]! += 1;
+            if (score > top[doc]!) top[doc] = score;
+          }
+          if (width > 0) {
+            logDocs[logged] = doc;
+            logScores[logged++] = score;
+          }
           const source = sourceOfDoc === undefined ? -1 : sourceOfDoc[doc]!;
           if (source >= 0 && score > sourceBest[source]!) {
             if (sourceBest[source] === 0) bestSources.push(source);
             sourceBest[source] = score;
           }
         }
+        docs.count = count;
+        docs.logged = logged;
         for (const source of bestSources) {
           if (sourceTotal[source] === 0) totalSources.push(source);
           sourceTotal[source]! += sourceBest[source]!;
