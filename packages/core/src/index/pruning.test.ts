@@ -65,6 +65,24 @@ describe('search pruning', () => {
     }
   });
 
+  it('stays exact under other ranking settings (a clause weight above 1, no coordination, a heavy source)', async () => {
+    const tools = catalogTools();
+    for (const ranking of [
+      { clauseWeight: 1.5 },
+      { coordination: 0, sourceWeight: 3 },
+      { clauseWeight: 1, coordination: 2 },
+    ]) {
+      const other = new ToolIndex(new ToolCatalog(tools), { ranking });
+      for (const query of [
+        'Send an email to Bob. Then create a calendar event.',
+        'get data; list files! translate text',
+      ]) {
+        const { pruned, full } = await bothWays(other, query, { limit: 4, minScore: 0 });
+        expect(summary(pruned), `${query} ${JSON.stringify(ranking)}`).toEqual(summary(full));
+      }
+    }
+  });
+
   it('breaks ties at the k-th score by id, as the full ranking does', async () => {
     // 40 tools with the same text: every one has the same evidence, so the limit cuts a tie.
     const same = Array.from({ length: 40 }, (_, i) => ({

@@ -14,7 +14,7 @@
 // - lower bound: the clause holding the tool's single best term score `x` has `S_c ≥ x` and
 //   `m_c^γ ≥ 1`, so `best ≥ x`.
 // Both bounds are monotone in every piece of evidence (so a per-term weight multiplier, which only
-// scales `s(t)`, keeps them safe). They are widened by a relative 1e-9 against the last bit. Then
+// scales `s(t)`, keeps them safe). They are widened by 1e-9 of the parts' sizes against the last bit. Then
 // with `θ` the `wanted`-th largest lower bound, a tool whose upper bound is below `θ` has `wanted`
 // tools with strictly more evidence and cannot place (nor tie): only tools with an upper bound of
 // at least `θ` are kept and scored exactly. For a one-clause query the bounds are the evidence
@@ -148,11 +148,14 @@ export function keptDocs(
     const s = ofDoc === undefined ? -1 : ofDoc[doc]!;
     const rest = (s >= 0 ? factor[s]! * Math.max(0, total[s]! - own) : 0) + phrase[doc]!;
     if (clauses) {
-      upper[i] = ((1 - clauseWeight) * whole + clauseWeight * whole + rest) * (1 + SLACK);
-      heap.push(((1 - clauseWeight) * whole + clauseWeight * top[doc]! + rest) * (1 - SLACK));
+      // (a clause weight above 1 makes the first part negative: the margin is of the parts' sizes)
+      const margin = SLACK * (Math.abs((1 - clauseWeight) * whole) + clauseWeight * whole + rest);
+      upper[i] = (1 - clauseWeight) * whole + clauseWeight * whole + rest + margin;
+      heap.push((1 - clauseWeight) * whole + clauseWeight * top[doc]! + rest - margin);
     } else {
-      upper[i] = (whole + rest) * (1 + SLACK);
-      heap.push((whole + rest) * (1 - SLACK));
+      const margin = SLACK * (whole + rest);
+      upper[i] = whole + rest + margin;
+      heap.push(whole + rest - margin);
     }
   }
   const threshold = heap.value;
