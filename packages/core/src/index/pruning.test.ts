@@ -35,10 +35,13 @@ function catalogTools(): ToolDescriptor[] {
   return tools;
 }
 
-/** What a search returns, with the pruning (no filter) and without (a filter that allows all). */
+/** What a search returns, with the pruning, and without (every tool ranked: no limit, then cut). */
 async function bothWays(index: ToolIndex, query: string, options: SearchOptions = {}) {
   const pruned = await index.search(query, options);
-  const full = await index.search(query, { ...options, filter: () => true });
+  const full = (await index.search(query, { ...options, limit: Number.POSITIVE_INFINITY })).slice(
+    0,
+    options.limit ?? 10,
+  );
   return { pruned, full };
 }
 
@@ -79,6 +82,20 @@ describe('search pruning', () => {
       ]) {
         const { pruned, full } = await bothWays(other, query, { limit: 4, minScore: 0 });
         expect(summary(pruned), `${query} ${JSON.stringify(ranking)}`).toEqual(summary(full));
+      }
+    }
+  });
+
+  it('with a filter, ranks past the pruned depth in full when the filter refuses too many', async () => {
+    for (const [name, allow] of [
+      ['all', () => true],
+      ['every 7th', (id: string) => Number(id.slice(5)) % 7 === 0],
+      ['one', (id: string) => id === 'tool_299'],
+      ['none', () => false],
+    ] as const) {
+      for (const query of ['get data', 'Send an email to Bob. Then create a calendar event.', 'weather forecast']) {
+        const { pruned, full } = await bothWays(index, query, { limit: 3, minScore: 0, filter: allow });
+        expect(summary(pruned), `${query} (${name})`).toEqual(summary(full));
       }
     }
   });

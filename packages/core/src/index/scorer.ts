@@ -397,6 +397,7 @@ export class Scorer {
       for (let m = 0; m <= terms.length; m++) powers[m] = m ** coordination;
       const source = { ofDoc: sourceOfDoc, factor: sourceFactor, total: sourceTotal };
       const kept = keptDocs(docs, wanted, include, powers, clauseWeight, width > 0, source);
+      state.complete = kept.length === docs.count;
       for (let i = 0; i < kept.length; i++) {
         const doc = kept[i]!;
         slotOfDoc[doc] = state.addCandidate(
