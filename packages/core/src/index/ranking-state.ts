@@ -41,6 +41,8 @@ export class RankingState {
   /** The fields query terms were scored in. */
   fields: readonly FieldSpec[] = [];
   count = 0;
+  /** Whether every tool the query matched has a slot (else only those that can reach the search's depth). */
+  complete = true;
   sum = new Float64Array(256);
   matched = new Uint16Array(256);
   evidence = new Float64Array(256);

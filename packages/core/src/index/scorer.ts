@@ -1,6 +1,7 @@
 import { tokenizeQuery } from '../text/tokenize.js';
 import type { KeywordIndex, TermEntry } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
+import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
 import { type FieldSpec, RankingState, type TermSource } from './ranking-state.js';
 import { INDEX_FIELDS, type IndexField, pairTerm } from './tool-document.js';
@@ -230,12 +231,14 @@ export class Scorer {
   }
 
   /**
-   * Adds to `phrase[slot]` the phrase evidence of each candidate: for each pair of neighbouring
+   * Adds to each touched tool's accumulator (by document number) its phrase evidence: for each pair of neighbouring
    * query terms (each pair once, in order of appearance), BM25 over the documents that have the two
    * side by side, the pair's document frequency and each document's count of it found at search
    * time among the documents of the rarer term (its name and description postings).
    */
-  #scorePhrases(clauseTerms: readonly string[][], weight: number, phrase: Float64Array, slotOfDoc: Int32Array): void {
+  #scorePhrases(clauseTerms: readonly string[][], weight: number): void {
+    const queryDocs = this.#docs;
+    const phrase = queryDocs.phrase;
     const keyword = this.#keyword;
     const pairs = new Map<string, [string, string]>();
     for (const terms of clauseTerms) {
@@ -274,18 +277,25 @@ export class Scorer {
       if (matching === 0) continue;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       for (let i = 0; i < matching; i++) {
-        const slot = slotOfDoc[docs[i]!]!;
-        if (slot < 0) continue;
+        const doc = docs[i]!;
+        if (!queryDocs.touched(doc)) continue;
         const termFreq = freqs[i]!;
-        const fieldLength = this.#phrases.length(docs[i]!);
+        const fieldLength = this.#phrases.length(doc);
         const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
-        phrase[slot]! += weight * raw;
+        phrase[doc]! += weight * raw;
       }
     }
   }
 
-  /** Every tool matching the query, with its evidence (see the class comment), in no order. */
-  rank(query: string): RankingState {
+  /** The per-document accumulators of the running search (see {@link keptDocs}). */
+  readonly #docs = new QueryDocs();
+
+  /**
+   * The tools matching the query that can be among its `wanted` best (all when not given; a limit
+   * with neither filter nor vectors needs no more), with their exact evidence (see the class
+   * comment), in no order; `include` (a document number) is kept whenever it matches.
+   */
+  rank(query: string, wanted = Number.POSITIVE_INFINITY, include = -1): RankingState {
     const ranking = this.#ranking;
     const clauseTerms = (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
       .map((clause) => tokenizeQuery(clause))
@@ -309,6 +319,9 @@ export class Scorer {
     const slotOfDoc = this.#slotOfDoc;
     const scores = this.#termScore;
     const termFields = this.#termFields;
+    const width = state.width;
+    const docs = this.#docs;
+    docs.begin(keyword.nextDoc);
 
     // The sources whose total is set in this search (to clear afterwards).
     const totalSources: number[] = [];
@@ -324,38 +337,54 @@ export class Scorer {
       const sourceTotal = this.#sourceTotal;
       const bestSources: number[] = [];
       const touched: number[] = [];
-      const sourceOfDoc = this.#sources.ofDoc;
-      terms.forEach((term, t) => {
-        const inClauses = clausesOf.get(term)!;
-        state.termSources[t] = this.#scoreTerm(term, termFields, touched);
+      const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
+      for (let t = 0; t < terms.length; t++) {
+        state.termSources[t] = this.#scoreTerm(terms[t]!, termFields, touched);
+        if (width > 0) docs.nextTerm(touched.length);
+        // (QueryDocs.add and .log inlined: this loop runs once per posting)
+        const { sum, matched, top, phrase, mark, list, logDocs, logScores } = docs;
+        const stamp = docs.stamp;
+        let count = docs.count;
+        let logged = docs.logged;
         for (let i = 0; i < touched.length; i++) {
           const doc = touched[i]!;
-          let slot = slotOfDoc[doc]!;
-          if (slot < 0) {
-            slot = state.addCandidate(keyword.idOf(doc)!, doc, useSources ? sourceOfDoc[doc]! : -1);
-            slotOfDoc[doc] = slot;
-          }
           const score = scores[doc]!;
-          state.record(slot, inClauses, score);
-          const source = state.sources[slot]!;
+          if (mark[doc] !== stamp) {
+            mark[doc] = stamp;
+            sum[doc] = score;
+            matched[doc] = 1;
+            top[doc] = score;
+            phrase[doc] = 0;
+            list[count++] = doc;
+          } else {
+            sum[doc]! += score;
+            matched[doc]! += 1;
+            if (score > top[doc]!) top[doc] = score;
+          }
+          if (width > 0) {
+            logDocs[logged] = doc;
+            logScores[logged++] = score;
+          }
+          const source = sourceOfDoc === undefined ? -1 : sourceOfDoc[doc]!;
           if (source >= 0 && score > sourceBest[source]!) {
             if (sourceBest[source] === 0) bestSources.push(source);
             sourceBest[source] = score;
           }
         }
+        docs.count = count;
+        docs.logged = logged;
         for (const source of bestSources) {
           if (sourceTotal[source] === 0) totalSources.push(source);
           sourceTotal[source]! += sourceBest[source]!;
           sourceBest[source] = 0;
         }
         bestSources.length = 0;
-      });
+      }
 
       // Phrases: neighbouring query terms side by side in a line of a tool's name or description,
       // scored by BM25 as a field of word pairs (see PhraseIndex).
       const phraseWeight = ranking.fieldWeights.phrases;
-      const phrase = new Float64Array(state.count);
-      if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight, phrase, slotOfDoc);
+      if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight);
 
       const n = keyword.size;
       const sourceFactor = this.#sourceFactor;
@@ -364,7 +393,37 @@ export class Scorer {
         sourceFactor[source] = (ranking.sourceWeight * Math.log(n / size)) / Math.log(n);
       }
       const { coordination, clauseWeight } = ranking;
-      const width = state.width;
+      const powers = new Float64Array(terms.length + 1);
+      for (let m = 0; m <= terms.length; m++) powers[m] = m ** coordination;
+      const source = { ofDoc: sourceOfDoc, factor: sourceFactor, total: sourceTotal };
+      const kept = keptDocs(docs, wanted, include, powers, clauseWeight, width > 0, source);
+      state.complete = kept.length === docs.count;
+      for (let i = 0; i < kept.length; i++) {
+        const doc = kept[i]!;
+        slotOfDoc[doc] = state.addCandidate(
+          keyword.idOf(doc)!,
+          doc,
+          sourceOfDoc === undefined ? -1 : sourceOfDoc[doc]!,
+        );
+      }
+      if (width > 0) {
+        // The kept tools' clause sums, from the log (term after term, as the sums were made).
+        const { logDocs, logScores, segments } = docs;
+        for (let t = 0; t < terms.length; t++) {
+          const inClauses = clausesOf.get(terms[t]!)!;
+          const end = t + 1 < segments.length ? segments[t + 1]! : docs.logged;
+          for (let i = segments[t]!; i < end; i++) {
+            const slot = slotOfDoc[logDocs[i]!]!;
+            if (slot >= 0) state.record(slot, inClauses, logScores[i]!);
+          }
+        }
+      } else {
+        for (let slot = 0; slot < state.count; slot++) {
+          const doc = state.docs[slot]!;
+          state.sum[slot] = docs.sum[doc]!;
+          state.matched[slot] = docs.matched[doc]!;
+        }
+      }
       for (let slot = 0; slot < state.count; slot++) {
         const sum = state.sum[slot]!;
         const whole = sum * state.matched[slot]! ** coordination;
@@ -383,7 +442,7 @@ export class Scorer {
           // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
           evidence += sourceFactor[source]! * Math.max(0, sourceTotal[source]! - sum);
         }
-        state.evidence[slot] = evidence + phrase[slot]!;
+        state.evidence[slot] = evidence + docs.phrase[state.docs[slot]!]!;
       }
     } finally {
       for (let slot = 0; slot < state.count; slot++) slotOfDoc[state.docs[slot]!] = -1;

@@ -17,6 +17,7 @@ import {
   type RankingParams,
   resolveRanking,
 } from './ranking-params.js';
+import type { RankingState } from './ranking-state.js';
 import { LOOKUP_FIELDS, Scorer } from './scorer.js';
 import { loadSavedIndexes, type SavedIndexes, type SerializedToolIndex, serializeIndex } from './serialize.js';
 import { trimTermNumbers } from './term-numbers.js';
@@ -54,6 +55,14 @@ export interface ToolIndexOptions {
    * several catalogs at once; change them only with a benchmark at hand.
    */
   ranking?: RankingOverrides;
+}
+
+/** A query's ranked hits, the ranking they come from, and how many of them are exact (see `#rankedHits`). */
+interface RankedHits {
+  ranking: RankingState;
+  ranked: SearchHit[];
+  slotOfId: Map<string, number>;
+  exact: number;
 }
 
 /**
@@ -175,7 +184,74 @@ export class ToolIndex<TTool = unknown> {
       throw new InvalidOptionError('explain', `explain must be true or false, got ${String(options.explain)}`);
     }
     if (limit < 1 || typeof query !== 'string') return [];
-    const ranking = this.#scorer.rank(query);
+    // Without vectors only the first `limit` hits can be returned, or a few more when a filter may
+    // refuse some: the scorer prunes the tools that cannot be among the first `depth` (keeping the
+    // tool the query names, see below), and a filter that refuses more asks for the full ranking.
+    const filter = options.filter;
+    const depth =
+      this.#vector !== undefined || !Number.isFinite(limit)
+        ? Number.POSITIVE_INFINITY
+        : filter === undefined
+          ? Math.ceil(limit)
+          : 2 * Math.ceil(limit) + 10;
+    const named = this.#namedBy(query);
+    let view = await this.#rankedHits(query, depth, named, limit, minScore, filter === undefined);
+    const hits: SearchHit[] = [];
+    const viewOf = new Map<SearchHit, RankedHits>();
+    let next = 0;
+    let done = false;
+    while (hits.length < limit && !done) {
+      // A pruned ranking is exact for its first `depth` hits only: past them, rank in full.
+      if (next >= view.exact) {
+        view = await this.#rankedHits(query, Number.POSITIVE_INFINITY, named, limit, minScore, false);
+        continue;
+      }
+      const { ranked } = view;
+      if (next >= ranked.length) break;
+      // Ask about no more candidates than there are places left: all of them are needed if all pass.
+      const batch: SearchHit[] = [];
+      while (batch.length < limit - hits.length && next < ranked.length && next < view.exact) {
+        const hit = ranked[next++]!;
+        if (hit.score < minScore) {
+          done = true; // sorted: nothing after this one qualifies
+          break;
+        }
+        batch.push(hit);
+        viewOf.set(hit, view);
+      }
+      if (filter === undefined) {
+        hits.push(...batch);
+      } else {
+        const allowed = await Promise.all(batch.map((hit) => filter(hit.id)));
+        batch.forEach((hit, i) => {
+          if (allowed[i] === true) hits.push(hit);
+        });
+      }
+    }
+    for (const hit of hits) {
+      const from = viewOf.get(hit)!;
+      const slot = from.slotOfId.get(hit.id);
+      if (slot !== undefined) hit.matches = from.ranking.matchesOf(slot);
+    }
+    if (options.explain === true) this.#explain(query, hits);
+    return hits;
+  }
+
+  /**
+   * The ranked hits of a query (the keyword ranking, or that fused with the nearest tools by
+   * meaning), exact for the first `depth` (all when the scorer kept every tool the query touched);
+   * `selectOnly` when no more than `limit` hits will be read.
+   */
+  async #rankedHits(
+    query: string,
+    depth: number,
+    named: string | undefined,
+    limit: number,
+    minScore: number,
+    selectOnly: boolean,
+  ): Promise<RankedHits> {
+    const namedDoc = named === undefined ? -1 : (this.#keyword.docOf(named) ?? -1);
+    const ranking = this.#scorer.rank(query, depth, namedDoc);
     const unit = this.#scorer.unit() * Math.max(1, ranking.terms.length) ** this.#ranking.lengthNorm;
     const { evidence, ids } = ranking;
     const scoreOf = (slot: number) => 1 - Math.exp(-evidence[slot]! / unit);
@@ -183,7 +259,6 @@ export class ToolIndex<TTool = unknown> {
     const order = (a: number, b: number) =>
       evidence[b]! - evidence[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
 
-    // Ranked hits: the keyword ranking, or that fused with the nearest tools by meaning.
     let ranked: SearchHit[];
     const slotOfId = new Map<string, number>();
     const toHit = (slot: number): SearchHit => {
@@ -192,7 +267,7 @@ export class ToolIndex<TTool = unknown> {
     };
     if (this.#vector === undefined) {
       // Without a filter only the first `limit` hits can be returned: select them, sort no more.
-      const wanted = options.filter === undefined && Number.isFinite(limit) ? Math.ceil(limit) : ranking.count;
+      const wanted = selectOnly && Number.isFinite(limit) ? Math.ceil(limit) : ranking.count;
       ranked = bestSlots(ranking.count, wanted, (slot) => scoreOf(slot) >= minScore, order).map(toHit);
     } else {
       const wanted = Math.max(this.#vectorCandidates, 3 * Math.ceil(limit));
@@ -208,7 +283,6 @@ export class ToolIndex<TTool = unknown> {
 
     // A query that is exactly a tool's id or name (what a model sends after seeing the name in a
     // listing or a suggestion) ranks that tool first, whatever its text's statistics say.
-    const named = this.#namedBy(query);
     if (named !== undefined && ranked[0]?.id !== named) {
       const at = ranked.findIndex((hit) => hit.id === named);
       // Not among the selected hits: find it among every tool the query matched.
@@ -216,36 +290,7 @@ export class ToolIndex<TTool = unknown> {
       const hit = at >= 0 ? ranked.splice(at, 1)[0] : slot >= 0 ? toHit(slot) : undefined;
       if (hit) ranked.unshift({ ...hit, score: Math.max(hit.score, ranked[0]?.score ?? 0) });
     }
-
-    const hits: SearchHit[] = [];
-    const filter = options.filter;
-    let next = 0;
-    while (hits.length < limit && next < ranked.length) {
-      // Ask about no more candidates than there are places left: all of them are needed if all pass.
-      const batch: SearchHit[] = [];
-      while (batch.length < limit - hits.length && next < ranked.length) {
-        const hit = ranked[next++]!;
-        if (hit.score < minScore) {
-          next = ranked.length; // sorted: nothing after this one qualifies
-          break;
-        }
-        batch.push(hit);
-      }
-      if (filter === undefined) {
-        hits.push(...batch);
-      } else {
-        const allowed = await Promise.all(batch.map((hit) => filter(hit.id)));
-        batch.forEach((hit, i) => {
-          if (allowed[i] === true) hits.push(hit);
-        });
-      }
-    }
-    for (const hit of hits) {
-      const slot = slotOfId.get(hit.id);
-      if (slot !== undefined) hit.matches = ranking.matchesOf(slot);
-    }
-    if (options.explain === true) this.#explain(query, hits);
-    return hits;
+    return { ranking, ranked, slotOfId, exact: ranking.complete ? Number.POSITIVE_INFINITY : depth };
   }
 
   /** Sets each hit's `reasons`, from the query's terms and the hit's indexed text (after ranking). */

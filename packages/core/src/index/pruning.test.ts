@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { ToolCatalog } from '../catalog/catalog.js';
+import type { SearchHit, SearchOptions, ToolDescriptor } from '../types.js';
+import { KthLargest, keptDocs, QueryDocs } from './pruning.js';
+import { ToolIndex } from './tool-index.js';
+
+const WORDS = [
+  'weather forecast city',
+  'send email message recipient',
+  'create calendar event meeting',
+  'list files folder drive',
+  'search web pages results',
+  'translate text language',
+  'convert currency exchange rate',
+  'track package delivery status',
+  'get stock price quote',
+  'book flight ticket airline',
+];
+
+/** 300 tools in 30 sources, each description mixing a topic with words most tools share. */
+function catalogTools(): ToolDescriptor[] {
+  const tools: ToolDescriptor[] = [];
+  for (let i = 0; i < 300; i++) {
+    const topic = WORDS[i % WORDS.length]!;
+    const other = WORDS[(i * 7 + 3) % WORDS.length]!;
+    const words = topic.split(' ');
+    tools.push({
+      id: `tool_${String(i).padStart(3, '0')}`,
+      name: `get_${words[i % words.length]}_${i % 13}`,
+      description: `Get ${topic} data. ${i % 3 === 0 ? `Also ${other}.` : 'Returns data as JSON.'}`,
+      source: `api_${i % 30}`,
+      tags: i % 5 === 0 ? ['data'] : [],
+    });
+  }
+  return tools;
+}
+
+/** What a search returns, with the pruning, and without (every tool ranked: no limit, then cut). */
+async function bothWays(index: ToolIndex, query: string, options: SearchOptions = {}) {
+  const pruned = await index.search(query, options);
+  const full = (await index.search(query, { ...options, limit: Number.POSITIVE_INFINITY })).slice(
+    0,
+    options.limit ?? 10,
+  );
+  return { pruned, full };
+}
+
+const summary = (hits: readonly SearchHit[]) => hits.map((hit) => [hit.id, hit.score, hit.matches]);
+
+describe('search pruning', () => {
+  const index = new ToolIndex(new ToolCatalog(catalogTools()));
+
+  it('returns exactly the unpruned top k, scores and matches included, for every limit and minScore', async () => {
+    const queries = [
+      'get data', // one very common term and another
+      'data', // a term most tools have
+      'weather forecast for my city',
+      'Send an email to Bob. Then create a calendar event. Also track my package.',
+      'convert currency; get stock price quote! book a flight?',
+      'list the files in my drive and translate the text',
+      'xyzzy quux',
+    ];
+    for (const query of queries) {
+      for (const options of [{ limit: 1 }, { limit: 3, minScore: 0 }, { limit: 10 }, { limit: 25, minScore: 0.3 }]) {
+        const { pruned, full } = await bothWays(index, query, options);
+        expect(summary(pruned), `${query} ${JSON.stringify(options)}`).toEqual(summary(full));
+      }
+    }
+  });
+
+  it('stays exact under other ranking settings (a clause weight above 1, no coordination, a heavy source)', async () => {
+    const tools = catalogTools();
+    for (const ranking of [
+      { clauseWeight: 1.5 },
+      { coordination: 0, sourceWeight: 3 },
+      { clauseWeight: 1, coordination: 2 },
+    ]) {
+      const other = new ToolIndex(new ToolCatalog(tools), { ranking });
+      for (const query of [
+        'Send an email to Bob. Then create a calendar event.',
+        'get data; list files! translate text',
+      ]) {
+        const { pruned, full } = await bothWays(other, query, { limit: 4, minScore: 0 });
+        expect(summary(pruned), `${query} ${JSON.stringify(ranking)}`).toEqual(summary(full));
+      }
+    }
+  });
+
+  it('with a filter, ranks past the pruned depth in full when the filter refuses too many', async () => {
+    for (const [name, allow] of [
+      ['all', () => true],
+      ['every 7th', (id: string) => Number(id.slice(5)) % 7 === 0],
+      ['one', (id: string) => id === 'tool_299'],
+      ['none', () => false],
+    ] as const) {
+      for (const query of ['get data', 'Send an email to Bob. Then create a calendar event.', 'weather forecast']) {
+        const { pruned, full } = await bothWays(index, query, { limit: 3, minScore: 0, filter: allow });
+        expect(summary(pruned), `${query} (${name})`).toEqual(summary(full));
+      }
+    }
+  });
+
+  it('breaks ties at the k-th score by id, as the full ranking does', async () => {
+    // 40 tools with the same text: every one has the same evidence, so the limit cuts a tie.
+    const same = Array.from({ length: 40 }, (_, i) => ({
+      id: `same_${String(39 - i).padStart(2, '0')}`,
+      description: 'Resize an image.',
+    }));
+    const ties = new ToolIndex(new ToolCatalog([...same, { id: 'other', description: 'Resize a video.' }]));
+    const { pruned, full } = await bothWays(ties, 'resize image', { limit: 5, minScore: 0 });
+    expect(pruned.map((hit) => hit.id)).toEqual(['same_00', 'same_01', 'same_02', 'same_03', 'same_04']);
+    expect(summary(pruned)).toEqual(summary(full));
+  });
+
+  it('keeps the tool a query names, even when its evidence is below the limit', async () => {
+    const tools = [
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `data_${i}`, description: 'Data. Data of data.' })),
+      { id: 'data', name: 'misc_helper_tool', description: 'Reads a data file.' },
+    ];
+    const named = new ToolIndex(new ToolCatalog(tools));
+    const { pruned, full } = await bothWays(named, 'data', { limit: 1, minScore: 0 });
+    expect(pruned[0]?.id).toBe('data');
+    expect((await named.search('data data', { limit: 1, minScore: 0 }))[0]?.id).not.toBe('data'); // (weaker evidence)
+    expect(summary(pruned)).toEqual(summary(full));
+  });
+});
+
+describe('keptDocs', () => {
+  /** Accumulators of a one-clause search over the given per-document term scores. */
+  function accumulated(scores: number[][]): QueryDocs {
+    const docs = new QueryDocs();
+    docs.begin(scores.length);
+    for (let t = 0; t < scores[0]!.length; t++) {
+      scores.forEach((row, doc) => {
+        if (row[t]! > 0) docs.add(doc, row[t]!);
+      });
+    }
+    return docs;
+  }
+  const powers = Float64Array.from([0, 1, Math.SQRT2, Math.sqrt(3)]);
+  const noSources = { ofDoc: undefined, factor: new Float64Array(0), total: new Float64Array(0) };
+
+  it('keeps exactly the k best of a one-clause query (the bound is tight), and ties with the k-th', () => {
+    const docs = accumulated([
+      [1, 1],
+      [3, 0],
+      [0, 2],
+      [1, 1],
+      [0.5, 0],
+    ]);
+    // evidence: 2√2 ≈ 2.83, 3, 2, 2.83, 0.5
+    expect([...keptDocs(docs, 1, -1, powers, 0.6, false, noSources)]).toEqual([1]);
+    expect([...keptDocs(docs, 2, -1, powers, 0.6, false, noSources)].sort()).toEqual([0, 1, 3]);
+    expect([...keptDocs(docs, 2, 4, powers, 0.6, false, noSources)].sort()).toEqual([0, 1, 3, 4]);
+    expect([...keptDocs(docs, 5, -1, powers, 0.6, false, noSources)]).toHaveLength(5);
+  });
+
+  it('keeps, with clauses, every tool whose upper bound reaches the k-th lower bound', () => {
+    const docs = accumulated([
+      [2, 2],
+      [3, 0],
+      [0, 1],
+    ]);
+    // whole: 4√2 ≈ 5.66, 3, 1; lower (0.4 whole + 0.6 top): 3.46, 3, 1; upper: the whole.
+    expect([...keptDocs(docs, 1, -1, powers, 0.6, true, noSources)]).toEqual([0]);
+    expect([...keptDocs(docs, 2, -1, powers, 0.6, true, noSources)]).toEqual([0, 1]);
+  });
+
+  it('counts what the rest of a source matches in both bounds', () => {
+    const docs = accumulated([
+      [4, 0],
+      [0, 1],
+      [0, 2.5],
+    ]);
+    // documents 0 and 1 share source 0 (total 4 + 1 = 5, factor 0.5): document 1 gets
+    // 1 + 0.5 × (5 - 1) = 3 and passes document 2 (2.5), which it would not without its source.
+    const sources = { ofDoc: [0, 0, 1], factor: Float64Array.from([0.5, 0]), total: Float64Array.from([5, 2.5]) };
+    expect([...keptDocs(docs, 2, -1, powers, 0.6, false, sources)]).toEqual([0, 1]);
+    expect([...keptDocs(docs, 2, -1, powers, 0.6, false, noSources)]).toEqual([0, 2]);
+  });
+});
+
+describe('KthLargest', () => {
+  it('is -Infinity until k numbers came, then the k-th largest of all', () => {
+    const heap = new KthLargest(3);
+    heap.push(5);
+    heap.push(1);
+    expect(heap.value).toBe(Number.NEGATIVE_INFINITY);
+    for (const value of [9, 2, 7, 7, 3]) heap.push(value);
+    expect(heap.value).toBe(7);
+    const one = new KthLargest(1);
+    for (const value of [2, 8, 4]) one.push(value);
+    expect(one.value).toBe(8);
+  });
+});

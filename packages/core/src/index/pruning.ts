@@ -1,0 +1,209 @@
+// Dynamic pruning of a search: which of the tools a query touched can still be among the `wanted`
+// best, decided from per-tool accumulators kept by document number, so that only those become
+// candidates (a slot, an id, per-clause sums, their exact evidence). The argument:
+//
+// A tool's evidence (see the Scorer) is `E = mix + src + P`, where `S = Σ s(t)` over the query terms
+// it matched (`m` of them, each `s(t) ≥ 0`), `whole = S × m^γ`, `mix = whole` for a one-clause query
+// and `(1 − w) × whole + w × best` otherwise, `best = max over clauses c of S_c × m_c^γ`;
+// `src = F × max(0, T − S)` (its source's factor and total), `P` its phrase evidence. Everything but
+// `best` is known exactly from the per-tool accumulators (`S`, `m`, `P`; `T` and `F` per source).
+// For `best`:
+// - upper bound: each clause's `S_c` sums a subset of the same non-negative scores as `S` in the same
+//   order and `m_c ≤ m`, so `S_c × m_c^γ ≤ whole` (rounding is monotone: the float sums keep the
+//   order) and `best ≤ whole`;
+// - lower bound: the clause holding the tool's single best term score `x` has `S_c ≥ x` and
+//   `m_c^γ ≥ 1`, so `best ≥ x`.
+// Both bounds are monotone in every piece of evidence (so a per-term weight multiplier, which only
+// scales `s(t)`, keeps them safe). They are widened by 1e-9 of the parts' sizes against the last bit. Then
+// with `θ` the `wanted`-th largest lower bound, a tool whose upper bound is below `θ` has `wanted`
+// tools with strictly more evidence and cannot place (nor tie): only tools with an upper bound of
+// at least `θ` are kept and scored exactly. For a one-clause query the bounds are the evidence
+// itself, so the kept tools are the `wanted` best (and any tied with the last).
+
+/** The relative widening of the bounds, far above the rounding error of the evidence's few steps. */
+const SLACK = 1e-9;
+
+/**
+ * Per document number, one search's accumulators: the sum of its term scores, how many query
+ * terms it matched, its best single term score and its phrase evidence; plus, for a query of
+ * several clauses, the log of every (document, term score) in term order, so that the clause sums
+ * of the documents kept can be made afterwards. A stamp marks the documents of the running search,
+ * so nothing is cleared between searches.
+ */
+export class QueryDocs {
+  sum = new Float64Array(0);
+  matched = new Uint16Array(0);
+  top = new Float64Array(0);
+  phrase = new Float64Array(0);
+  mark = new Int32Array(0);
+  stamp = 0;
+  /** The documents touched in this search, in the order first touched (`count` of them). */
+  list = new Int32Array(0);
+  count = 0;
+  /** Scratch space of {@link keptDocs}: each touched document's upper bound, and the kept ones. */
+  upper = new Float64Array(0);
+  kept = new Int32Array(0);
+  /** The log: `logDocs[i]`, `logScores[i]` (`logged` entries), each term's from `segments[t]`. */
+  logDocs = new Int32Array(0);
+  logScores = new Float64Array(0);
+  logged = 0;
+  readonly segments: number[] = [];
+
+  /** Starts a search over documents numbered below `size`. */
+  begin(size: number): void {
+    if (this.sum.length < size) {
+      const length = Math.max(size, 2 * this.sum.length, 256);
+      this.sum = new Float64Array(length);
+      this.matched = new Uint16Array(length);
+      this.top = new Float64Array(length);
+      this.phrase = new Float64Array(length);
+      this.mark = new Int32Array(length);
+      this.list = new Int32Array(length);
+      this.upper = new Float64Array(length);
+      this.kept = new Int32Array(length);
+      this.stamp = 0;
+    }
+    if (this.stamp === 0x7fffffff) {
+      this.mark.fill(0);
+      this.stamp = 0;
+    }
+    this.stamp += 1;
+    this.count = 0;
+    this.logged = 0;
+    this.segments.length = 0;
+  }
+
+  /** Adds one query term's score of a document (terms in query order, each document once per term). */
+  add(doc: number, score: number): void {
+    if (this.mark[doc] !== this.stamp) {
+      this.mark[doc] = this.stamp;
+      this.sum[doc] = score;
+      this.matched[doc] = 1;
+      this.top[doc] = score;
+      this.phrase[doc] = 0;
+      this.list[this.count++] = doc;
+    } else {
+      this.sum[doc]! += score;
+      this.matched[doc]! += 1;
+      if (score > this.top[doc]!) this.top[doc] = score;
+    }
+  }
+
+  /** Whether a document was touched in this search. */
+  touched(doc: number): boolean {
+    return this.mark[doc] === this.stamp;
+  }
+
+  /** Logs a term's score of a document (for the clause sums), after {@link QueryDocs.nextTerm}. */
+  log(doc: number, score: number): void {
+    this.logDocs[this.logged] = doc;
+    this.logScores[this.logged++] = score;
+  }
+
+  /** Opens the next query term's part of the log, with room for `room` more entries. */
+  nextTerm(room: number): void {
+    this.segments.push(this.logged);
+    if (this.logged + room <= this.logDocs.length) return;
+    const length = Math.max(1024, 2 * (this.logged + room));
+    const docs = new Int32Array(length);
+    const scores = new Float64Array(length);
+    docs.set(this.logDocs.subarray(0, this.logged));
+    scores.set(this.logScores.subarray(0, this.logged));
+    this.logDocs = docs;
+    this.logScores = scores;
+  }
+}
+
+/** What a search needs of a source: its factor and total (see the Scorer), by source number. */
+export interface SourceEvidence {
+  ofDoc: readonly number[] | undefined;
+  factor: Float64Array;
+  total: Float64Array;
+}
+
+/**
+ * The touched documents that can be among the `wanted` best (see the module comment), and `include`
+ * if touched: all of them when `wanted` is at least their number.
+ */
+export function keptDocs(
+  docs: QueryDocs,
+  wanted: number,
+  include: number,
+  powers: Float64Array,
+  clauseWeight: number,
+  clauses: boolean,
+  source: SourceEvidence,
+): Int32Array {
+  const count = docs.count;
+  const all = docs.list.subarray(0, count);
+  if (!(wanted < count)) return all;
+  const upper = docs.upper;
+  const heap = new KthLargest(Math.max(1, Math.floor(wanted)));
+  const { sum, matched, top, phrase } = docs;
+  const { ofDoc, factor, total } = source;
+  for (let i = 0; i < count; i++) {
+    const doc = all[i]!;
+    const own = sum[doc]!;
+    const whole = own * powers[matched[doc]!]!;
+    const s = ofDoc === undefined ? -1 : ofDoc[doc]!;
+    const rest = (s >= 0 ? factor[s]! * Math.max(0, total[s]! - own) : 0) + phrase[doc]!;
+    if (clauses) {
+      // (a clause weight above 1 makes the first part negative: the margin is of the parts' sizes)
+      const margin = SLACK * (Math.abs((1 - clauseWeight) * whole) + clauseWeight * whole + rest);
+      upper[i] = (1 - clauseWeight) * whole + clauseWeight * whole + rest + margin;
+      heap.push((1 - clauseWeight) * whole + clauseWeight * top[doc]! + rest - margin);
+    } else {
+      const margin = SLACK * (whole + rest);
+      upper[i] = whole + rest + margin;
+      heap.push(whole + rest - margin);
+    }
+  }
+  const threshold = heap.value;
+  let kept = 0;
+  const out = docs.kept;
+  for (let i = 0; i < count; i++) {
+    if (upper[i]! >= threshold || all[i] === include) out[kept++] = all[i]!;
+  }
+  return out.subarray(0, kept);
+}
+
+/** The `k`-th largest of the numbers pushed (-Infinity while fewer than `k`): a min-heap of the `k` largest. */
+export class KthLargest {
+  readonly #heap: Float64Array;
+  #size = 0;
+
+  constructor(readonly k: number) {
+    this.#heap = new Float64Array(k);
+  }
+
+  get value(): number {
+    return this.#size < this.k ? Number.NEGATIVE_INFINITY : this.#heap[0]!;
+  }
+
+  push(value: number): void {
+    const heap = this.#heap;
+    if (this.#size < this.k) {
+      let i = this.#size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent]! <= value) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = value;
+      return;
+    }
+    if (value <= heap[0]!) return;
+    let i = 0;
+    const size = this.#size;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && heap[child + 1]! < heap[child]!) child += 1;
+      if (heap[child]! >= value) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = value;
+  }
+}
