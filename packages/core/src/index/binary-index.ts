@@ -292,11 +292,8 @@ function readPhrases(reader: ByteReader, count: number, termCount: number): Phra
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
     const size = reader.uint();
-    for (let i = 0; i < size; i++) {
-      const position = reader.uint();
-      if (position > termCount) throw damaged(`a phrase term of document ${doc} is ${position - 1}, not a term`);
-      buffer[at + i] = position - 1;
-    }
+    const wrong = reader.minusOne(size, termCount, buffer, at);
+    if (wrong !== undefined) throw damaged(`a phrase term of document ${doc} is ${wrong}, not a term`);
     lines[doc] = buffer.subarray(at, at + size);
     at += size;
   }

@@ -68,7 +68,8 @@ export function buildKeywordIndex(
       field = 0;
       fieldStart = slots.length;
       docStarts.push(fieldStart);
-      lengths = [];
+      // (an array of its final size: one grown by push keeps room for 16 numbers, 100 bytes more)
+      lengths = new Array<number>(fieldCount);
     },
     push(f, term) {
       if (f !== field) {
@@ -118,7 +119,7 @@ export function buildKeywordIndex(
   let lengths: number[] = [];
   const endField = () => {
     const length = slots.length - fieldStart;
-    lengths.push(length);
+    lengths[field] = length;
     // MiniSearch's running average (kept alike so that scores match to the last bit).
     const previous = ids.length - 1;
     averages[field] = (averages[field]! * previous + length) / (previous + 1);
