@@ -12,7 +12,7 @@ import { isMeanOf } from '../values.js';
 import { ByteDataError, ByteReader, ByteWriter } from './byte-codec.js';
 import { bytesIntegrity } from './index-integrity.js';
 import { KeywordIndex, type TermEntry, UNDECODED } from './keyword-index.js';
-import { PhraseIndex, type PhraseLines } from './phrase-index.js';
+import { PhraseIndex } from './phrase-index.js';
 import { emptyPostings } from './postings.js';
 import { LOOKUP_FIELDS } from './scorer.js';
 import {
@@ -286,19 +286,20 @@ function readPhrases(reader: ByteReader, count: number, termCount: number): Phra
     total += size;
   }
   reader.position = start;
+  // Every document's lines in one buffer, where each starts (no array per document).
   const buffer = new Int32Array(total);
-  const lines: PhraseLines[] = new Array(count);
+  const starts = new Int32Array(count + 1);
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
     const size = reader.uint();
     const wrong = reader.minusOne(size, termCount, buffer, at);
     if (wrong !== undefined) throw damaged(`a phrase term of document ${doc} is ${wrong}, not a term`);
-    lines[doc] = buffer.subarray(at, at + size);
     at += size;
+    starts[doc + 1] = at;
   }
   try {
-    return PhraseIndex.fromLines(lines, pairs, average);
+    return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
   } catch (error) {
     throw damaged(error instanceof Error ? error.message : String(error), error);
   }

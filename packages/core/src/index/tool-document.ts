@@ -464,19 +464,20 @@ export class ToolIndexFeeder {
   }
 
   /**
-   * Each tool's phrase lines, in the build's term numbers, in the order fed: views of one buffer
-   * (one allocation, not one per tool).
+   * Each tool's phrase lines, in the build's term numbers, in the order fed: one buffer, and where
+   * each tool's start (and, last, where the last one ends).
    */
-  phraseLines(): Int32Array[] {
+  phraseBuffer(): { buffer: Int32Array; starts: Int32Array } {
     const buffer = this.#lines.values.slice(0, this.#lines.length);
-    const lines: Int32Array[] = new Array(this.#ends.length);
-    let start = 0;
-    for (let doc = 0; doc < this.#ends.length; doc++) {
-      const end = this.#ends.values[doc]!;
-      lines[doc] = buffer.subarray(start, end);
-      start = end;
-    }
-    return lines;
+    const starts = new Int32Array(this.#ends.length + 1);
+    starts.set(this.#ends.values.subarray(0, this.#ends.length), 1);
+    return { buffer, starts };
+  }
+
+  /** Each tool's phrase lines, as {@link ToolIndexFeeder.phraseBuffer} holds them, as views. */
+  phraseLines(): Int32Array[] {
+    const { buffer, starts } = this.phraseBuffer();
+    return Array.from({ length: starts.length - 1 }, (_, doc) => buffer.subarray(starts[doc]!, starts[doc + 1]!));
   }
 
   #term(global: number): number {

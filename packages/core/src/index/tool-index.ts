@@ -355,11 +355,9 @@ function buildIndexes(tools: readonly CatalogTool<unknown>[]): Omit<SavedIndexes
     },
     tools.length,
   );
-  const phrases = new PhraseIndex();
-  const lines = feeder!.phraseLines();
   // (document numbers are in order of addition; the lines' term numbers are the entries' ids)
-  for (let doc = 0; doc < lines.length; doc++) phrases.add(doc, lines[doc]!);
-  return { keyword, phrases };
+  const { buffer, starts } = feeder!.phraseBuffer();
+  return { keyword, phrases: PhraseIndex.fromBuffer(buffer, starts) };
 }
 
 /** A vector index of every tool of the catalog, for an index with an embedder. */
