@@ -86,7 +86,9 @@ describe('PhraseIndex', () => {
   it('holds the lines of a built or loaded index in one buffer, as if each document were added', () => {
     const docLines = [lines(1, 2, 3), lines(2, 1, -1, 1, 2), lines(1, -1, 2), lines(1, 3, 2)];
     const added = new PhraseIndex();
-    docLines.forEach((own, doc) => added.add(doc, own));
+    docLines.forEach((own, doc) => {
+      added.add(doc, own);
+    });
     const buffer = Int32Array.from(docLines.flatMap((own) => [...own]));
     const starts = Int32Array.from([0, 3, 8, 11, 14]);
     const bulk = PhraseIndex.fromBuffer(buffer, starts);
