@@ -314,7 +314,6 @@ export class ToolIndex<TTool = unknown> {
     this.#scorer.changed();
     if (change.type === 'remove' || (change.type === 'replace' && change.previous.id !== change.tool.id)) {
       const gone = change.type === 'remove' ? change.tool.id : change.previous.id;
-      this.#sources.untrack(gone);
       this.#vector?.delete(gone);
     }
     if (change.type !== 'remove') this.#vector?.set(change.tool.id, toolText(change.tool));
@@ -337,6 +336,7 @@ export class ToolIndex<TTool = unknown> {
   #removeTool(id: string): void {
     const doc = this.#keyword.docOf(id);
     if (doc === undefined) return;
+    this.#sources.untrack(doc);
     this.#keyword.remove(id);
     this.#phrases.remove(doc);
   }
