@@ -169,16 +169,19 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
   const ids: string[] = new Array(count);
   const hashes = new Float64Array(count);
   const docOf = new Map<string, number>();
-  const lengths: number[][] = new Array(count);
+  const lengths = new Int32Array(count * fieldCount);
   for (let doc = 0; doc < count; doc++) {
     const id = reader.string();
     docOf.set(id, doc);
     if (docOf.size === doc) throw damaged(`document id "${id}" twice`);
     ids[doc] = id;
     hashes[doc] = reader.uint();
-    const own = new Array<number>(fieldCount);
-    for (let f = 0; f < fieldCount; f++) own[f] = reader.uint();
-    lengths[doc] = own;
+    for (let f = 0; f < fieldCount; f++) {
+      const length = reader.uint();
+      // (a length the postings then confirm: one beyond 32 bits could not be theirs)
+      if (length > 0x7fffffff) throw damaged(`field lengths of "${id}": field ${f} has ${length} terms`);
+      lengths[doc * fieldCount + f] = length;
+    }
   }
   // (the catalog's order is the documents' unless tools were replaced: try the next one first)
   let next = 0;
@@ -250,7 +253,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   const totals = new Array<number>(fieldCount).fill(0);
   for (let doc = 0; doc < count; doc++) {
     for (let f = 0; f < fieldCount; f++) {
-      const length = lengths[doc]![f]!;
+      const length = lengths[doc * fieldCount + f]!;
       if (counted[doc * fieldCount + f] !== length) {
         throw damaged(
           `field lengths of "${ids[doc]}": field ${f} has ${counted[doc * fieldCount + f]} terms, not ${length}`,
