@@ -474,12 +474,6 @@ export class ToolIndexFeeder {
     return { buffer, starts };
   }
 
-  /** Each tool's phrase lines, as {@link ToolIndexFeeder.phraseBuffer} holds them, as views. */
-  phraseLines(): Int32Array[] {
-    const { buffer, starts } = this.phraseBuffer();
-    return Array.from({ length: starts.length - 1 }, (_, doc) => buffer.subarray(starts[doc]!, starts[doc + 1]!));
-  }
-
   #term(global: number): number {
     if (global >= this.#local.length) {
       const bigger = new Int32Array(Math.max(global + 1, this.#local.length * 2));
