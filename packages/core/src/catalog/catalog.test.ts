@@ -71,6 +71,21 @@ describe('ToolCatalog: adding and reading', () => {
     expect(catalog.size).toBe(3);
   });
 
+  it('shares one frozen tag list between tools of the same tags, never between different ones', () => {
+    const catalog = new ToolCatalog([
+      { id: 'a', tags: ['maps', 'geo'] },
+      { id: 'b', tags: ['maps', 'geo'] },
+      { id: 'c', tags: ['maps\u0000geo'] }, // the same tags joined by NUL: not the same list
+      { id: 'd', tags: ['maps'] },
+    ]);
+    const [a, b, c, d] = catalog.list();
+    expect(a!.tags).toBe(b!.tags);
+    expect(Object.isFrozen(a!.tags)).toBe(true);
+    expect(c!.tags).toEqual(['maps\u0000geo']);
+    expect(new ToolCatalog([{ id: 'e', tags: ['maps', 'geo'] }]).get('e')!.tags).toEqual(['maps', 'geo']);
+    expect(d!.tags).toEqual(['maps']);
+  });
+
   it('copies and freezes, so mutating the input cannot corrupt the catalog', () => {
     const input = {
       id: 'mutable',

@@ -83,6 +83,34 @@ function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {
   if (problem !== undefined) throw invalidTool(toolLabel, 'inputSchema', problem);
 }
 
+/**
+ * Frozen tag lists by their tags (joined by NUL), shared by every tool with the same tags: tools of
+ * one server or API mostly repeat their tags, and a list per tool was 60 bytes of heap each. Shared
+ * lists are frozen, so sharing them changes nothing a caller can see; the memo starts over past
+ * {@link MAX_SHARED_TAG_LISTS} lists (lists made before stay valid).
+ */
+const sharedTagLists = new Map<string, readonly string[]>();
+const MAX_SHARED_TAG_LISTS = 50_000;
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A frozen copy of a tool's tags (checked to be strings), shared with tools of the same tags. */
+function frozenTags(tags: readonly string[]): readonly string[] {
+  const key = tags.join('\u0000');
+  let shared = sharedTagLists.get(key);
+  // (a tag holding NUL could make two lists one key: such lists are compared before sharing)
+  if (shared === undefined || !sameStrings(shared, tags)) {
+    shared = Object.freeze([...tags]);
+    if (sharedTagLists.size >= MAX_SHARED_TAG_LISTS) sharedTagLists.clear();
+    sharedTagLists.set(key, shared);
+  }
+  return shared;
+}
+
 /** Validates a descriptor and builds the frozen catalog entry (without checking for duplicates). */
 function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): CatalogTool<TTool> {
   const at = () => (position === undefined ? '' : ` (at index ${position})`);
@@ -156,7 +184,7 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
   if (aliases === undefined) delete tool.aliases;
   else tool.aliases = aliases;
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;
-  if (input.tags !== undefined) tool.tags = Object.freeze([...input.tags]);
+  if (input.tags !== undefined) tool.tags = frozenTags(input.tags);
   if (input.outputSchema !== undefined) {
     tool.outputSchema = freezeJson(input.outputSchema, 'outputSchema', label, 'outputSchema').value as JsonSchema;
   }

@@ -185,6 +185,30 @@ describe('ToolIndex binary form', () => {
     expect(error.message).toMatch(/damaged \(its number of documents is \d+, more than its \d+ bytes left can hold\)/);
   });
 
+  it('refuses a field length beyond 32 bits, which no postings can confirm', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
+    // Skip the field count, the counts of documents and terms, the first id's length and its
+    // fingerprint: the first field length follows, made 2^32 more than it is (five bytes).
+    let at = start;
+    for (let skipped = 0; skipped < 5; skipped++) while (bytes[at++]! >= 0x80);
+    const length = bytes[at]!;
+    expect(length).toBeLessThan(0x80);
+    const huge = [0x80 | length, 0x80, 0x80, 0x80, 0x10]; // length + 2^32
+    const changed = new Uint8Array(bytes.length + huge.length - 1);
+    changed.set(bytes.subarray(0, at));
+    changed.set(huge, at);
+    changed.set(bytes.subarray(at + 1), at + huge.length);
+    new DataView(changed.buffer).setUint32(24, new DataView(bytes.buffer).getUint32(24, true) + huge.length - 1, true);
+    const error = loadError(
+      catalog,
+      rehashed(changed, () => {}),
+    );
+    expect(InvalidIndexError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/field lengths of "[^"]+": field 0 has 4294967\d+ terms/);
+  });
+
   it('tells a catalog that changed since (IndexMismatchError naming the tool)', () => {
     const catalog = new ToolCatalog(TOOLS);
     const bytes = new ToolIndex(catalog).toBinary();

@@ -12,7 +12,7 @@ import { isMeanOf } from '../values.js';
 import { ByteDataError, ByteReader, ByteWriter } from './byte-codec.js';
 import { bytesIntegrity } from './index-integrity.js';
 import { KeywordIndex, type TermEntry, UNDECODED } from './keyword-index.js';
-import { PhraseIndex, type PhraseLines } from './phrase-index.js';
+import { PhraseIndex } from './phrase-index.js';
 import { emptyPostings } from './postings.js';
 import { LOOKUP_FIELDS } from './scorer.js';
 import {
@@ -169,16 +169,19 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
   const ids: string[] = new Array(count);
   const hashes = new Float64Array(count);
   const docOf = new Map<string, number>();
-  const lengths: number[][] = new Array(count);
+  const lengths = new Int32Array(count * fieldCount);
   for (let doc = 0; doc < count; doc++) {
     const id = reader.string();
     docOf.set(id, doc);
     if (docOf.size === doc) throw damaged(`document id "${id}" twice`);
     ids[doc] = id;
     hashes[doc] = reader.uint();
-    const own = new Array<number>(fieldCount);
-    for (let f = 0; f < fieldCount; f++) own[f] = reader.uint();
-    lengths[doc] = own;
+    for (let f = 0; f < fieldCount; f++) {
+      const length = reader.uint();
+      // (a length the postings then confirm: one beyond 32 bits could not be theirs)
+      if (length > 0x7fffffff) throw damaged(`field lengths of "${id}": field ${f} has ${length} terms`);
+      lengths[doc * fieldCount + f] = length;
+    }
   }
   // (the catalog's order is the documents' unless tools were replaced: try the next one first)
   let next = 0;
@@ -250,7 +253,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   const totals = new Array<number>(fieldCount).fill(0);
   for (let doc = 0; doc < count; doc++) {
     for (let f = 0; f < fieldCount; f++) {
-      const length = lengths[doc]![f]!;
+      const length = lengths[doc * fieldCount + f]!;
       if (counted[doc * fieldCount + f] !== length) {
         throw damaged(
           `field lengths of "${ids[doc]}": field ${f} has ${counted[doc * fieldCount + f]} terms, not ${length}`,
@@ -286,22 +289,20 @@ function readPhrases(reader: ByteReader, count: number, termCount: number): Phra
     total += size;
   }
   reader.position = start;
+  // Every document's lines in one buffer, where each starts (no array per document).
   const buffer = new Int32Array(total);
-  const lines: PhraseLines[] = new Array(count);
+  const starts = new Int32Array(count + 1);
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
     const size = reader.uint();
-    for (let i = 0; i < size; i++) {
-      const position = reader.uint();
-      if (position > termCount) throw damaged(`a phrase term of document ${doc} is ${position - 1}, not a term`);
-      buffer[at + i] = position - 1;
-    }
-    lines[doc] = buffer.subarray(at, at + size);
+    const wrong = reader.minusOne(size, termCount, buffer, at);
+    if (wrong !== undefined) throw damaged(`a phrase term of document ${doc} is ${wrong}, not a term`);
     at += size;
+    starts[doc + 1] = at;
   }
   try {
-    return PhraseIndex.fromLines(lines, pairs, average);
+    return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
   } catch (error) {
     throw damaged(error instanceof Error ? error.message : String(error), error);
   }

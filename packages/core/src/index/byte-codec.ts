@@ -220,6 +220,31 @@ export class ByteReader {
     this.#at = at;
   }
 
+  /**
+   * The next `size` integers less one (small numbers from -1 up, written plus one), to `values`
+   * from `offset`: the first one over `limit` less one, or `undefined` when none is (all read).
+   */
+  minusOne(size: number, limit: number, values: Int32Array, offset: number): number | undefined {
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < size; i++) {
+      const byte = bytes[at];
+      let value: number;
+      if (byte !== undefined && byte < 0x80) {
+        value = byte;
+        at += 1;
+      } else {
+        this.#at = at;
+        value = this.uint();
+        at = this.#at;
+      }
+      if (value > limit) return value - 1;
+      values[offset + i] = value - 1;
+    }
+    this.#at = at;
+    return undefined;
+  }
+
   /** The next integer, which must be below `limit`; else `what` names it in the error. */
   below(limit: number, what: string): number {
     const value = this.uint();

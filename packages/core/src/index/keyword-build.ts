@@ -18,7 +18,7 @@ export function buildKeywordIndex(
   // The documents: their ids, numbers and field lengths, and each field's average length.
   const ids: string[] = [];
   const docOf = new Map<string, number>();
-  const docLengths: number[][] = [];
+  const docLengths = new IntList(Math.max(64, expectedDocuments * fieldCount));
   const averages = new Array<number>(fieldCount).fill(0);
   const terms: string[] = [];
   const numbers = new Map<string, number>();
@@ -68,7 +68,6 @@ export function buildKeywordIndex(
       field = 0;
       fieldStart = slots.length;
       docStarts.push(fieldStart);
-      lengths = [];
     },
     push(f, term) {
       if (f !== field) {
@@ -94,7 +93,6 @@ export function buildKeywordIndex(
       for (let i = docStarts.values[docStarts.length - 1]!; i < slots.length; i++) {
         frequencies.push(frequency[slots.values[i]!]!);
       }
-      docLengths[doc] = lengths;
       open = false;
     },
     add(id, fields) {
@@ -115,10 +113,9 @@ export function buildKeywordIndex(
   let mark = 0;
   let field = 0;
   let fieldStart = 0;
-  let lengths: number[] = [];
   const endField = () => {
     const length = slots.length - fieldStart;
-    lengths.push(length);
+    docLengths.push(length);
     // MiniSearch's running average (kept alike so that scores match to the last bit).
     const previous = ids.length - 1;
     averages[field] = (averages[field]! * previous + length) / (previous + 1);
@@ -165,5 +162,11 @@ export function buildKeywordIndex(
     for (let f = 0; f < fieldCount; f++) entry.fields[f] = postings[term * fieldCount + f];
   }
   // (each document's terms, for removals only, are made on the first one)
-  return KeywordIndex.restore(fieldCount, lookupFields, { ids, docOf, lengths: docLengths, averages, entries });
+  return KeywordIndex.restore(fieldCount, lookupFields, {
+    ids,
+    docOf,
+    lengths: docLengths.values.slice(0, docLengths.length),
+    averages,
+    entries,
+  });
 }

@@ -31,7 +31,7 @@ export function keywordIndexFromJSON(
   const count = documents.length;
   const ids: string[] = [];
   const docOf = new Map<string, number>();
-  const docLengths: number[][] = [];
+  const docLengths: number[] = [];
   const vocabulary = new Set<string>();
   const entries: TermEntry[] = [];
   const totals = new Array<number>(fieldCount).fill(0);
@@ -49,7 +49,7 @@ export function keywordIndexFromJSON(
     for (let f = 0; f < fieldCount; f++) totals[f]! += lengths[f]!;
     docOf.set(id, doc);
     ids.push(id);
-    docLengths.push([...lengths]);
+    for (let f = 0; f < fieldCount; f++) docLengths.push(lengths[f]!);
     docTerms[doc] = Array.from({ length: fieldCount }, () => []);
   }
   for (let f = 0; f < fieldCount; f++) {
@@ -86,8 +86,9 @@ export function keywordIndexFromJSON(
   for (let doc = 0; doc < count; doc++) {
     const own = docTerms[doc]!;
     for (let f = 0; f < fieldCount; f++) {
-      if (own[f]!.length !== docLengths[doc]![f]) {
-        fail(`field lengths of "${ids[doc]}": field ${f} has ${own[f]!.length} terms, not ${docLengths[doc]![f]}`);
+      const length = docLengths[doc * fieldCount + f];
+      if (own[f]!.length !== length) {
+        fail(`field lengths of "${ids[doc]}": field ${f} has ${own[f]!.length} terms, not ${length}`);
       }
     }
     flatTerms.push(own.flat());
@@ -95,7 +96,7 @@ export function keywordIndexFromJSON(
   const content = {
     ids,
     docOf,
-    lengths: docLengths,
+    lengths: Int32Array.from(docLengths),
     averages: [...(averages as number[])],
     entries,
     docTerms: flatTerms,

@@ -74,8 +74,11 @@ export interface KeywordIndexContent {
   ids: string[];
   /** Each id's document number. */
   docOf: Map<string, number>;
-  /** Each document's field lengths (distinct terms per field), by number. */
-  lengths: number[][];
+  /**
+   * Each document's field lengths (distinct terms per field), one document's after another's
+   * (document `d`'s field `f` at `d * fieldCount + f`).
+   */
+  lengths: Int32Array;
   /** Each field's average length. */
   averages: number[];
   /** Every term entry, ids 0 up in vocabulary order, with its postings (reference counts still 0). */
@@ -119,7 +122,8 @@ export class KeywordIndex {
   #tree: SearchableMap<TermEntry> | undefined;
   #docOf = new Map<string, number>();
   #ids: (string | undefined)[] = [];
-  #lengths: (number[] | undefined)[] = [];
+  /** Each document's field lengths, document after document (`doc * fieldCount + field`): no array per document. */
+  #lengths: Int32Array = new Int32Array(0);
   /**
    * Each document's distinct terms, field after field (the field lengths tell where each ends), for
    * removals. A built index makes them on its first removal (see `buildKeywordIndex`).
@@ -176,7 +180,7 @@ export class KeywordIndex {
 
   /** A field's length (distinct terms) in a document. */
   fieldLength(doc: number, field: number): number {
-    return this.#lengths[doc]![field]!;
+    return this.#lengths[doc * this.#fieldCount + field]!;
   }
 
   /** The average length of a field. */
@@ -239,7 +243,13 @@ export class KeywordIndex {
     this.#count += 1;
     this.#docOf.set(id, doc);
     this.#ids[doc] = id;
-    const lengths: number[] = [];
+    const fieldCount = this.#fieldCount;
+    if ((doc + 1) * fieldCount > this.#lengths.length) {
+      const bigger = new Int32Array(Math.max(64, (doc + 1) * fieldCount * 2));
+      bigger.set(this.#lengths);
+      this.#lengths = bigger;
+    }
+    const lengths = this.#lengths;
     const own: TermEntry[] = [];
     const previous = this.#count - 1;
     for (let f = 0; f < this.#fieldCount; f++) {
@@ -274,11 +284,10 @@ export class KeywordIndex {
         }
       }
       const length = own.length - start;
-      lengths.push(length);
+      lengths[doc * fieldCount + f] = length;
       // MiniSearch's running average (kept alike so that scores match to the last bit).
       this.#averages[f] = (this.#averages[f]! * previous + length) / (previous + 1);
     }
-    this.#lengths[doc] = lengths;
     this.#docTerms[doc] = own;
   }
 
@@ -287,7 +296,7 @@ export class KeywordIndex {
     const doc = this.#docOf.get(id);
     if (doc === undefined) return false;
     if (this.#docTermsPending) this.#makeDocTerms();
-    const lengths = this.#lengths[doc]!;
+    const lengths = this.#lengths.subarray(doc * this.#fieldCount, (doc + 1) * this.#fieldCount);
     const docTerms = this.#docTerms[doc]!;
     const count = this.#count;
     let next = 0;
@@ -307,7 +316,7 @@ export class KeywordIndex {
     }
     this.#docOf.delete(id);
     this.#ids[doc] = undefined;
-    this.#lengths[doc] = undefined;
+    lengths.fill(0);
     this.#docTerms[doc] = undefined;
     this.#count -= 1;
     return true;
@@ -355,7 +364,8 @@ export class KeywordIndex {
       const id = this.#ids[doc];
       if (id === undefined) continue;
       if (dense !== undefined) dense[doc] = documents.length;
-      documents.push([documents.length, id, this.#lengths[doc]!]);
+      const at = doc * this.#fieldCount;
+      documents.push([documents.length, id, Array.from(this.#lengths.subarray(at, at + this.#fieldCount))]);
     }
     // In vocabulary order, searched or not: the scorer sums prefix and typo matches in term order,
     // so the order a loaded index's tree gets its terms in does not change its scores.

@@ -83,6 +83,47 @@ describe('PhraseIndex', () => {
     }).toThrow(/added twice/);
   });
 
+  it('holds the lines of a built or loaded index in one buffer, as if each document were added', () => {
+    const docLines = [lines(1, 2, 3), lines(2, 1, -1, 1, 2), lines(1, -1, 2), lines(1, 3, 2)];
+    const added = new PhraseIndex();
+    docLines.forEach((own, doc) => {
+      added.add(doc, own);
+    });
+    const buffer = Int32Array.from(docLines.flatMap((own) => [...own]));
+    const starts = Int32Array.from([0, 3, 8, 11, 14]);
+    const bulk = PhraseIndex.fromBuffer(buffer, starts);
+    expect(bulk.average).toBe(added.average);
+    expect(bulk.toJSON((id) => id)).toEqual(added.toJSON((id) => id));
+    const match = (index: PhraseIndex) => {
+      const docs: number[] = [];
+      const freqs: number[] = [];
+      const postings = postingsOf([0, 1, 2, 3, 4], [1, 1, 1, 1, 1]);
+      index.matches(1, 2, [postings], [postings], new Int32Array(5), 2, docs, freqs);
+      return { docs, freqs };
+    };
+    expect(match(bulk)).toEqual({ docs: [0, 1], freqs: [1, 2] });
+    // A document of the buffer removed, and one added after: as with documents added one by one.
+    for (const index of [bulk, added]) {
+      index.remove(1);
+      index.add(4, lines(2, 1));
+    }
+    expect(bulk.has(1)).toBe(false);
+    expect(bulk.has(4)).toBe(true);
+    expect(bulk.average).toBe(added.average);
+    expect(match(bulk)).toEqual({ docs: [0, 4], freqs: [1, 1] });
+    expect(bulk.toJSON((id) => id)).toEqual(added.toJSON((id) => id));
+    expect(() => bulk.add(0, lines(1))).toThrow(/added twice/);
+    // Loaded: the written pairs and average are checked.
+    expect(PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 1, 0, 2], average: 1.25 }).size).toBe(4);
+    expect(() => PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 2, 0, 2], average: 1.5 })).toThrow(
+      /document 1 has 2 pairs written, its lines have 1/,
+    );
+    expect(() => PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 1, 0, 2], average: 2 })).toThrow(
+      /average 2 is not the mean/,
+    );
+    expect(() => PhraseIndex.fromBuffer(buffer, Int32Array.from([0, 20]))).toThrow(/out of range/);
+  });
+
   it('round-trips through JSON, terms as positions', () => {
     const index = new PhraseIndex();
     index.add(0, lines(10, 20, -1, 30));

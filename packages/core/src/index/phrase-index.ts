@@ -75,9 +75,9 @@ class PairSet {
 const seenPairs = new PairSet();
 
 /** How many distinct pairs of different neighbouring terms the lines hold (`a b`, `b a` count once). */
-export function distinctPairCount(lines: PhraseLines): number {
-  seenPairs.reset(lines.length);
-  for (let i = 0; i + 1 < lines.length; i++) {
+export function distinctPairCount(lines: PhraseLines, start = 0, end = lines.length): number {
+  seenPairs.reset(end - start);
+  for (let i = start; i + 1 < end; i++) {
     const a = lines[i]!;
     const b = lines[i + 1]!;
     if (a < 0 || b < 0 || a === b) continue;
@@ -92,8 +92,18 @@ export function distinctPairCount(lines: PhraseLines): number {
  * index keeps its fields' (so that scores are those of a field of pair terms, to the last bit).
  */
 export class PhraseIndex {
+  /**
+   * The lines of the documents 0 to `#bulkCount - 1` of a built or loaded index, one after another
+   * in one buffer (document `d`'s from `#starts[d]` to `#starts[d + 1]`), and whether each is still
+   * in the index: no array per document (100,000 of them held 10 MB).
+   */
+  #bulk: Int32Array = new Int32Array(0);
+  #starts: Int32Array = new Int32Array(1);
+  #alive: Uint8Array = new Uint8Array(0);
+  #bulkCount = 0;
+  /** The lines of each document added one by one since (by {@link PhraseIndex.add}). */
   readonly #lines: (PhraseLines | undefined)[] = [];
-  readonly #lengths: number[] = [];
+  #lengths: number[] = [];
   #average = 0;
   #count = 0;
   /** The pairs of the documents loaded so far (only while loading). */
@@ -106,7 +116,7 @@ export class PhraseIndex {
 
   /** Whether a document number is in the index. */
   has(doc: number): boolean {
-    return this.#lines[doc] !== undefined;
+    return (doc < this.#bulkCount && this.#alive[doc] === 1) || this.#lines[doc] !== undefined;
   }
 
   /** The average number of distinct pairs per document. */
@@ -121,7 +131,7 @@ export class PhraseIndex {
 
   /** Adds a document's lines under its (new) document number; `length` is {@link distinctPairCount}'s. */
   add(doc: number, lines: PhraseLines, length = distinctPairCount(lines)): void {
-    if (this.#lines[doc] !== undefined) throw new Error(`PhraseIndex: document ${doc} added twice`);
+    if (this.has(doc)) throw new Error(`PhraseIndex: document ${doc} added twice`);
     this.#lines[doc] = lines;
     this.#lengths[doc] = length;
     this.#count += 1;
@@ -131,10 +141,11 @@ export class PhraseIndex {
 
   /** Removes a document (nothing when absent). */
   remove(doc: number): void {
-    if (this.#lines[doc] === undefined) return;
+    if (!this.has(doc)) return;
     const count = this.#count;
     this.#average = count === 1 ? 0 : (this.#average * count - this.#lengths[doc]!) / (count - 1);
-    this.#lines[doc] = undefined;
+    if (this.#lines[doc] !== undefined) this.#lines[doc] = undefined;
+    else this.#alive[doc] = 0;
     this.#count -= 1;
   }
 
@@ -174,10 +185,20 @@ export class PhraseIndex {
         const mark = seen[doc];
         if (mark === stamp || (filter && mark !== inOthers)) continue;
         seen[doc] = stamp;
-        const lines = this.#lines[doc];
-        if (lines === undefined) continue;
+        let lines = this.#bulk;
+        let start = 0;
+        let end = 0;
+        if (doc < this.#bulkCount && this.#alive[doc] === 1) {
+          start = this.#starts[doc]!;
+          end = this.#starts[doc + 1]!;
+        } else {
+          const own = this.#lines[doc];
+          if (own === undefined) continue;
+          lines = own;
+          end = own.length;
+        }
         let freq = 0;
-        for (let i = 0; i + 1 < lines.length; i++) {
+        for (let i = start; i + 1 < end; i++) {
           const x = lines[i];
           if (x !== a && x !== b) continue;
           const y = lines[i + 1];
@@ -197,11 +218,20 @@ export class PhraseIndex {
    */
   toJSON(positionOf: (id: number) => number, numberOf: (doc: number) => number = (doc) => doc): SerializedPhraseIndex {
     const documents: [number, number, number[]][] = [];
-    this.#lines.forEach((lines, doc) => {
+    const each = (doc: number) => {
+      const lines =
+        this.#lines[doc] ??
+        (doc < this.#bulkCount && this.#alive[doc] === 1
+          ? this.#bulk.subarray(this.#starts[doc]!, this.#starts[doc + 1]!)
+          : undefined);
       if (lines !== undefined) {
         const positions = Array.from(lines, (id) => (id < 0 ? -1 : positionOf(id)));
         documents.push([numberOf(doc), this.#lengths[doc]!, positions]);
       }
+    };
+    for (let doc = 0; doc < this.#bulkCount; doc++) each(doc);
+    this.#lines.forEach((_, doc) => {
+      if (doc >= this.#bulkCount) each(doc);
     });
     return { average: this.#average, documents };
   }
@@ -248,17 +278,49 @@ export class PhraseIndex {
   }
 
   /**
-   * An index of the documents 0 to `lines.length - 1`, from each one's lines (entry ids, -1 between
-   * lines), its written number of pairs and the written average, all checked as
-   * {@link PhraseIndex.fromJSON} checks them. Throws an `Error` naming what is malformed.
+   * An index of the documents 0 to `starts.length - 2`, document `d`'s lines (entry ids, -1 between
+   * lines) being `buffer[starts[d]]` to `buffer[starts[d + 1] - 1]` (kept, not copied): with
+   * `written` (each document's written number of pairs and the written average, checked as
+   * {@link PhraseIndex.fromJSON} checks them; throws an `Error` naming what is malformed), else as
+   * if each were {@link PhraseIndex.add}ed in turn.
    */
-  static fromLines(lines: readonly PhraseLines[], lengths: ArrayLike<number>, average: number): PhraseIndex {
+  static fromBuffer(
+    buffer: Int32Array,
+    starts: Int32Array,
+    written?: { lengths: ArrayLike<number>; average: number },
+  ): PhraseIndex {
     const fail = (what: string): never => {
       throw new Error(`malformed phrase section: ${what}`);
     };
+    const count = starts.length - 1;
     const index = new PhraseIndex();
-    for (let doc = 0; doc < lines.length; doc++) index.#put(doc, lines[doc]!, lengths[doc], fail);
-    index.#checkAverage(average, fail);
+    const lengths = new Array<number>(count);
+    let average = 0;
+    let total = 0;
+    for (let doc = 0; doc < count; doc++) {
+      const from = starts[doc]!;
+      const to = starts[doc + 1]!;
+      if (!(from <= to && to <= buffer.length)) fail(`the lines of document ${doc} are out of range`);
+      const pairs = distinctPairCount(buffer, from, to);
+      if (written !== undefined && written.lengths[doc] !== pairs) {
+        fail(`document ${doc} has ${describeNumber(written.lengths[doc])} pairs written, its lines have ${pairs}`);
+      }
+      lengths[doc] = pairs;
+      total += pairs;
+      // (the running average, as `add` keeps it: a built index's must be that of one built by adds)
+      average = (average * doc + pairs) / (doc + 1);
+    }
+    index.#bulk = buffer;
+    index.#starts = starts;
+    index.#alive = new Uint8Array(count).fill(1);
+    index.#bulkCount = count;
+    index.#lengths = lengths;
+    index.#count = count;
+    if (written === undefined) index.#average = average;
+    else {
+      index.#total = total;
+      index.#checkAverage(written.average, fail);
+    }
     return index;
   }
 

@@ -81,18 +81,19 @@ function isBlank(code: number): boolean {
  * schema order.
  */
 function parameterStrings(schema: unknown): string[] {
-  const found: ParameterStrings = { parts: [], count: 0 };
-  collectParameterStrings(schema, 1, found);
-  return found.parts;
+  const parts: string[] = [];
+  collectParameterStrings(schema, 1, { count: 0, add: (text) => parts.push(text) });
+  return parts;
 }
 
-interface ParameterStrings {
-  parts: string[];
+/** Where {@link collectParameterStrings} puts the strings it finds, in schema order. */
+interface ParameterSink {
   /** Parameter names met so far (at most {@link MAX_PARAMETERS} are taken). */
   count: number;
+  add(text: string): void;
 }
 
-function collectParameterStrings(node: unknown, depth: number, found: ParameterStrings): void {
+function collectParameterStrings(node: unknown, depth: number, found: ParameterSink): void {
   if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
   const properties = node.properties;
   if (isRecord(properties)) {
@@ -100,11 +101,11 @@ function collectParameterStrings(node: unknown, depth: number, found: ParameterS
     for (let i = 0; i < names.length; i++) {
       if (found.count++ >= MAX_PARAMETERS) return;
       const name = names[i]!;
-      found.parts.push(name);
+      found.add(name);
       const property = properties[name];
       if (isRecord(property)) {
-        if (typeof property.title === 'string') found.parts.push(property.title);
-        if (typeof property.description === 'string') found.parts.push(property.description);
+        if (typeof property.title === 'string') found.add(property.title);
+        if (typeof property.description === 'string') found.add(property.description);
         collectParameterStrings(property, depth + 1, found);
         if (isRecord(property.items)) collectParameterStrings(property.items, depth + 1, found);
       }
@@ -376,7 +377,16 @@ function feedContent<H extends TextHash>(hash: H, tool: CatalogTool<unknown>): H
     .char(SEPARATOR)
     .text(tool.source ?? '')
     .char(SEPARATOR);
-  feedLines(hash, parameterStrings(tool.jsonSchema));
+  // (the parameter strings hashed as they are found, as if joined with `\n`: no list of them made)
+  let first = true;
+  collectParameterStrings(tool.jsonSchema, 1, {
+    count: 0,
+    add(text) {
+      if (!first) hash.char(NEWLINE);
+      first = false;
+      hash.text(text);
+    },
+  });
   return hash;
 }
 
@@ -454,19 +464,14 @@ export class ToolIndexFeeder {
   }
 
   /**
-   * Each tool's phrase lines, in the build's term numbers, in the order fed: views of one buffer
-   * (one allocation, not one per tool).
+   * Each tool's phrase lines, in the build's term numbers, in the order fed: one buffer, and where
+   * each tool's start (and, last, where the last one ends).
    */
-  phraseLines(): Int32Array[] {
+  phraseBuffer(): { buffer: Int32Array; starts: Int32Array } {
     const buffer = this.#lines.values.slice(0, this.#lines.length);
-    const lines: Int32Array[] = new Array(this.#ends.length);
-    let start = 0;
-    for (let doc = 0; doc < this.#ends.length; doc++) {
-      const end = this.#ends.values[doc]!;
-      lines[doc] = buffer.subarray(start, end);
-      start = end;
-    }
-    return lines;
+    const starts = new Int32Array(this.#ends.length + 1);
+    starts.set(this.#ends.values.subarray(0, this.#ends.length), 1);
+    return { buffer, starts };
   }
 
   #term(global: number): number {

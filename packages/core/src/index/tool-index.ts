@@ -396,7 +396,6 @@ export class ToolIndex<TTool = unknown> {
     this.#scorer.changed();
     if (change.type === 'remove' || (change.type === 'replace' && change.previous.id !== change.tool.id)) {
       const gone = change.type === 'remove' ? change.tool.id : change.previous.id;
-      this.#sources.untrack(gone);
       this.#vector?.delete(gone);
     }
     if (change.type !== 'remove') this.#vector?.set(change.tool.id, toolText(change.tool));
@@ -419,6 +418,7 @@ export class ToolIndex<TTool = unknown> {
   #removeTool(id: string): void {
     const doc = this.#keyword.docOf(id);
     if (doc === undefined) return;
+    this.#sources.untrack(doc);
     this.#keyword.remove(id);
     this.#phrases.remove(doc);
   }
@@ -437,11 +437,9 @@ function buildIndexes(tools: readonly CatalogTool<unknown>[]): Omit<SavedIndexes
     },
     tools.length,
   );
-  const phrases = new PhraseIndex();
-  const lines = feeder!.phraseLines();
   // (document numbers are in order of addition; the lines' term numbers are the entries' ids)
-  for (let doc = 0; doc < lines.length; doc++) phrases.add(doc, lines[doc]!);
-  return { keyword, phrases };
+  const { buffer, starts } = feeder!.phraseBuffer();
+  return { keyword, phrases: PhraseIndex.fromBuffer(buffer, starts) };
 }
 
 /** A vector index of every tool of the catalog, for an index with an embedder. */
