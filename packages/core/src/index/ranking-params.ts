@@ -43,6 +43,11 @@ export interface RankingParams {
    * from the whole query: multi-part requests then rank each part's tools.
    */
   clauseWeight: number;
+  /**
+   * Extra share of evidence for a tool whose name says the action a one-clause request asks for
+   * (list, get, create, update, delete, or a synonym; 0 turns it off).
+   */
+  actionWeight: number;
   /** Evidence is divided by (distinct query terms)^this before it becomes a score. */
   lengthNorm: number;
 }
@@ -69,6 +74,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   sourceWeight: 1,
   clauseWeight: 0.6,
   lengthNorm: 0.5,
+  actionWeight: 0.3,
 });
 
 /**

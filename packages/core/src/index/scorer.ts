@@ -1,3 +1,4 @@
+import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { tokenizeQuery } from '../text/tokenize.js';
 import type { KeywordIndex, TermEntry } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
@@ -284,6 +285,27 @@ export class Scorer {
     }
   }
 
+  /**
+   * Marks (1) in `asks` each candidate whose name has a word of an action family the request asks
+   * for ({@link requestActions}: `get`, `list`, `create`, ...), e.g. `certificate_list` for "show
+   * me the certificates".
+   */
+  #markActions(asked: ReadonlySet<string>, asks: Uint8Array, slotOfDoc: Int32Array): void {
+    const keyword = this.#keyword;
+    for (const { family, terms } of ACTION_TERMS) {
+      if (!asked.has(family)) continue;
+      for (const term of terms) {
+        const postings = keyword.get(term)?.fields[NAME_FIELD];
+        if (postings === undefined) continue;
+        const { data, docsAt, length } = postings;
+        for (let i = 0; i < length; i++) {
+          const slot = slotOfDoc[data[docsAt + i]!]!;
+          if (slot >= 0) asks[slot] = 1;
+        }
+      }
+    }
+  }
+
   /** Every tool matching the query, with its evidence (see the class comment), in no order. */
   rank(query: string): RankingState {
     const ranking = this.#ranking;
@@ -356,6 +378,10 @@ export class Scorer {
       const phraseWeight = ranking.fieldWeights.phrases;
       const phrase = new Float64Array(state.count);
       if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight, phrase, slotOfDoc);
+      // Action: a tool whose name says what the request asks to do has its evidence times (1 + actionWeight).
+      const asks = new Uint8Array(state.count);
+      if (ranking.actionWeight > 0) this.#markActions(requestActions(query), asks, slotOfDoc);
+      const actionBoost = 1 + ranking.actionWeight;
 
       const n = keyword.size;
       const sourceFactor = this.#sourceFactor;
@@ -383,7 +409,8 @@ export class Scorer {
           // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
           evidence += sourceFactor[source]! * Math.max(0, sourceTotal[source]! - sum);
         }
-        state.evidence[slot] = evidence + phrase[slot]!;
+        const total = evidence + phrase[slot]!;
+        state.evidence[slot] = asks[slot] === 1 ? total * actionBoost : total;
       }
     } finally {
       for (let slot = 0; slot < state.count; slot++) slotOfDoc[state.docs[slot]!] = -1;
