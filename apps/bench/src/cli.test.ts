@@ -24,8 +24,11 @@ const METRIC_KEYS = ['r1', 'r5', 'r10', 'ndcg10', 'mrr', 'complete10', 'queryP50
 
 describe('bench command line: argument errors', () => {
   it.each([
-    [[], 'Missing command: one of quality, perf, tokens, gateway, hostile, preselect, report.'],
-    [['speed'], 'Unknown command "speed": use one of quality, perf, tokens, gateway, hostile, preselect, report.'],
+    [[], 'Missing command: one of quality, ablation, perf, tokens, gateway, hostile, preselect, report.'],
+    [
+      ['speed'],
+      'Unknown command "speed": use one of quality, ablation, perf, tokens, gateway, hostile, preselect, report.',
+    ],
     [['quality', '--fast'], 'Unknown option --fast.'],
     [['quality', 'extra'], 'Unexpected argument "extra".'],
     [['quality', '--sizes', '1000'], '--sizes does not apply to "quality" (only to perf, report).'],
@@ -47,7 +50,7 @@ describe('bench command line: argument errors', () => {
     [['quality', '--json=yes'], '--json takes no value.'],
     [
       ['gateway', '--dataset', 'toolbench'],
-      '--dataset does not apply to "gateway" (only to quality, perf, tokens, hostile, preselect, report).',
+      '--dataset does not apply to "gateway" (only to quality, ablation, perf, tokens, hostile, preselect, report).',
     ],
     [['gateway', '--clients', '50,0'], '--clients expects a positive integer up to 1000, got "0".'],
     [['gateway', '--calls', '1001'], '--calls expects a positive integer up to 1000, got "1001".'],

@@ -1,8 +1,9 @@
-// The `bench` command: pnpm bench <quality|perf|tokens|gateway|hostile|preselect|report> [options]. Progress goes to stderr;
+// The `bench` command: pnpm bench <quality|ablation|perf|tokens|gateway|hostile|preselect|report> [options]. Progress goes to stderr;
 // with --json, stdout gets one JSON document and nothing else.
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ablationTable, runAblation } from './ablation.js';
 import { type Dataset, datasetsRoot, listDatasets, loadDataset } from './datasets.js';
 import { ENGINE_NAMES, type EngineName, PERF_ENGINE_NAMES } from './engines/index.js';
 import {
@@ -53,7 +54,7 @@ import { DEFAULT_SEED } from './synthetic-catalog.js';
 import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
 
 /** The commands. */
-export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'report'] as const;
+export const COMMANDS = ['quality', 'ablation', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'report'] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -61,6 +62,7 @@ export const USAGE = `Usage: pnpm bench <command> [options]
 
 Commands:
   quality   ranking quality of every engine on each dataset (R@1, R@5, R@10, NDCG@10, MRR, Complete@10)
+  ablation  toolscout's keyword ranking with each ranking component off in turn: its gain per dataset
   perf      build time, search p50/p99, heap (and toolscout's saved index) at 1,000 / 10,000 / 100,000 tools
   tokens    tokens of offering every tool directly vs. toolscout's meta-tools per step, per mode
   gateway   load test of the MCP HTTP gateway on loopback: concurrent clients, latency, errors, memory, sessions
@@ -71,7 +73,7 @@ Commands:
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
-                       repeatable; default: every folder there (quality, perf, tokens, hostile, preselect, report)
+                       repeatable; default: every folder there (quality, ablation, perf, tokens, hostile, preselect, report)
   --engines a,b        quality: ${ENGINE_NAMES.join(', ')} (default all);
                        perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
@@ -121,7 +123,7 @@ export interface CliArgs {
 }
 
 const OPTION_COMMANDS: Record<string, readonly Command[]> = {
-  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'preselect', 'report'],
+  '--dataset': ['quality', 'ablation', 'perf', 'tokens', 'hostile', 'preselect', 'report'],
   '--engines': ['quality', 'perf'],
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
@@ -331,6 +333,10 @@ const processIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
+function ablationText(results: Awaited<ReturnType<typeof runAblation>>): string {
+  return `## Ranking components, gain per set\n\n${ablationTable(results)}\n`;
+}
+
 function qualityText(results: QualityResult[]): string {
   return `## Ranking quality\n\n${qualityTables(results)}\n`;
 }
@@ -409,6 +415,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       case 'quality': {
         const quality = await runQuality(loadAll(), { engines: args.engines, onProgress: progress });
         io.stdout(args.json ? `${JSON.stringify({ quality }, null, 2)}\n` : qualityText(quality));
+        break;
+      }
+      case 'ablation': {
+        const ablation = await runAblation(loadAll(), { onProgress: progress });
+        io.stdout(args.json ? `${JSON.stringify({ ablation }, null, 2)}\n` : ablationText(ablation));
         break;
       }
       case 'perf': {
