@@ -69,7 +69,7 @@ Commands:
   hostile   hostile input against a ${HOSTILE_CATALOG_SIZE.toLocaleString('en-US')}-tool catalog (huge descriptions and names, adversarial schemas)
   preselect preselecting the search hits of the user's message at step 1, per minScore and limit: how often
             every needed tool is offered, and the tokens of the ones not needed; recommends a default
-  report    quality, perf, tokens, preselect, gateway and hostile, written to docs/benchmarks.md with SVG charts
+  report    quality, ablation, perf, tokens, preselect, gateway and hostile, written to docs/benchmarks.md with SVG charts
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
@@ -461,10 +461,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         const gateway = await runGateway({ ...gatewayOptions, timeoutMs: DEFAULT_GATEWAY_TIMEOUT_MS });
         const hostile = await runHostile({ ...hostileOptions, timeoutMs: DEFAULT_HOSTILE_TIMEOUT_MS });
         const preselect = await runPreselect(datasets, { onProgress: progress });
+        const ablation = await runAblation(datasets, { onProgress: progress });
         const outDir = args.out ?? join(projectRoot(), 'docs');
         const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--json')].join(' ');
         const files = await writeReport(
-          { quality, perf, tokens, gateway, hostile, preselect },
+          { quality, perf, tokens, gateway, hostile, preselect, ablation },
           {
             outDir,
             command,
@@ -487,9 +488,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         progress(`report: wrote ${files.join(', ')}`);
         io.stdout(
           args.json
-            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect }, null, 2)}\n`
+            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect, ablation }, null, 2)}\n`
             : [
                 qualityText(quality),
+                ablationText(ablation),
                 perfText(perf),
                 tokensText(tokens),
                 preselectResultText(preselect),
