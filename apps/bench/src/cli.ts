@@ -1,8 +1,9 @@
-// The `bench` command: pnpm bench <quality|perf|tokens|gateway|hostile|preselect|feedback|report> [options]. Progress goes to stderr;
+// The `bench` command: pnpm bench <quality|ablation|perf|tokens|gateway|hostile|preselect|feedback|report> [options]. Progress goes to stderr;
 // with --json, stdout gets one JSON document and nothing else.
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ablationTable, runAblation } from './ablation.js';
 import { type Dataset, datasetsRoot, listDatasets, loadDataset } from './datasets.js';
 import { ENGINE_NAMES, type EngineName, PERF_ENGINE_NAMES } from './engines/index.js';
 import { DEFAULT_FEEDBACK_SEED, type FeedbackResult, feedbackText, runFeedback } from './feedback.js';
@@ -54,7 +55,7 @@ import { DEFAULT_SEED } from './synthetic-catalog.js';
 import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
 
 /** The commands. */
-export const COMMANDS = ['quality', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'feedback', 'report'] as const;
+export const COMMANDS = ['quality', 'ablation', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'feedback', 'report'] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -62,6 +63,7 @@ export const USAGE = `Usage: pnpm bench <command> [options]
 
 Commands:
   quality   ranking quality of every engine on each dataset (R@1, R@5, R@10, NDCG@10, MRR, Complete@10)
+  ablation  toolscout's keyword ranking with each ranking component off in turn: its gain per dataset
   perf      build time, search p50/p99, heap (and toolscout's saved index) at 1,000 / 10,000 / 100,000 tools
   tokens    tokens of offering every tool directly vs. toolscout's meta-tools per step, per mode
   gateway   load test of the MCP HTTP gateway on loopback: concurrent clients, latency, errors, memory, sessions
@@ -70,11 +72,11 @@ Commands:
             every needed tool is offered, and the tokens of the ones not needed; recommends a default
   feedback  learning from use: half of each dataset's queries fed as feedback (their relevant tools), the
             other half scored against no feedback, with 20 % of the feedback wrong, and with all of it wrong
-  report    quality, perf, tokens, preselect, feedback, gateway and hostile, written to docs/benchmarks.md with SVG charts
+  report    quality, ablation, perf, tokens, preselect, feedback, gateway and hostile, written to docs/benchmarks.md with SVG charts
 
 Options:
   --dataset DIR        a dataset folder (path, or name under ${'$'}TOOLSCOUT_DATASETS or ../shared/datasets);
-                       repeatable; default: every folder there (quality, perf, tokens, hostile, preselect, feedback, report)
+                       repeatable; default: every folder there (quality, ablation, perf, tokens, hostile, preselect, feedback, report)
   --engines a,b        quality: ${ENGINE_NAMES.join(', ')} (default all);
                        perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
@@ -124,7 +126,7 @@ export interface CliArgs {
 }
 
 const OPTION_COMMANDS: Record<string, readonly Command[]> = {
-  '--dataset': ['quality', 'perf', 'tokens', 'hostile', 'preselect', 'feedback', 'report'],
+  '--dataset': ['quality', 'ablation', 'perf', 'tokens', 'hostile', 'preselect', 'feedback', 'report'],
   '--engines': ['quality', 'perf'],
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
@@ -334,6 +336,10 @@ const processIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
+function ablationText(results: Awaited<ReturnType<typeof runAblation>>): string {
+  return `## Ranking components, gain per set\n\n${ablationTable(results)}\n`;
+}
+
 function qualityText(results: QualityResult[]): string {
   return `## Ranking quality\n\n${qualityTables(results)}\n`;
 }
@@ -426,6 +432,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         }
         break;
       }
+      case 'ablation': {
+        const ablation = await runAblation(loadAll(), { onProgress: progress });
+        io.stdout(args.json ? `${JSON.stringify({ ablation }, null, 2)}\n` : ablationText(ablation));
+        break;
+      }
       case 'perf': {
         const perf = await runPerf({ ...perfOptions, engines: args.engines ?? PERF_ENGINE_NAMES });
         io.stdout(args.json ? `${JSON.stringify({ perf }, null, 2)}\n` : perfText(perf));
@@ -474,10 +485,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         const hostile = await runHostile({ ...hostileOptions, timeoutMs: DEFAULT_HOSTILE_TIMEOUT_MS });
         const preselect = await runPreselect(datasets, { onProgress: progress });
         const feedback = await runFeedback(datasets, { onProgress: progress });
+        const ablation = await runAblation(datasets, { onProgress: progress });
         const outDir = args.out ?? join(projectRoot(), 'docs');
         const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--json')].join(' ');
         const files = await writeReport(
-          { quality, perf, tokens, gateway, hostile, preselect, feedback },
+          { quality, perf, tokens, gateway, hostile, preselect, feedback, ablation },
           {
             outDir,
             command,
@@ -500,9 +512,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         progress(`report: wrote ${files.join(', ')}`);
         io.stdout(
           args.json
-            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect, feedback }, null, 2)}\n`
+            ? `${JSON.stringify({ quality, perf, tokens, gateway, hostile, preselect, feedback, ablation }, null, 2)}\n`
             : [
                 qualityText(quality),
+                ablationText(ablation),
                 perfText(perf),
                 tokensText(tokens),
                 preselectResultText(preselect),

@@ -7,6 +7,7 @@ import { speedChecks } from './perf-checks.js';
 import { runPreselect } from './preselect.js';
 import type { QualityResult } from './quality.js';
 import {
+  ablationSection,
   type BenchResults,
   checks,
   gatewayTables,
@@ -332,5 +333,17 @@ describe('preselectSection', () => {
     expect(text).toContain('a session with `preselect: { minScore, limit }`');
     expect(text).toContain('### tiny (12 tools,');
     expect(text).toContain('**Recommended default: minScore 0.5, limit 1**');
+  });
+});
+
+describe('ablationSection', () => {
+  it('explains the ablation and tables each component off, per dataset', () => {
+    const figures = { ndcg10: 91.4, r1: 81, r5: 97.3, mrr: 88.6 };
+    const section = ablationSection([
+      { dataset: 'azuremcp', full: figures, without: { 'action verbs': { ...figures, ndcg10: 89.1, r1: 76.5 } } },
+    ]);
+    expect(section).toMatch(/^## Ranking components, gain per set\n/);
+    expect(section).toContain('| azuremcp NDCG@10 | azuremcp R@1 |');
+    expect(section).toMatch(/\| action verbs +\| +89\.1 \(\+2\.3\) \| +76\.5 \(\+4\.5\) \|/);
   });
 });

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AblationResult, ablationTable } from './ablation.js';
 import { latencyChart, qualityChart } from './charts.js';
 import { ENGINES, type EngineName } from './engines/index.js';
 import { type FeedbackResult, feedbackText } from './feedback.js';
@@ -36,6 +37,8 @@ export interface BenchResults {
   preselect?: PreselectResult;
   /** Learning from use per dataset (`pnpm bench feedback`); its section is left out without it. */
   feedback?: FeedbackResult;
+  /** Each ranking component's gain per dataset (`pnpm bench ablation`); its section is left out without it. */
+  ablation?: AblationResult[];
 }
 
 /** Where and how the figures were measured. */
@@ -553,6 +556,16 @@ export interface ReportContext {
 }
 
 /** The report as markdown. */
+/** The ablation section: what it measures, and the table. */
+export function ablationSection(results: readonly AblationResult[]): string {
+  return `## Ranking components, gain per set
+
+toolscout's keyword index with one ranking component switched off at a time (through the index's \`ranking\` option, top ${QUALITY_LIMIT}); each cell is the figure with the component off and, in brackets, the component's gain (default minus off). A component that helps one set only is suspect: it may not carry over to catalogs nobody tuned for. _Action verbs_ apply to one-clause requests led by a get / list / create / update / delete verb (or a synonym); _source field_ and _source evidence_ only where tools have a source.
+
+${ablationTable(results)}
+`;
+}
+
 export function renderReport(results: BenchResults, context: ReportContext): string {
   const { machine } = context;
   const engineLines = ENGINES.map((engine) => `- \`${engine.name}\`: ${engine.description}`);
@@ -580,7 +593,7 @@ ${engineLines.join('\n')}
 ![NDCG@10 per engine and dataset](${context.charts.quality})
 
 ${qualityTables(results.quality)}
-
+${results.ablation === undefined ? '' : `\n${ablationSection(results.ablation)}\n`}
 ## Speed at catalog size
 
 Catalogs made from the datasets' real tools (a seeded sample up to their number and, beyond it, variants: a qualifier added to the name and a fragment of another tool's description appended; seed ${context.settings.seed}), searched with a fixed set of ${context.settings.perfQueries} dataset queries (limit ${QUALITY_LIMIT}) after a warm-up. Each engine at each size is measured ${context.settings.runs === 1 ? 'once' : `${context.settings.runs} times, the engines taking turns, and each figure is the median of its runs`}, every run in a fresh Node process (\`--expose-gc\`), with a limit of ${context.settings.timeoutS} s for build, searches and serialisation (an engine that hits it is not run again at that size). _build_: from the tools in the engine's own shape (toolscout: descriptors, catalog included; Mastra: \`createTool\` objects) to a searchable index (Mastra: \`new ToolSearchProcessor\` and the first \`processInputStep\`). _heap_: growth of the heap and of array buffers (typed arrays' data, outside the heap) over the build, after full GCs. _index_ / _load_: toolscout's saved index (\`index.toBinary()\`, MiB) and \`ToolIndex.fromBinary\` of it (the catalog made before). _cold start_: see below the table. Ratios: mastra's figure divided by toolscout's (above 1: toolscout is faster or smaller).

@@ -86,6 +86,25 @@ describe('search pruning', () => {
     }
   });
 
+  it('stays exact when the request asks for an action that some tools name (the action boost)', async () => {
+    // Half the tools of each topic are named get_*, half list_*: "list ..." boosts the list_ ones by (1 + actionWeight).
+    const tools = catalogTools().map((tool, i) =>
+      Math.floor(i / 10) % 2 === 0 ? tool : { ...tool, name: tool.name!.replace(/^get_/, 'list_') },
+    );
+    for (const actionWeight of [0.3, 2]) {
+      const other = new ToolIndex(new ToolCatalog(tools), { ranking: { actionWeight } });
+      for (const query of ['list weather forecast', 'show me all the files in the drive', 'get stock price']) {
+        for (const limit of [1, 3, 10]) {
+          const { pruned, full } = await bothWays(other, query, { limit, minScore: 0 });
+          expect(summary(pruned), `${query} ${actionWeight} ${limit}`).toEqual(summary(full));
+        }
+      }
+      // The boost is applied: the first hit of a "list" request is a list_ tool.
+      const [first] = await other.search('list weather forecast', { limit: 1 });
+      expect(tools.find((tool) => tool.id === first?.id)?.name).toMatch(/^list_/);
+    }
+  });
+
   it('with a filter, ranks past the pruned depth in full when the filter refuses too many', async () => {
     for (const [name, allow] of [
       ['all', () => true],

@@ -121,6 +121,14 @@ export interface SourceEvidence {
   total: Float64Array;
 }
 
+/** A factor of the whole evidence of the documents marked 1 in `asks` (the request's action, see `Scorer`). */
+export interface ActionBoost {
+  asks: Uint8Array;
+  factor: number;
+}
+
+const NO_BOOST: ActionBoost = { asks: new Uint8Array(0), factor: 1 };
+
 /**
  * The touched documents that can be among the `wanted` best (see the module comment), and `include`
  * if touched: all of them when `wanted` is at least their number.
@@ -133,6 +141,7 @@ export function keptDocs(
   clauseWeight: number,
   clauses: boolean,
   source: SourceEvidence,
+  boost: ActionBoost = NO_BOOST,
 ): Int32Array {
   const count = docs.count;
   const all = docs.list.subarray(0, count);
@@ -147,15 +156,17 @@ export function keptDocs(
     const whole = own * powers[matched[doc]!]!;
     const s = ofDoc === undefined ? -1 : ofDoc[doc]!;
     const rest = (s >= 0 ? factor[s]! * Math.max(0, total[s]! - own) : 0) + phrase[doc]!;
+    // (the action boost multiplies the whole evidence, and both bounds with it: monotone)
+    const f = boost.asks[doc] === 1 ? boost.factor : 1;
     if (clauses) {
       // (a clause weight above 1 makes the first part negative: the margin is of the parts' sizes)
       const margin = SLACK * (Math.abs((1 - clauseWeight) * whole) + clauseWeight * whole + rest);
-      upper[i] = (1 - clauseWeight) * whole + clauseWeight * whole + rest + margin;
-      heap.push((1 - clauseWeight) * whole + clauseWeight * top[doc]! + rest - margin);
+      upper[i] = f * ((1 - clauseWeight) * whole + clauseWeight * whole + rest + margin);
+      heap.push(f * ((1 - clauseWeight) * whole + clauseWeight * top[doc]! + rest - margin));
     } else {
       const margin = SLACK * (whole + rest);
-      upper[i] = whole + rest + margin;
-      heap.push(whole + rest - margin);
+      upper[i] = f * (whole + rest + margin);
+      heap.push(f * (whole + rest - margin));
     }
   }
   const threshold = heap.value;

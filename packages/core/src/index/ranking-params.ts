@@ -43,6 +43,11 @@ export interface RankingParams {
    * from the whole query: multi-part requests then rank each part's tools.
    */
   clauseWeight: number;
+  /**
+   * Extra share of evidence for a tool whose name says the action a one-clause request asks for
+   * (list, get, create, update, delete, or a synonym; 0 turns it off).
+   */
+  actionWeight: number;
   /** Evidence is divided by (distinct query terms)^this before it becomes a score. */
   lengthNorm: number;
 }
@@ -55,7 +60,7 @@ export type RankingOverrides = Partial<Omit<RankingParams, 'fieldWeights'>> & {
 
 /** The ranking every index uses unless told otherwise; tuned on the benchmark datasets as a whole. */
 export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
-  fieldWeights: Object.freeze({ name: 2, description: 1, tags: 1, source: 1, parameters: 0.5, phrases: 2 }),
+  fieldWeights: Object.freeze({ name: 2, description: 1, tags: 0.25, source: 1, parameters: 0.5, phrases: 2 }),
   k1: 2,
   b: 0.9,
   delta: 0,
@@ -69,6 +74,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   sourceWeight: 1,
   clauseWeight: 0.6,
   lengthNorm: 0.5,
+  actionWeight: 0.3,
 });
 
 /**

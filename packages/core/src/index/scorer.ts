@@ -1,3 +1,4 @@
+import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { tokenizeQuery } from '../text/tokenize.js';
 import type { KeywordIndex, TermEntry } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
@@ -140,6 +141,7 @@ export class Scorer {
     this.#termScore = new Float64Array(length);
     this.#termMark = new Int32Array(length);
     this.#slotOfDoc = new Int32Array(length).fill(-1);
+    this.#asks = new Uint8Array(length);
     this.#stamp = 0;
   }
 
@@ -287,6 +289,35 @@ export class Scorer {
     }
   }
 
+  /**
+   * Marks (1) in `#asks`, by document number, each tool the query touched whose name has a word of an
+   * action family the request asks for ({@link requestActions}: `get`, `list`, `create`, ...), e.g.
+   * `certificate_list` for "show me the certificates"; pushes each marked document to `marked`.
+   */
+  #markActions(asked: ReadonlySet<string>, marked: number[]): void {
+    const keyword = this.#keyword;
+    const asks = this.#asks;
+    const { mark, stamp } = this.#docs;
+    for (const { family, terms } of ACTION_TERMS) {
+      if (!asked.has(family)) continue;
+      for (const term of terms) {
+        const postings = keyword.get(term)?.fields[NAME_FIELD];
+        if (postings === undefined) continue;
+        const { data, docsAt, length } = postings;
+        for (let i = 0; i < length; i++) {
+          const doc = data[docsAt + i]!;
+          if (mark[doc] === stamp && asks[doc] === 0) {
+            asks[doc] = 1;
+            marked.push(doc);
+          }
+        }
+      }
+    }
+  }
+
+  /** Per document: 1 while the running search's request asks for an action the tool's name has (see #markActions). */
+  #asks = new Uint8Array(0);
+
   /** The per-document accumulators of the running search (see {@link keptDocs}). */
   readonly #docs = new QueryDocs();
 
@@ -325,6 +356,8 @@ export class Scorer {
 
     // The sources whose total is set in this search (to clear afterwards).
     const totalSources: number[] = [];
+    // The documents marked in `#asks` in this search (to clear afterwards).
+    const actionDocs: number[] = [];
     try {
       // Per source (by number): its best score for the current term, and the total of those.
       const sourceCount = this.#sources.sizeOf.length;
@@ -385,6 +418,9 @@ export class Scorer {
       // scored by BM25 as a field of word pairs (see PhraseIndex).
       const phraseWeight = ranking.fieldWeights.phrases;
       if (phraseWeight > 0) this.#scorePhrases(clauseTerms, phraseWeight);
+      // Action: a tool whose name says what the request asks to do has its evidence times (1 + actionWeight).
+      if (ranking.actionWeight > 0) this.#markActions(requestActions(query), actionDocs);
+      const actionBoost = 1 + ranking.actionWeight;
 
       const n = keyword.size;
       const sourceFactor = this.#sourceFactor;
@@ -396,7 +432,8 @@ export class Scorer {
       const powers = new Float64Array(terms.length + 1);
       for (let m = 0; m <= terms.length; m++) powers[m] = m ** coordination;
       const source = { ofDoc: sourceOfDoc, factor: sourceFactor, total: sourceTotal };
-      const kept = keptDocs(docs, wanted, include, powers, clauseWeight, width > 0, source);
+      const boost = { asks: this.#asks, factor: actionBoost };
+      const kept = keptDocs(docs, wanted, include, powers, clauseWeight, width > 0, source, boost);
       state.complete = kept.length === docs.count;
       for (let i = 0; i < kept.length; i++) {
         const doc = kept[i]!;
@@ -442,10 +479,12 @@ export class Scorer {
           // What the rest of the source matches beyond this tool: per term, the source's best minus its own.
           evidence += sourceFactor[source]! * Math.max(0, sourceTotal[source]! - sum);
         }
-        state.evidence[slot] = evidence + docs.phrase[state.docs[slot]!]!;
+        const total = evidence + docs.phrase[state.docs[slot]!]!;
+        state.evidence[slot] = this.#asks[state.docs[slot]!] === 1 ? total * actionBoost : total;
       }
     } finally {
       for (let slot = 0; slot < state.count; slot++) slotOfDoc[state.docs[slot]!] = -1;
+      for (const doc of actionDocs) this.#asks[doc] = 0;
       for (const source of totalSources) {
         this.#sourceTotal[source] = 0;
         this.#sourceFactor[source] = 0;
