@@ -225,6 +225,8 @@ describe('VectorIndex', () => {
     const attempt = (json: unknown) => () => VectorIndex.fromJSON(json as SerializedVectorIndex, { embedder });
     expect(attempt({ ...good, embedderId: 'use-lite-512' })).toThrow(/embedder "use-lite-512", not "hash-4"/);
     expect(attempt({ ...good, version: 2 })).toThrow(ImportError);
+    // (a missing version is said so, not "unsupported version undefined": found by the property test)
+    expect(attempt({ ...good, version: undefined })).toThrow(/: no version \(expected 1\)/);
     expect(attempt({ ...good, entries: [{ ...good.entries[0], vector: 'AAAA' }] })).toThrow(/entries\[0\]\.vector/);
     for (const vector of [
       'AAAAAAAAAAAAAAAAAAAAAAAAAAAA',

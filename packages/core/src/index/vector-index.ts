@@ -212,7 +212,10 @@ export class VectorIndex {
       throw new ImportError(problem, field === undefined ? { file: 'vector index' } : { file: 'vector index', field });
     };
     if (typeof json !== 'object' || json === null) fail('expected an object from VectorIndex#toJSON()');
-    if (json.version !== 1) fail(`unsupported version ${JSON.stringify(json.version)} (expected 1)`, 'version');
+    if (json.version !== 1) {
+      const found = json.version === undefined ? 'no version' : `unsupported version ${JSON.stringify(json.version)}`;
+      fail(`${found} (expected 1)`, 'version');
+    }
     if (json.embedderId !== options.embedder.id) {
       fail(
         `the vectors were made by embedder "${String(json.embedderId)}", not "${options.embedder.id}"; vectors of different models cannot be compared, so rebuild the index from the tools`,
