@@ -60,7 +60,7 @@ export type RankingOverrides = Partial<Omit<RankingParams, 'fieldWeights'>> & {
 
 /** The ranking every index uses unless told otherwise; tuned on the benchmark datasets as a whole. */
 export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
-  fieldWeights: Object.freeze({ name: 2, description: 1, tags: 0.25, source: 1, parameters: 0.5, phrases: 2 }),
+  fieldWeights: Object.freeze({ name: 2, description: 1, tags: 0.5, source: 1, parameters: 0.5, phrases: 2 }),
   k1: 2,
   b: 0.9,
   delta: 0,
