@@ -5,10 +5,11 @@ import { distinctWords } from '../test-utils/distinct-words.js';
 import { HashEmbedder } from '../test-utils/hash-embedder.js';
 import { thrown } from '../test-utils/thrown.js';
 import type { Embedder, SearchHit, ToolDescriptor } from '../types.js';
+import { embeddingText } from './embedding-text.js';
 import { indexIntegrity } from './index-integrity.js';
 import { DEFAULT_MIN_SCORE } from './ranking-params.js';
 import { type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION } from './serialize.js';
-import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
+import { MAX_INDEXED_CHARS } from './tool-document.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 
 const TOOLS: ToolDescriptor[] = [
@@ -686,7 +687,7 @@ describe('ToolIndex hybrid search', () => {
     expect(ids(keyword)[0]).toBe('weather__get_forecast');
     expect(Object.keys(keyword[0]!.matches)).toContain('forecast');
 
-    expect(embedder.embedded).toContain(toolText(catalog.get('cars__rent')!));
+    expect(embedder.embedded).toContain(embeddingText(catalog.get('cars__rent')!));
     catalog.remove('cars__rent');
     expect(ids(await index.search('automobile'))).not.toContain('cars__rent');
 
@@ -696,6 +697,19 @@ describe('ToolIndex hybrid search', () => {
     expect(await restored.search('weather forecast')).toEqual(await index.search('weather forecast'));
     // only the query, by the restored index (the first one has it from its earlier search)
     expect(embedder.embedded.length - before).toBe(1);
+  });
+
+  it('flush() embeds every tool before any search, so a saved index holds all the vectors', async () => {
+    const embedder = new SynonymEmbedder();
+    const catalog = catalogOf([...TOOLS, carTool]);
+    const index = new ToolIndex(catalog, { embedder });
+    expect(index.toJSON().vector!.pending).toHaveLength(catalog.size);
+    await index.flush();
+    const saved = index.toJSON().vector!;
+    expect(saved.pending).toEqual([]);
+    expect(saved.entries.map((entry) => entry.id).sort()).toEqual(catalog.list().map((tool) => tool.id).sort());
+    expect(embedder.embedded).toHaveLength(catalog.size);
+    await new ToolIndex(catalog).flush(); // keyword-only: nothing to do
   });
 
   it('refuses a saved vector section that was changed, or that cannot be used', async () => {
