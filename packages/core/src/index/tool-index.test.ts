@@ -707,7 +707,12 @@ describe('ToolIndex hybrid search', () => {
     await index.flush();
     const saved = index.toJSON().vector!;
     expect(saved.pending).toEqual([]);
-    expect(saved.entries.map((entry) => entry.id).sort()).toEqual(catalog.list().map((tool) => tool.id).sort());
+    expect(saved.entries.map((entry) => entry.id).sort()).toEqual(
+      catalog
+        .list()
+        .map((tool) => tool.id)
+        .sort(),
+    );
     expect(embedder.embedded).toHaveLength(catalog.size);
     await new ToolIndex(catalog).flush(); // keyword-only: nothing to do
   });
