@@ -5,11 +5,10 @@ import { distinctWords } from '../test-utils/distinct-words.js';
 import { HashEmbedder } from '../test-utils/hash-embedder.js';
 import { thrown } from '../test-utils/thrown.js';
 import type { Embedder, SearchHit, ToolDescriptor } from '../types.js';
-import { embeddingText } from './embedding-text.js';
 import { indexIntegrity } from './index-integrity.js';
 import { DEFAULT_MIN_SCORE } from './ranking-params.js';
 import { type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION } from './serialize.js';
-import { MAX_INDEXED_CHARS } from './tool-document.js';
+import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
 import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
 
 const TOOLS: ToolDescriptor[] = [
@@ -687,7 +686,7 @@ describe('ToolIndex hybrid search', () => {
     expect(ids(keyword)[0]).toBe('weather__get_forecast');
     expect(Object.keys(keyword[0]!.matches)).toContain('forecast');
 
-    expect(embedder.embedded).toContain(embeddingText(catalog.get('cars__rent')!));
+    expect(embedder.embedded).toContain(toolText(catalog.get('cars__rent')!));
     catalog.remove('cars__rent');
     expect(ids(await index.search('automobile'))).not.toContain('cars__rent');
 

@@ -3,7 +3,6 @@ import { IndexDisposedError, InvalidOptionError } from '../errors.js';
 import type { CatalogTool, Embedder, SearchHit, SearchOptions } from '../types.js';
 import { encodeBinaryIndex, loadBinaryIndexes } from './binary-index.js';
 import type { EmbeddingCache } from './embedding-cache.js';
-import { embeddingText } from './embedding-text.js';
 import { type FuseOptions, fuseRankings } from './fuse-rankings.js';
 import { checkIndexOptions } from './index-options.js';
 import { buildKeywordIndex } from './keyword-build.js';
@@ -19,7 +18,7 @@ import {
 import { LOOKUP_FIELDS, Scorer } from './scorer.js';
 import { loadSavedIndexes, type SavedIndexes, type SerializedToolIndex, serializeIndex } from './serialize.js';
 import { trimTermNumbers } from './term-numbers.js';
-import { INDEX_FIELDS, ToolIndexFeeder, toolPhraseLines, toolTerms, toolTermTexts } from './tool-document.js';
+import { INDEX_FIELDS, ToolIndexFeeder, toolPhraseLines, toolTerms, toolTermTexts, toolText } from './tool-document.js';
 import { ToolSources } from './tool-sources.js';
 import { bestSlots } from './top-k.js';
 import { VectorIndex } from './vector-index.js';
@@ -323,7 +322,7 @@ export class ToolIndex<TTool = unknown> {
       this.#sources.untrack(gone);
       this.#vector?.delete(gone);
     }
-    if (change.type !== 'remove') this.#vector?.set(change.tool.id, embeddingText(change.tool));
+    if (change.type !== 'remove') this.#vector?.set(change.tool.id, toolText(change.tool));
     if (change.type === 'remove') {
       this.#removeTool(change.tool.id);
       return;
@@ -374,6 +373,6 @@ function embedAll<T>(catalog: ToolCatalog<T>, options: ToolIndexOptions): Vector
     embedder: options.embedder!,
     ...(options.embeddingCache ? { cache: options.embeddingCache } : {}),
   });
-  for (const tool of catalog) vector.set(tool.id, embeddingText(tool));
+  for (const tool of catalog) vector.set(tool.id, toolText(tool));
   return vector;
 }
