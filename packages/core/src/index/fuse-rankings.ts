@@ -8,15 +8,15 @@ import type { VectorHit } from './vector-index.js';
  */
 export interface FuseOptions {
   /**
-   * Cosine similarity at or below which a vector match counts for nothing: a tool found only by
-   * vectors needs more than this to appear at all. Default 0.5.
+   * Cosine similarity at or below which a vector match counts for nothing (a tool found only by
+   * vectors needs more than this to appear at all). Default 0.5.
    */
   minSimilarity?: number;
-  /** Cosine similarity at or above which a vector match counts fully. Default 0.8. */
+  /** Cosine similarity at or above which a vector match counts fully. Default 0.9. */
   maxSimilarity?: number;
   /**
-   * What a full vector match is worth, in [0, 1]: the score of a tool found only by vectors at
-   * `maxSimilarity` or above, and the most vectors can add to a keyword hit. Default 0.9.
+   * What a full vector match is worth, in [0, 1], when the two rankings agree (see `fuseRankings`).
+   * Default 0.7.
    */
   vectorWeight?: number;
   /** At most this many hits. Default: all. */
@@ -24,16 +24,19 @@ export interface FuseOptions {
 }
 
 /**
- * The defaults of {@link FuseOptions}, measured with `use-lite-512` on the ToolBench (2,479 tools) and
- * Seal-Tools (4,076 tools) sets. There, among each query's 50 nearest tools, one at similarity 0.5 is
- * relevant about 3% of the time, at 0.7 7–14%, at 0.75 12–31%, and a nonsense query ("asdf qwerty")
- * reaches 0.59. With a lower `minSimilarity` a nonsense query gets dozens of vector-only hits.
+ * The defaults of {@link FuseOptions}, measured with `use-lite-512` on three development sets at once
+ * (azuremcp, Seal-Tools, ToolBench; numbers in docs/benchmarks.md), where they sit on a plateau:
+ * nearby values rank within 0.2 NDCG@10 on each set. A `minSimilarity` of 0.4 ranks the same there
+ * but lets a nonsense request ("asdf qwerty") bring 40 vector-only hits on Seal-Tools (0.5: none).
  */
 export const DEFAULT_FUSE_OPTIONS: Readonly<Required<Omit<FuseOptions, 'limit'>>> = {
   minSimilarity: 0.5,
-  maxSimilarity: 0.8,
-  vectorWeight: 0.9,
+  maxSimilarity: 0.9,
+  vectorWeight: 0.7,
 };
+
+/** How many of the best keyword hits the agreement between the two rankings is measured on. */
+export const AGREEMENT_DEPTH = 5;
 
 /**
  * The vector evidence of one cosine similarity, in [0, `vectorWeight`]:
@@ -50,12 +53,15 @@ function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limi
 
 /**
  * Hybrid ranking: fuses a keyword ranking (scores in [0, 1]) with a vector ranking (cosine
- * similarities) into one list of hits with scores in [0, 1].
+ * similarities, best first) into one list of hits with scores in [0, 1].
  *
  * **Rule.** Each signal is read as an absolute degree of relevance, never as a rank, so a score means
  * the same on any catalog (rank-based fusion such as RRF gives the best hit the same score whether it
- * is relevant or not). The similarity becomes vector evidence
- * `v = vectorWeight × clamp((similarity − minSimilarity) / (maxSimilarity − minSimilarity), 0, 1)`,
+ * is relevant or not, and on the development sets it lost 13 to 27 NDCG@10 to keywords alone). The
+ * vector side is trusted as far as it agrees with the keyword side on this query: with `a` the share
+ * of the {@link AGREEMENT_DEPTH} best keyword hits that the vector ranking lists too,
+ * `w = vectorWeight × a²` (`vectorWeight` when there is no keyword hit at all). A similarity becomes
+ * vector evidence `v = w × clamp((similarity − minSimilarity) / (maxSimilarity − minSimilarity), 0, 1)`,
  * and the two combine as independent evidence (a noisy OR):
  *
  *     score = 1 − (1 − keywordScore) × (1 − v)
@@ -63,8 +69,11 @@ function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limi
  * - a tool found by both ranks above either alone, and never below its keyword score;
  * - a tool found only by keywords keeps its keyword score (a vector ranking is a top-k: absence from
  *   it is no evidence against the tool);
- * - a tool found only by vectors scores `v`: at most `vectorWeight`, and 0 (it is dropped) at or
- *   below `minSimilarity`, so weak semantic neighbours cannot flood the results.
+ * - a tool found only by vectors scores `v`: at most `w`, and 0 (it is dropped) at or below
+ *   `minSimilarity`, so weak semantic neighbours cannot flood the results;
+ * - when the vectors find none of the best keyword hits (a request the embedder does not understand,
+ *   such as Seal-Tools' and ToolBench's, where vectors alone reach a third of the keyword NDCG), they
+ *   change nothing.
  *
  * Hits are sorted by score, then keyword score, then similarity, then id. `matches` comes from the
  * keyword hit; vector-only hits get `{}`. When an id appears twice in one list, its first entry counts.
@@ -81,11 +90,12 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
     const score = Math.min(1, Math.max(0, hit.score));
     fused.set(hit.id, { hit: { id: hit.id, score, matches: hit.matches }, keyword: score, similarity: -1 });
   }
+  const weight = settings.vectorWeight * agreement(fused, vector) ** 2;
   const seen = new Set<string>();
   for (const { id, similarity } of vector) {
     if (seen.has(id)) continue;
     seen.add(id);
-    const v = evidence(similarity, settings);
+    const v = evidence(similarity, { ...settings, vectorWeight: weight });
     const entry = fused.get(id);
     if (entry) {
       entry.similarity = similarity;
@@ -103,6 +113,20 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
       (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0),
   );
   return ranked.slice(0, limit).map((entry) => entry.hit);
+}
+
+/**
+ * The share of the {@link AGREEMENT_DEPTH} best keyword hits (score above 0) that the vector ranking
+ * lists too; 1 when there is no keyword hit.
+ */
+function agreement(keyword: Map<string, { keyword: number }>, vector: readonly VectorHit[]): number {
+  const best = [...keyword]
+    .filter(([, entry]) => entry.keyword > 0)
+    .sort(([idA, a], [idB, b]) => b.keyword - a.keyword || (idA < idB ? -1 : idA > idB ? 1 : 0))
+    .slice(0, AGREEMENT_DEPTH);
+  if (best.length === 0) return 1;
+  const near = new Set(vector.map((hit) => hit.id));
+  return best.filter(([id]) => near.has(id)).length / best.length;
 }
 
 /**

@@ -698,6 +698,24 @@ describe('ToolIndex hybrid search', () => {
     expect(embedder.embedded.length - before).toBe(1);
   });
 
+  it('flush() embeds every tool before any search, so a saved index holds all the vectors', async () => {
+    const embedder = new SynonymEmbedder();
+    const catalog = catalogOf([...TOOLS, carTool]);
+    const index = new ToolIndex(catalog, { embedder });
+    expect(index.toJSON().vector!.pending).toHaveLength(catalog.size);
+    await index.flush();
+    const saved = index.toJSON().vector!;
+    expect(saved.pending).toEqual([]);
+    expect(saved.entries.map((entry) => entry.id).sort()).toEqual(
+      catalog
+        .list()
+        .map((tool) => tool.id)
+        .sort(),
+    );
+    expect(embedder.embedded).toHaveLength(catalog.size);
+    await new ToolIndex(catalog).flush(); // keyword-only: nothing to do
+  });
+
   it('refuses a saved vector section that was changed, or that cannot be used', async () => {
     const options = { embedder: new SynonymEmbedder() };
     const catalog = catalogOf([...TOOLS, carTool]);

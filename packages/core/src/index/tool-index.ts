@@ -386,6 +386,11 @@ export class ToolIndex<TTool = unknown> {
     return new ToolIndex(catalog, loadOptions);
   }
 
+  /** Embeds every tool not embedded yet (with an `embedder`; otherwise resolves at once), so that `toJSON` and `toBinary` then save every vector. */
+  async flush(): Promise<void> {
+    await this.#vector?.flush();
+  }
+
   /** Stops following the catalog. The index keeps answering from what it held. Idempotent. */
   dispose(): void {
     this.#unsubscribe?.();
