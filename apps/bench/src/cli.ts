@@ -55,7 +55,17 @@ import { DEFAULT_SEED } from './synthetic-catalog.js';
 import { DEFAULT_TOKEN_QUERIES, runTokens, type TokenResult } from './tokens.js';
 
 /** The commands. */
-export const COMMANDS = ['quality', 'ablation', 'perf', 'tokens', 'gateway', 'hostile', 'preselect', 'feedback', 'report'] as const;
+export const COMMANDS = [
+  'quality',
+  'ablation',
+  'perf',
+  'tokens',
+  'gateway',
+  'hostile',
+  'preselect',
+  'feedback',
+  'report',
+] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
