@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
 import { ToolSearchSession } from '../session/tool-search-session.js';
-import type { KeyValueStore } from '../stores/key-value-store.js';
+import { mapBackend } from '../test-utils/map-backend.js';
 import { tokenizeQuery } from '../text/tokenize.js';
 import {
   DEFAULT_FEEDBACK_LIMITS,
@@ -19,16 +19,6 @@ import { ToolFeedback } from './tool-feedback.js';
 const DAY = 24 * 60 * 60 * 1000;
 const limits: FeedbackLimits = { ...DEFAULT_FEEDBACK_LIMITS, maxQueriesPerTool: 3, maxQueries: 5 };
 const noOwnTerms = () => new Set<string>();
-
-function mapBackend(): KeyValueStore & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    get: async (key) => data.get(key),
-    set: async (key, value) => void data.set(key, value),
-    delete: async (key) => void data.delete(key),
-  };
-}
 
 describe('mergeFeedback', () => {
   it('reinforces a repeated query up to the cap, and a failed call counts a quarter', () => {

@@ -2,7 +2,8 @@
 // 8): agents with memory always have a resource, and Mastra's clearState(threadId) takes none.
 import { describe, expect, it } from 'vitest';
 import { InMemoryLoadedToolStore } from '../stores/in-memory-store.js';
-import { KeyValueLoadedToolStore, type KeyValueStore } from '../stores/key-value-store.js';
+import { KeyValueLoadedToolStore } from '../stores/key-value-store.js';
+import { mapBackend } from '../test-utils/map-backend.js';
 import type { ToolDescriptor } from '../types.js';
 import type { ToolSearchSessionOptions } from './session-options.js';
 import { ToolSearchSession } from './tool-search-session.js';
@@ -15,22 +16,6 @@ async function loadIn(session: ToolSearchSession, threadId: string, resourceId?:
 
 async function offered(session: ToolSearchSession, threadId: string, resourceId?: string) {
   return (await session.prepareStep({ threadId, resourceId })).toolNames.includes('get_weather');
-}
-
-/** A key-value backend in a Map, with or without `scanKeys`. */
-function mapBackend(scan: boolean): KeyValueStore {
-  const data = new Map<string, string>();
-  const backend: KeyValueStore = {
-    get: async (key) => data.get(key),
-    set: async (key, value) => void data.set(key, value),
-    delete: async (key) => void data.delete(key),
-  };
-  if (scan) {
-    backend.scanKeys = async function* (prefix, suffix) {
-      yield [...data.keys()].filter((key) => key.startsWith(prefix) && key.endsWith(suffix));
-    };
-  }
-  return backend;
 }
 
 describe('clearState', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyValueFeedbackStore } from '../feedback/feedback-store.js';
 import type { FeedbackOptions } from '../feedback/tool-feedback.js';
-import type { KeyValueStore } from '../stores/key-value-store.js';
+import { mapBackend } from '../test-utils/map-backend.js';
 import type { ToolDescriptor } from '../types.js';
 import { ToolSearchSession } from './tool-search-session.js';
 
@@ -19,17 +19,6 @@ const catalog: ToolDescriptor[] = [
     },
   },
 ];
-
-/** A key-value backend in a Map. */
-function mapBackend(): KeyValueStore & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    get: async (key) => data.get(key),
-    set: async (key, value) => void data.set(key, value),
-    delete: async (key) => void data.delete(key),
-  };
-}
 
 /** The model's turn in thread `threadId`: search_tools(query), load_tool(name), then the call. */
 async function searchLoadCall(session: ToolSearchSession, threadId: string, query: string, toolName: string) {
