@@ -81,7 +81,7 @@ export {
   validatorSchema,
 } from './host/validator-schema.js';
 export { embeddingCacheKey } from './index/embedding-cache.js';
-export { editDistance, formatReasons } from './index/explain.js';
+export { formatReasons } from './index/explain.js';
 export { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './index/fuse-rankings.js';
 export { isEmbedder } from './index/index-options.js';
 export { TOOL_INDEX_FORMAT_VERSION } from './index/serialize.js';

@@ -5,8 +5,9 @@ import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidOptionError } from '../errors.js';
 import { parseQueriesJsonl, parseToolsJsonl } from '../importers/jsonl.js';
 import { HashEmbedder } from '../test-utils/hash-embedder.js';
+import { editDistance } from '../text/edit-distance.js';
 import type { MatchReason, SearchField, ToolDescriptor } from '../types.js';
-import { editDistance, formatReasons } from './explain.js';
+import { formatReasons } from './explain.js';
 import { ToolIndex } from './tool-index.js';
 
 const TOOLS: ToolDescriptor[] = [
@@ -118,9 +119,9 @@ describe('ToolIndex.search({ explain: true })', () => {
   });
 
   it('edit distance stops past its bound', () => {
-    expect(editDistance('forcast', 'forecast', 1)).toBe(1);
-    expect(editDistance('kitten', 'sitting', 3)).toBe(3);
-    expect(editDistance('kitten', 'sitting', 1)).toBe(2);
+    expect(editDistance('forcast', 'forecast', 1, false)).toBe(1);
+    expect(editDistance('kitten', 'sitting', 3, false)).toBe(3);
+    expect(editDistance('kitten', 'sitting', 1, false)).toBe(2);
   });
 });
 

@@ -2,11 +2,12 @@
 // description, tags, source, a parameter), and how (exactly, as a prefix, with a typo, as a phrase).
 // Computed after ranking, for the returned hits only, from the query's terms and the hit's indexed
 // document: the ranking loop does no extra work, and a search without `explain` none at all.
-import { splitWords, tokenize, tokenizeQuery, wordTerm } from '../text/tokenize.js';
+import { editDistance } from '../text/edit-distance.js';
+import { splitWords, tokenize, wordTerm } from '../text/tokenize.js';
 import type { CatalogTool, MatchReason, MatchReasonField } from '../types.js';
 import { isRecord } from '../values.js';
 import type { RankingParams } from './ranking-params.js';
-import { splitClauses } from './scorer.js';
+import { queryClauses } from './scorer.js';
 import { termText } from './term-numbers.js';
 import { INDEX_FIELDS, type IndexField, toolTerms } from './tool-document.js';
 
@@ -27,9 +28,7 @@ export interface ExplainedQuery {
 
 /** Tokenises a query as the scorer does, keeping which of its words each term came from. */
 export function explainQuery(query: string, ranking: RankingParams): ExplainedQuery {
-  const clauses = (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
-    .map((clause) => tokenizeQuery(clause))
-    .filter((clause) => clause.length > 0);
+  const clauses = queryClauses(query, ranking);
   const terms = [...new Set(clauses.flat())];
   const wordOf = new Map<string, string>();
   for (const word of splitWords(query)) {
@@ -115,31 +114,13 @@ function bestMatch(
   let nearest = edits + 1;
   for (const candidate of terms) {
     if (Math.abs(candidate.length - term.length) > edits) continue;
-    const distance = editDistance(term, candidate, edits);
+    const distance = editDistance(term, candidate, edits, false); // (a swap is two edits, as in the typo lookups)
     if (distance > 0 && (distance < nearest || (distance === nearest && best && candidate < best.matched))) {
       nearest = distance;
       best = { matched: candidate, how: 'typo' };
     }
   }
   return best;
-}
-
-/** Levenshtein distance of two words, or `max + 1` once it is sure to exceed `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowBest = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      if (value < rowBest) rowBest = value;
-    }
-    if (rowBest > max) return max + 1;
-    previous = current;
-  }
-  return Math.min(previous[b.length]!, max + 1);
 }
 
 /**

@@ -1,8 +1,9 @@
 // "Did you mean" suggestions for a tool name the catalog does not have (issue #20, found 9): the
 // names that share the longest start with the mistyped name come first.
 import { describe, expect, it } from 'vitest';
+import { editDistance } from '../text/edit-distance.js';
 import type { ToolDescriptor } from '../types.js';
-import { editDistance, orderSuggestions } from './suggestion-order.js';
+import { orderSuggestions } from './suggestion-order.js';
 import { ToolSearchSession } from './tool-search-session.js';
 
 /** Tools of the MCP reference server (`@modelcontextprotocol/server-everything`), as the gateway imports them. */
