@@ -39,9 +39,16 @@ function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
 }
 
 /** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */
-export function splitClauses(query: string): string[] {
+function splitClauses(query: string): string[] {
   const sentences = query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u).filter((clause) => clause.trim() !== '');
   return sentences;
+}
+
+/** A request's terms per clause (the whole request as one clause when clauses are not scored), empty clauses left out. */
+export function queryClauses(query: string, ranking: RankingParams): string[][] {
+  return (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
+    .map((clause) => tokenizeQuery(clause))
+    .filter((clause) => clause.length > 0);
 }
 
 /**
@@ -328,9 +335,7 @@ export class Scorer {
    */
   rank(query: string, wanted = Number.POSITIVE_INFINITY, include = -1): RankingState {
     const ranking = this.#ranking;
-    const clauseTerms = (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
-      .map((clause) => tokenizeQuery(clause))
-      .filter((clause) => clause.length > 0);
+    const clauseTerms = queryClauses(query, ranking);
     const clauses = scoredClauses(clauseTerms).map((clause) => [...new Set(clause)]);
     // Distinct terms, each with the clauses it occurs in.
     const clausesOf = new Map<string, number[]>();
