@@ -1,7 +1,7 @@
 // Where learned queries live: in this process, or in any shared key-value backend (Redis through
 // `@toolscout/redis`), with the same bounds and merge rule in both.
 import { InvalidOptionError, StoreUnavailableError, ToolscoutError } from '../errors.js';
-import type { KeyValueStore } from '../stores/key-value-store.js';
+import { failureReason, type KeyValueStore } from '../stores/key-value-store.js';
 import { describeValue } from '../values.js';
 import {
   decayedWeight,
@@ -170,8 +170,7 @@ export class KeyValueFeedbackStore implements FeedbackStore {
       return await work();
     } catch (error) {
       if (ToolscoutError.isInstance(error)) throw error;
-      const reason = error instanceof Error ? error.message || error.name : String(error);
-      throw new StoreUnavailableError(this.#name, operation, reason, { cause: error });
+      throw new StoreUnavailableError(this.#name, operation, failureReason(error), { cause: error });
     }
   }
 }
