@@ -38,17 +38,13 @@ function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
   return [...clauseTerms.slice(0, MAX_SCORED_CLAUSES - 1), clauseTerms.slice(MAX_SCORED_CLAUSES - 1).flat()];
 }
 
-/** Splits a request into sentences and clauses (at `.`, `?`, `!`, `;`, and line breaks). */
-function splitClauses(query: string): string[] {
-  const sentences = query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u).filter((clause) => clause.trim() !== '');
-  return sentences;
-}
-
-/** A request's terms per clause (the whole request as one clause when clauses are not scored), empty clauses left out. */
+/**
+ * A request's terms per clause (split at `.`, `?`, `!`, `;` and line breaks when clauses are scored),
+ * empty clauses left out.
+ */
 export function queryClauses(query: string, ranking: RankingParams): string[][] {
-  return (ranking.clauseWeight > 0 ? splitClauses(query) : [query])
-    .map((clause) => tokenizeQuery(clause))
-    .filter((clause) => clause.length > 0);
+  const clauses = ranking.clauseWeight > 0 ? query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u) : [query];
+  return clauses.map((clause) => tokenizeQuery(clause)).filter((clause) => clause.length > 0);
 }
 
 /**
