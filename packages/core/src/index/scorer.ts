@@ -1,4 +1,5 @@
 import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
+import { splitClauses } from '../text/clauses.js';
 import { tokenizeQuery } from '../text/tokenize.js';
 import type { KeywordIndex, TermEntry } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
@@ -43,7 +44,7 @@ function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
  * empty clauses left out.
  */
 export function queryClauses(query: string, ranking: RankingParams): string[][] {
-  const clauses = ranking.clauseWeight > 0 ? query.split(/[.?!;。？！；]+(?:\s+|$)|\n+/u) : [query];
+  const clauses = ranking.clauseWeight > 0 ? splitClauses(query) : [query];
   return clauses.map((clause) => tokenizeQuery(clause)).filter((clause) => clause.length > 0);
 }
 

@@ -4,6 +4,7 @@
 // certificate <name>" for one. The ranking then rewards tools whose name says that action in any
 // of the family's words (see the scorer's action evidence).
 
+import { splitClauses } from './clauses.js';
 import { stem } from './stemmer.js';
 import { FUNCTION_WORDS, REQUEST_WORDS } from './stop-words.js';
 import { normalizeWord, splitWords } from './tokenize.js';
@@ -68,9 +69,6 @@ function isPlural(word: string): boolean {
   return !/(?:ss|us|is|ics)$/.test(word) && /^[a-z]+$/.test(word);
 }
 
-/** Splits a request into clauses (at `.`, `?`, `!`, `;` and line breaks), as the scorer does. */
-const CLAUSE_BREAK = /[.?!;。？！；]+(?:\s+|$)|\n+/u;
-
 /**
  * The action a clause asks for, read from its leading verb (the first word that is not a function
  * or request word: "please list ...", "can you delete ..."): its family; for a word that asks to see
@@ -96,7 +94,7 @@ function clauseAction(words: readonly string[]): string | undefined {
  * belong each to its own part (and whose tools' names often say none), nor for one without such a verb.
  */
 export function requestActions(query: string): ReadonlySet<string> {
-  const clauses = query.split(CLAUSE_BREAK).filter((clause) => clause.trim() !== '');
+  const clauses = splitClauses(query);
   if (clauses.length !== 1) return NO_ACTIONS;
   const family = clauseAction(splitWords(clauses[0]!).map(normalizeWord));
   return family === undefined ? NO_ACTIONS : new Set([family]);
