@@ -32,7 +32,8 @@ const EXPECTED = {
   'mastra/agent.ts': ['create_issue({"title":"The build fails"})', 'Opened issue #42.'],
   'langchain/create-agent.ts': ['Sunny in Paris.', "Sunny in Rome too. [ 'get_weather' ]"],
   'tanstack-ai/chat.ts': ['model call 3: offered search_tools, load_tool, get_weather', 'It is sunny in Paris, 18 °C.'],
-  'mcp/client.ts': [
+  'mcp/server.ts': ['tools: search_tools, load_tool, get_weather', 'get_weather({"city":"Paris"}) -> Sunny in Paris.'],
+  'mcp-gateway/client.ts': [
     'tools: search_tools, load_tool, notes__add_note',
     'notes__add_note({"text":"Buy milk"}) -> Saved note 1.',
   ],

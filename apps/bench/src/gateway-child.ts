@@ -1,7 +1,7 @@
 // The gateway under test in `bench gateway`: the real McpGateway behind serveHttp on a loopback port,
 // in front of in-process upstreams, in a process of its own so that its memory figures are its own.
 // Driven over IPC (see GatewayCommand in gateway.ts): it reports its memory and sessions on request.
-import { McpGateway, serveHttp, silentLogger } from '@toolscout/mcp/gateway';
+import { McpGateway, serveHttp, silentLogger } from '@toolscout/mcp-gateway';
 import type { GatewayChildMessage, GatewayCommand, GatewaySample } from './gateway.js';
 import { createUpstreamServer, UPSTREAM_SERVERS } from './gateway-upstreams.js';
 import { garbageCollector } from './gc.js';

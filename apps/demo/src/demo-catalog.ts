@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type CatalogTool, importCatalog, type ToolDescriptor } from '@toolscout/core';
 import { McpToolSearchServer } from '@toolscout/mcp';
-import { type Logger, McpGateway } from '@toolscout/mcp/gateway';
+import { type Logger, McpGateway } from '@toolscout/mcp-gateway';
 import { DEMO_SERVERS, type DemoServer, demoServersConfig } from './demo-servers.js';
 
 /** One server of the catalog, as the demo reports it. */
@@ -64,12 +64,12 @@ export interface AgentTools {
 
 const require = createRequire(import.meta.url);
 
-/** The built `toolscout-mcp` bin of `@toolscout/mcp`. */
+/** The built `toolscout-mcp` bin of `@toolscout/mcp-gateway`. */
 export function gatewayBin(): string {
-  const manifestPath = require.resolve('@toolscout/mcp/package.json');
+  const manifestPath = require.resolve('@toolscout/mcp-gateway/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin: Record<string, string> };
   const bin = manifest.bin['toolscout-mcp'];
-  if (!bin) throw new Error('@toolscout/mcp has no toolscout-mcp bin.');
+  if (!bin) throw new Error('@toolscout/mcp-gateway has no toolscout-mcp bin.');
   return join(dirname(manifestPath), bin);
 }
 
@@ -151,7 +151,7 @@ export async function connectGatewayProcess(configFile: string): Promise<McpSess
 
 /**
  * Starts the demo's MCP servers (see {@link DEMO_SERVERS}) in-process through `McpGateway` (the
- * `@toolscout/mcp/gateway` library): their tools land in one catalog under `server__tool` ids, and each
+ * `@toolscout/mcp-gateway` library): their tools land in one catalog under `server__tool` ids, and each
  * descriptor's `execute` forwards the call to its server. The MCP agent gets its own gateway
  * process in front of the same servers ({@link connectGatewayProcess}).
  */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { McpStdioServerConfig } from '@toolscout/mcp/gateway';
+import type { McpStdioServerConfig } from '@toolscout/mcp-gateway';
 
 /** One MCP server the demo starts: an npm package (a dev dependency of the demo) and how to run it. */
 export interface DemoServer {

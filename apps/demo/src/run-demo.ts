@@ -91,7 +91,7 @@ function errorMessage(error: unknown): string {
 function frameworkSetup(framework: FrameworkId, catalog: DemoCatalog, model: ModelSelection): string[] {
   const inProcess =
     catalog.kind === 'servers'
-      ? 'the servers imported in-process with McpGateway (@toolscout/mcp/gateway): server__tool ids, calls forwarded to the server processes'
+      ? 'the servers imported in-process with McpGateway (@toolscout/mcp-gateway): server__tool ids, calls forwarded to the server processes'
       : 'the catalog file (dry runs)';
   switch (framework) {
     case 'mcp':

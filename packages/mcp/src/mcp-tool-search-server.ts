@@ -41,6 +41,11 @@ export interface McpConnectionOptions {
 }
 
 /** The context the policy filter and executed tools receive when the connection gives none. */
+/** Something that serves client sessions on a transport: a search server or a gateway. */
+export interface McpConnectable {
+  connect(transport: Transport, connection?: McpConnectionOptions): Promise<unknown>;
+}
+
 export interface McpRequestContext {
   /** The thread id of the client session. */
   threadId: string;

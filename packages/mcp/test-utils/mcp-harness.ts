@@ -3,8 +3,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConformanceHarness, Transcript } from '@toolscout/conformance';
 import { parseJsonOrText } from '@toolscout/test-kit/json';
-import type { McpConnectable } from '../src/gateway/serve-stdio.js';
 import {
+  type McpConnectable,
   type McpConnectionOptions,
   McpToolSearchServer,
   type McpToolSearchServerOptions,
