@@ -1,4 +1,5 @@
-// The toolscout-mcp process: stdio, signals and exit code around runGatewayCli. Run through ../bin.ts.
+#!/usr/bin/env node
+// The toolscout-mcp bin (package.json `bin`): stdio, signals and exit code around runGatewayCli.
 import { readFileSync } from 'node:fs';
 import { runGatewayCli } from './cli.js';
 
