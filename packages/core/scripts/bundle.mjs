@@ -16,12 +16,10 @@ for (const target of Object.values(manifest.exports)) {
   const name = target.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '');
   input[name] = target['@toolscout/source'];
 }
-const dependencies = [
-  ...Object.keys(manifest.dependencies ?? {}),
-  ...Object.keys(manifest.peerDependencies ?? {}),
-];
+const dependencies = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
 /** A package (or a file of one) that the user installs: imported, never bundled. */
-const external = (id) => id.startsWith('node:') || dependencies.some((name) => id === name || id.startsWith(`${name}/`));
+const external = (id) =>
+  id.startsWith('node:') || dependencies.some((name) => id === name || id.startsWith(`${name}/`));
 
 rmSync(`${root}dist/chunks`, { recursive: true, force: true });
 await build({

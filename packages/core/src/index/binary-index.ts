@@ -279,28 +279,21 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
 function readPhrases(reader: ByteReader, count: number, termCount: number): PhraseIndex {
   const average = reader.float();
   const pairs = new Int32Array(count);
-  // Every document's lines in one buffer (views of it: one allocation, not one per document).
-  const start = reader.position;
-  let total = 0;
-  for (let doc = 0; doc < count; doc++) {
-    reader.uint();
-    const size = reader.count('the length of a phrase line');
-    reader.skip(size);
-    total += size;
-  }
-  reader.position = start;
-  // Every document's lines in one buffer, where each starts (no array per document).
-  const buffer = new Int32Array(total);
+  // Every document's lines in one buffer, where each starts (no array per document), read in one
+  // pass: the buffer has room for as many numbers as bytes are left (each takes one at least) and
+  // is cut to size after.
+  let buffer = new Int32Array(reader.left);
   const starts = new Int32Array(count + 1);
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
-    const size = reader.uint();
+    const size = reader.count('the length of a phrase line');
     const wrong = reader.minusOne(size, termCount, buffer, at);
     if (wrong !== undefined) throw damaged(`a phrase term of document ${doc} is ${wrong}, not a term`);
     at += size;
     starts[doc + 1] = at;
   }
+  buffer = buffer.slice(0, at);
   try {
     return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
   } catch (error) {
