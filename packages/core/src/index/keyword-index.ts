@@ -9,6 +9,7 @@ import {
   postingFreqs,
   removePosting,
 } from './postings.js';
+import { SortedVocabulary } from './sorted-vocabulary.js';
 
 export { findDoc, type Postings } from './postings.js';
 
@@ -120,6 +121,13 @@ export class KeywordIndex {
    * terms in vocabulary order), then kept in step.
    */
   #tree: SearchableMap<TermEntry> | undefined;
+  /**
+   * The looked-up terms sorted, which answer the lookups instead of the tree (much cheaper to make)
+   * while the index is as {@link KeywordIndex.restore} made it; dropped at its first change.
+   */
+  #sorted: SortedVocabulary | undefined;
+  /** Whether the index was restored and has not changed since (lookups go to the sorted terms). */
+  #asRestored = false;
   #docOf = new Map<string, number>();
   #ids: (string | undefined)[] = [];
   /** Each document's field lengths, document after document (`doc * fieldCount + field`): no array per document. */
@@ -195,16 +203,18 @@ export class KeywordIndex {
     return entry;
   }
 
-  /** The looked-up fields' terms that start with `prefix` (itself included), in vocabulary-tree order. */
+  /** The looked-up fields' terms that start with `prefix` (itself included), in no set order. */
   atPrefix(prefix: string): [string, TermEntry][] {
-    const found = [...this.#lookupTree().atPrefix(prefix)];
+    const found = this.#asRestored ? this.#sortedTerms().atPrefix(prefix) : [...this.#lookupTree().atPrefix(prefix)];
     for (let i = 0; i < found.length; i++) this.#decoded(found[i]![1]);
     return found;
   }
 
   /** The looked-up fields' terms within `maxDistance` edits of `term`, with their distance. */
   fuzzyGet(term: string, maxDistance: number): Map<string, [TermEntry, number]> {
-    const found = this.#lookupTree().fuzzyGet(term, maxDistance);
+    const found = this.#asRestored
+      ? this.#sortedTerms().fuzzyGet(term, maxDistance)
+      : this.#lookupTree().fuzzyGet(term, maxDistance);
     for (const [entry] of found.values()) this.#decoded(entry);
     return found;
   }
@@ -219,6 +229,15 @@ export class KeywordIndex {
     if (this.#decode === undefined) return;
     for (const entry of this.#vocabulary.values()) this.#decoded(entry);
     this.#decode = undefined;
+  }
+
+  #sortedTerms(): SortedVocabulary {
+    if (this.#sorted === undefined) {
+      const looked: TermEntry[] = [];
+      for (const entry of this.#vocabulary.values()) if (entry.lookupRefs > 0) looked.push(entry);
+      this.#sorted = new SortedVocabulary(looked);
+    }
+    return this.#sorted;
   }
 
   #lookupTree(): SearchableMap<TermEntry> {
@@ -239,6 +258,7 @@ export class KeywordIndex {
       throw new Error(`KeywordIndex: expected ${this.#fieldCount} fields, got ${fields.length}`);
     }
     if (this.#docOf.has(id)) this.remove(id);
+    this.#changed();
     const doc = this.#nextDoc++;
     this.#count += 1;
     this.#docOf.set(id, doc);
@@ -295,6 +315,7 @@ export class KeywordIndex {
   remove(id: string): boolean {
     const doc = this.#docOf.get(id);
     if (doc === undefined) return false;
+    this.#changed();
     if (this.#docTermsPending) this.#makeDocTerms();
     const lengths = this.#lengths.subarray(doc * this.#fieldCount, (doc + 1) * this.#fieldCount);
     const docTerms = this.#docTerms[doc]!;
@@ -320,6 +341,12 @@ export class KeywordIndex {
     this.#docTerms[doc] = undefined;
     this.#count -= 1;
     return true;
+  }
+
+  /** The index changes: lookups go to the radix tree from now on (made on the next one). */
+  #changed(): void {
+    this.#asRestored = false;
+    this.#sorted = undefined;
   }
 
   /** Makes the terms of every document that has none yet, from the postings. */
@@ -408,6 +435,7 @@ export class KeywordIndex {
     index.#count = content.ids.length;
     index.#nextDoc = content.ids.length;
     index.#decode = content.decode;
+    index.#asRestored = true;
     if (content.docTerms === undefined) index.#docTermsPending = true;
     else index.#docTerms = content.docTerms;
     return index;
