@@ -123,11 +123,6 @@ export class ByteReader {
     return value;
   }
 
-  /** How many bytes of the integer block are not read yet. */
-  get left(): number {
-    return this.#bytes.length - this.#at;
-  }
-
   /** Where the next integer is read (a position in the integer block). */
   get position(): number {
     return this.#at;

@@ -87,6 +87,11 @@ export interface KeywordIndexContent {
   /** Each document's distinct terms, field after field; when absent, made on the first removal. */
   docTerms?: TermEntry[][];
   /**
+   * The entries in code-unit order of their terms (a loaded binary index has it): prefix and typo
+   * lookups then search them (see `SortedVocabulary`) until the index first changes.
+   */
+  sorted?: readonly TermEntry[];
+  /**
    * Decodes the postings of an entry whose `fields` are {@link UNDECODED} (a loaded index decodes
    * each term's on first use; such entries come with their reference counts set).
    */
@@ -122,12 +127,10 @@ export class KeywordIndex {
    */
   #tree: SearchableMap<TermEntry> | undefined;
   /**
-   * The looked-up terms sorted, which answer the lookups instead of the tree (much cheaper to make)
-   * while the index is as {@link KeywordIndex.restore} made it; dropped at its first change.
+   * The looked-up terms in sorted order, which answer the lookups instead of the tree while the
+   * index is as {@link KeywordIndex.restore} made it from a sorted order; dropped at its first change.
    */
   #sorted: SortedVocabulary | undefined;
-  /** Whether the index was restored and has not changed since (lookups go to the sorted terms). */
-  #asRestored = false;
   #docOf = new Map<string, number>();
   #ids: (string | undefined)[] = [];
   /** Each document's field lengths, document after document (`doc * fieldCount + field`): no array per document. */
@@ -205,15 +208,15 @@ export class KeywordIndex {
 
   /** The looked-up fields' terms that start with `prefix` (itself included), in no set order. */
   atPrefix(prefix: string): [string, TermEntry][] {
-    const found = this.#asRestored ? this.#sortedTerms().atPrefix(prefix) : [...this.#lookupTree().atPrefix(prefix)];
+    const found = this.#sorted ? this.#sorted.atPrefix(prefix) : [...this.#lookupTree().atPrefix(prefix)];
     for (let i = 0; i < found.length; i++) this.#decoded(found[i]![1]);
     return found;
   }
 
   /** The looked-up fields' terms within `maxDistance` edits of `term`, with their distance. */
   fuzzyGet(term: string, maxDistance: number): Map<string, [TermEntry, number]> {
-    const found = this.#asRestored
-      ? this.#sortedTerms().fuzzyGet(term, maxDistance)
+    const found = this.#sorted
+      ? this.#sorted.fuzzyGet(term, maxDistance)
       : this.#lookupTree().fuzzyGet(term, maxDistance);
     for (const [entry] of found.values()) this.#decoded(entry);
     return found;
@@ -229,15 +232,6 @@ export class KeywordIndex {
     if (this.#decode === undefined) return;
     for (const entry of this.#vocabulary.values()) this.#decoded(entry);
     this.#decode = undefined;
-  }
-
-  #sortedTerms(): SortedVocabulary {
-    if (this.#sorted === undefined) {
-      const looked: TermEntry[] = [];
-      for (const entry of this.#vocabulary.values()) if (entry.lookupRefs > 0) looked.push(entry);
-      this.#sorted = new SortedVocabulary(looked);
-    }
-    return this.#sorted;
   }
 
   #lookupTree(): SearchableMap<TermEntry> {
@@ -345,7 +339,6 @@ export class KeywordIndex {
 
   /** The index changes: lookups go to the radix tree from now on (made on the next one). */
   #changed(): void {
-    this.#asRestored = false;
     this.#sorted = undefined;
   }
 
@@ -435,7 +428,8 @@ export class KeywordIndex {
     index.#count = content.ids.length;
     index.#nextDoc = content.ids.length;
     index.#decode = content.decode;
-    index.#asRestored = true;
+    if (content.sorted !== undefined)
+      index.#sorted = new SortedVocabulary(content.sorted.filter((entry) => entry.lookupRefs > 0));
     if (content.docTerms === undefined) index.#docTermsPending = true;
     else index.#docTerms = content.docTerms;
     return index;

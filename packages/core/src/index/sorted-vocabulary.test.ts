@@ -11,7 +11,7 @@ function both(terms: readonly string[]) {
   const entries = [...new Set(terms)].map(entry);
   const tree = new SearchableMap<TermEntry>();
   for (const item of entries) tree.set(item.term, item);
-  const sorted = new SortedVocabulary(entries);
+  const sorted = SortedVocabulary.sorting(entries);
   const ids = (found: Iterable<[string, TermEntry]>) => [...found].map(([term, item]) => `${term}:${item.id}`).sort();
   const fuzzy = (found: Map<string, [TermEntry, number]>) =>
     [...found].map(([term, [item, distance]]) => `${term}:${item.id}:${distance}`).sort();

@@ -1,7 +1,6 @@
-// Prefix and typo lookups over a vocabulary in sorted order: what a loaded or bulk-built keyword
-// index answers them with until it first changes (then its radix tree takes over), because sorting
-// the terms once costs a fraction of inserting them one by one into a tree, which a fresh process
-// paid on its first search.
+// Prefix and typo lookups over a vocabulary in sorted order: what an index loaded from its binary
+// form (which holds the order) answers them with until it first changes (then its radix tree takes
+// over), so that a fresh process's first search does not insert every term into a tree first.
 import type { TermEntry } from './keyword-index.js';
 
 /** Code-unit order, as `<` compares strings. */
@@ -20,10 +19,15 @@ export class SortedVocabulary {
   readonly #terms: string[];
   readonly #entries: TermEntry[];
 
-  constructor(entries: Iterable<TermEntry>) {
-    const sorted = [...entries].sort(compare);
-    this.#entries = sorted;
+  /** @param sorted - the entries in code-unit order of their terms (checked by the caller). */
+  constructor(sorted: readonly TermEntry[]) {
+    this.#entries = [...sorted];
     this.#terms = sorted.map((entry) => entry.term);
+  }
+
+  /** The entries sorted here (a sort costs more than the radix tree's inserts in a fresh process). */
+  static sorting(entries: Iterable<TermEntry>): SortedVocabulary {
+    return new SortedVocabulary([...entries].sort(compare));
   }
 
   /** How many terms it holds. */
@@ -70,7 +74,7 @@ export class SortedVocabulary {
           const replace = rows[at - n + j - 1]! + (query.charCodeAt(j - 1) === unit ? 0 : 1);
           const remove = rows[at - n + j]! + 1;
           const insert = rows[at + j - 1]! + 1;
-          const distance = replace < remove ? (replace < insert ? replace : insert) : remove < insert ? remove : insert;
+          const distance = Math.min(replace, remove, insert);
           rows[at + j] = distance;
           if (distance < least) least = distance;
         }
