@@ -32,6 +32,7 @@ import {
   type PerfResult,
   runPerf,
 } from './perf.js';
+import { DEFAULT_HYBRID_SIZE, hybridLine, measureHybrid } from './perf-hybrid.js';
 import {
   PRESELECT_LIMITS,
   PRESELECT_THRESHOLDS,
@@ -91,6 +92,8 @@ Options:
                        perf: ${PERF_ENGINE_NAMES.join(', ')} (default both) (quality, perf)
   --sizes n,n          perf catalog sizes (default ${DEFAULT_SIZES.join(',')}) (perf, report)
   --perf-queries N     queries timed per engine and size (default ${DEFAULT_PERF_QUERIES}) (perf, report)
+  --hybrid N           perf: also the embedder's share of a hybrid search (USE Lite) over N tools (e.g. ${DEFAULT_HYBRID_SIZE}),
+                       tool vectors through ${'$'}TOOLSCOUT_EMBEDDING_CACHE, and its query cache on repeated queries (perf)
   --timeout SECONDS    perf, report: time limit per engine and size (default ${DEFAULT_TIMEOUT_MS / 1000});
                        hostile: per case (default ${DEFAULT_HOSTILE_TIMEOUT_MS / 1000}); gateway: the clients' part of the run (default ${DEFAULT_GATEWAY_TIMEOUT_MS / 1000})
   --runs N             fresh-process measurements per engine and size, medians reported (default ${DEFAULT_RUNS}) (perf, report)
@@ -120,6 +123,7 @@ export interface CliArgs {
   engines?: EngineName[];
   sizes?: number[];
   perfQueries?: number;
+  hybrid?: number;
   timeoutS?: number;
   runs?: number;
   seed?: number;
@@ -140,6 +144,7 @@ const OPTION_COMMANDS: Record<string, readonly Command[]> = {
   '--engines': ['quality', 'perf'],
   '--sizes': ['perf', 'report'],
   '--perf-queries': ['perf', 'report'],
+  '--hybrid': ['perf'],
   '--timeout': ['perf', 'gateway', 'hostile', 'report'],
   '--runs': ['perf', 'report'],
   '--seed': ['perf', 'hostile', 'feedback', 'report'],
@@ -250,6 +255,9 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
         break;
       case '--sizes':
         args.sizes = list(option, value).map((size) => positiveInteger(option, size, 10_000_000));
+        break;
+      case '--hybrid':
+        args.hybrid = positiveInteger(option, value, 100_000);
         break;
       case '--perf-queries':
         args.perfQueries = positiveInteger(option, value, 100_000);
@@ -449,7 +457,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       }
       case 'perf': {
         const perf = await runPerf({ ...perfOptions, engines: args.engines ?? PERF_ENGINE_NAMES });
-        io.stdout(args.json ? `${JSON.stringify({ perf }, null, 2)}\n` : perfText(perf));
+        if (args.hybrid !== undefined) {
+          progress(`perf: hybrid search over ${args.hybrid} tools...`);
+          const hybrid = await measureHybrid({ ...perfOptions, size: args.hybrid });
+          io.stdout(
+            args.json ? `${JSON.stringify({ perf, hybrid }, null, 2)}\n` : `${perfText(perf)}\n${hybridLine(hybrid)}\n`,
+          );
+        } else io.stdout(args.json ? `${JSON.stringify({ perf }, null, 2)}\n` : perfText(perf));
         break;
       }
       case 'tokens': {

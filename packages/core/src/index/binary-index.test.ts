@@ -32,6 +32,8 @@ const QUERIES = [
   'sendEmail',
   'météo ville',
   'days ahead',
+  'forec messag', // (prefixes)
+  'wether forcast', // (typos)
 ];
 
 /** The error `ToolIndex.fromBinary` throws for some data (it must be a ToolscoutError). */
@@ -74,6 +76,7 @@ describe('ToolIndex binary form', () => {
     original.dispose();
     catalog.add({ id: 'lang__summarize', name: 'summarize', description: 'Summarize a long text.' });
     expect((await loaded.search('summarize')).map((hit) => hit.id)).toEqual(['lang__summarize']);
+    expect((await loaded.search('summar')).map((hit) => hit.id)).toEqual(['lang__summarize']);
     loaded.dispose();
     expect(thrown(() => loaded.toBinary())).toMatchObject({ code: 'index-disposed' });
   });
@@ -129,6 +132,12 @@ describe('ToolIndex binary form', () => {
     const newer = bytes.slice();
     new DataView(newer.buffer).setUint32(4, 99, true);
     expect(loadError(catalog, newer).message).toMatch(/format version 99, written by a newer toolscout/);
+    // (version 4 had no sorted order of the terms)
+    const older = bytes.slice();
+    new DataView(older.buffer).setUint32(4, 4, true);
+    expect(loadError(catalog, older).message).toMatch(
+      /format version 4, written by an older toolscout; this toolscout reads format version 5\. Rebuild/,
+    );
     expect(loadError(catalog, bytes.subarray(0, bytes.length - 1)).message).toMatch(
       /damaged \(its length .* is not what its header says\)/,
     );

@@ -6,6 +6,9 @@
 // Layout: 4 bytes "TSIX", the format version (uint32, little-endian), the integrity hash (16 ASCII
 // hexadecimal digits), the lengths of the three blocks (uint32 each: integer bytes, float count,
 // string bytes), 4 bytes of zero, then the floats (8 bytes each), the integers and the strings.
+// Version 5 added the terms' sorted order (their positions, after the terms), so that a loaded
+// index looks terms up by prefix or near spelling without sorting or building a tree first, and
+// the number of phrase-line entries (before the phrase lines), so that they are read in one pass.
 import type { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidIndexError } from '../errors.js';
 import { isMeanOf } from '../values.js';
@@ -30,8 +33,11 @@ import type { SerializedVectorIndex } from './vector-index.js';
 
 /** The first four bytes of a binary saved index. */
 const MAGIC = [0x54, 0x53, 0x49, 0x58]; // "TSIX"
-/** The format version of the binary form (the JSON form's, whose content it holds). */
-export const BINARY_INDEX_FORMAT_VERSION = TOOL_INDEX_FORMAT_VERSION;
+/**
+ * The format version of the binary form: 5, the content of the JSON form's version
+ * ({@link TOOL_INDEX_FORMAT_VERSION}, 4) and the terms' sorted order.
+ */
+export const BINARY_INDEX_FORMAT_VERSION = TOOL_INDEX_FORMAT_VERSION + 1;
 const HEADER_BYTES = 40;
 
 /** A saved index for `catalog` in the binary form (see {@link loadBinaryIndexes}). */
@@ -63,8 +69,14 @@ export function encodeBinaryIndex<T>(catalog: ToolCatalog<T>, indexes: SavedInde
       for (let i = 0; i < freqs.length; i++) out.uint(freqs[i]! - 1);
     }
   }
+  // The terms' positions in code-unit order of the terms (see `SortedVocabulary`).
+  const order = Array.from(keyword.terms, (_, position) => position);
+  const terms = keyword.terms;
+  order.sort((a, b) => (terms[a]![0] < terms[b]![0] ? -1 : 1));
+  for (const position of order) out.uint(position);
   out.float(phrases.average);
   if (phrases.documents.length !== keyword.documents.length) throw new Error('binary index: a document without lines');
+  out.uint(phrases.documents.reduce((sum, [, , lines]) => sum + lines.length, 0));
   for (const [, pairs, lines] of phrases.documents) {
     out.uint(pairs);
     out.uint(lines.length);
@@ -267,7 +279,16 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
       throw damaged(`average length of field ${f} is ${averages[f]}, not the mean of the documents' lengths`);
     }
   }
-  const keyword = KeywordIndex.restore(fieldCount, LOOKUP_FIELDS, { ids, docOf, lengths, averages, entries, decode });
+  const sorted = readSortedOrder(reader, entries);
+  const keyword = KeywordIndex.restore(fieldCount, LOOKUP_FIELDS, {
+    ids,
+    docOf,
+    lengths,
+    averages,
+    entries,
+    decode,
+    sorted,
+  });
   if (keyword.vocabularySize !== termCount) throw damaged('a term is in it twice');
   const phrases = readPhrases(reader, count, termCount);
   const vector = readVector(reader, docOf, options);
@@ -275,32 +296,42 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   return { keyword, phrases, vector };
 }
 
+/** The entries in code-unit order of their terms, as written: every position once, each term above the one before. */
+function readSortedOrder(reader: ByteReader, entries: readonly TermEntry[]): TermEntry[] {
+  const count = entries.length;
+  const sorted: TermEntry[] = new Array(count);
+  let previous: string | undefined;
+  for (let i = 0; i < count; i++) {
+    const entry = entries[reader.below(count, 'a position in the sorted order of the terms')]!;
+    // (strictly ascending: no position can come twice)
+    if (previous !== undefined && !(previous < entry.term)) {
+      throw damaged(`the sorted order of its terms has "${entry.term}" after "${previous}"`);
+    }
+    previous = entry.term;
+    sorted[i] = entry;
+  }
+  return sorted;
+}
+
 /** Every document's phrase lines, their terms as vocabulary positions (the loaded entries' ids). */
 function readPhrases(reader: ByteReader, count: number, termCount: number): PhraseIndex {
   const average = reader.float();
   const pairs = new Int32Array(count);
-  // Every document's lines in one buffer (views of it: one allocation, not one per document).
-  const start = reader.position;
-  let total = 0;
-  for (let doc = 0; doc < count; doc++) {
-    reader.uint();
-    const size = reader.count('the length of a phrase line');
-    reader.skip(size);
-    total += size;
-  }
-  reader.position = start;
   // Every document's lines in one buffer, where each starts (no array per document).
+  const total = reader.count('the number of phrase-line entries');
   const buffer = new Int32Array(total);
   const starts = new Int32Array(count + 1);
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
-    const size = reader.uint();
+    const size = reader.count('the length of a phrase line');
+    if (at + size > total) throw damaged(`the phrase lines of document ${doc} go beyond their ${total} entries`);
     const wrong = reader.minusOne(size, termCount, buffer, at);
     if (wrong !== undefined) throw damaged(`a phrase term of document ${doc} is ${wrong}, not a term`);
     at += size;
     starts[doc + 1] = at;
   }
+  if (at !== total) throw damaged(`its phrase lines have ${at} entries, not ${total}`);
   try {
     return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
   } catch (error) {

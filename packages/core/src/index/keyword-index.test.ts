@@ -70,14 +70,19 @@ describe('KeywordIndex', () => {
     expect(() => index.add('x', [['one']])).toThrow(/expected 2 fields/);
   });
 
-  it('round-trips through JSON to an index with the same statistics and lookup order', () => {
+  it('round-trips through JSON to an index with the same statistics and lookups', () => {
     const index = indexOf(DOCS);
     index.remove('b');
     index.add('d', [['stockholm', 'city'], []]);
     const json = JSON.parse(JSON.stringify(index.toJSON()));
     const loaded = keywordIndexFromJSON(json, 2, [0]);
     expect(loaded.toJSON()).toEqual(index.toJSON());
-    expect(terms(loaded.atPrefix('stock'))).toEqual(terms(index.atPrefix('stock')));
+    // (a loaded index looks terms up in its sorted vocabulary, an updated one in its tree: same terms)
+    expect(terms(loaded.atPrefix('stock')).sort()).toEqual(terms(index.atPrefix('stock')).sort());
+    const typos = (found: Map<string, [unknown, number]>) =>
+      [...found].map(([term, [, distance]]) => `${term} ${distance}`);
+    expect(typos(loaded.fuzzyGet('stocc', 2)).sort()).toEqual(typos(index.fuzzyGet('stocc', 2)).sort());
+    expect(typos(loaded.fuzzyGet('stocc', 2))).toContain('stock 1');
     expect(loaded.averageLength(0)).toBe(index.averageLength(0));
     loaded.remove('d');
     expect(loaded.get('stockholm')).toBeUndefined();
@@ -115,7 +120,7 @@ describe('KeywordIndex', () => {
     });
     for (const [term, number] of numbers) expect(built.get(term)?.id).toBe(number);
     expect(built.toJSON()).toEqual(oneByOne.toJSON());
-    expect(terms(built.atPrefix('w1'))).toEqual(terms(oneByOne.atPrefix('w1')));
+    expect(terms(built.atPrefix('w1')).sort()).toEqual(terms(oneByOne.atPrefix('w1')).sort());
     // and it is an ordinary index afterwards
     built.remove('doc3');
     oneByOne.remove('doc3');

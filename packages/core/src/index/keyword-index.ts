@@ -9,6 +9,7 @@ import {
   postingFreqs,
   removePosting,
 } from './postings.js';
+import { SortedVocabulary } from './sorted-vocabulary.js';
 
 export { findDoc, type Postings } from './postings.js';
 
@@ -86,6 +87,11 @@ export interface KeywordIndexContent {
   /** Each document's distinct terms, field after field; when absent, made on the first removal. */
   docTerms?: TermEntry[][];
   /**
+   * The entries in code-unit order of their terms (a loaded binary index has it): prefix and typo
+   * lookups then search them (see `SortedVocabulary`) until the index first changes.
+   */
+  sorted?: readonly TermEntry[];
+  /**
    * Decodes the postings of an entry whose `fields` are {@link UNDECODED} (a loaded index decodes
    * each term's on first use; such entries come with their reference counts set).
    */
@@ -120,6 +126,11 @@ export class KeywordIndex {
    * terms in vocabulary order), then kept in step.
    */
   #tree: SearchableMap<TermEntry> | undefined;
+  /**
+   * The looked-up terms in sorted order, which answer the lookups instead of the tree while the
+   * index is as {@link KeywordIndex.restore} made it from a sorted order; dropped at its first change.
+   */
+  #sorted: SortedVocabulary | undefined;
   #docOf = new Map<string, number>();
   #ids: (string | undefined)[] = [];
   /** Each document's field lengths, document after document (`doc * fieldCount + field`): no array per document. */
@@ -195,16 +206,18 @@ export class KeywordIndex {
     return entry;
   }
 
-  /** The looked-up fields' terms that start with `prefix` (itself included), in vocabulary-tree order. */
+  /** The looked-up fields' terms that start with `prefix` (itself included), in no set order. */
   atPrefix(prefix: string): [string, TermEntry][] {
-    const found = [...this.#lookupTree().atPrefix(prefix)];
+    const found = this.#sorted ? this.#sorted.atPrefix(prefix) : [...this.#lookupTree().atPrefix(prefix)];
     for (let i = 0; i < found.length; i++) this.#decoded(found[i]![1]);
     return found;
   }
 
   /** The looked-up fields' terms within `maxDistance` edits of `term`, with their distance. */
   fuzzyGet(term: string, maxDistance: number): Map<string, [TermEntry, number]> {
-    const found = this.#lookupTree().fuzzyGet(term, maxDistance);
+    const found = this.#sorted
+      ? this.#sorted.fuzzyGet(term, maxDistance)
+      : this.#lookupTree().fuzzyGet(term, maxDistance);
     for (const [entry] of found.values()) this.#decoded(entry);
     return found;
   }
@@ -239,6 +252,7 @@ export class KeywordIndex {
       throw new Error(`KeywordIndex: expected ${this.#fieldCount} fields, got ${fields.length}`);
     }
     if (this.#docOf.has(id)) this.remove(id);
+    this.#changed();
     const doc = this.#nextDoc++;
     this.#count += 1;
     this.#docOf.set(id, doc);
@@ -295,6 +309,7 @@ export class KeywordIndex {
   remove(id: string): boolean {
     const doc = this.#docOf.get(id);
     if (doc === undefined) return false;
+    this.#changed();
     if (this.#docTermsPending) this.#makeDocTerms();
     const lengths = this.#lengths.subarray(doc * this.#fieldCount, (doc + 1) * this.#fieldCount);
     const docTerms = this.#docTerms[doc]!;
@@ -320,6 +335,11 @@ export class KeywordIndex {
     this.#docTerms[doc] = undefined;
     this.#count -= 1;
     return true;
+  }
+
+  /** The index changes: lookups go to the radix tree from now on (made on the next one). */
+  #changed(): void {
+    this.#sorted = undefined;
   }
 
   /** Makes the terms of every document that has none yet, from the postings. */
@@ -408,6 +428,8 @@ export class KeywordIndex {
     index.#count = content.ids.length;
     index.#nextDoc = content.ids.length;
     index.#decode = content.decode;
+    if (content.sorted !== undefined)
+      index.#sorted = new SortedVocabulary(content.sorted.filter((entry) => entry.lookupRefs > 0));
     if (content.docTerms === undefined) index.#docTermsPending = true;
     else index.#docTerms = content.docTerms;
     return index;

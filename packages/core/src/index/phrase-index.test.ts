@@ -113,10 +113,13 @@ describe('PhraseIndex', () => {
     expect(match(bulk)).toEqual({ docs: [0, 4], freqs: [1, 1] });
     expect(bulk.toJSON((id) => id)).toEqual(added.toJSON((id) => id));
     expect(() => bulk.add(0, lines(1))).toThrow(/added twice/);
-    // Loaded: the written pairs and average are checked.
+    // Loaded: the written pairs (within what the lines can hold) and average are checked.
     expect(PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 1, 0, 2], average: 1.25 }).size).toBe(4);
-    expect(() => PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 2, 0, 2], average: 1.5 })).toThrow(
-      /document 1 has 2 pairs written, its lines have 1/,
+    expect(() => PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 5, 0, 2], average: 2.25 })).toThrow(
+      /document 1 has 5 pairs written, its lines hold 4 at most/,
+    );
+    expect(() => PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, -1, 0, 2], average: 0.75 })).toThrow(
+      /document 1 has -1 pairs written/,
     );
     expect(() => PhraseIndex.fromBuffer(buffer, starts, { lengths: [2, 1, 0, 2], average: 2 })).toThrow(
       /average 2 is not the mean/,
