@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
 import { ToolIndex } from '../index/tool-index.js';
 import { nameHead } from './name-head.js';
-import { objectHead } from './object-head.js';
+import { objectHead, withoutValues } from './object-head.js';
 
 describe('objectHead', () => {
   it("is the last term of a one-clause request's object, before its context", () => {
@@ -31,6 +31,28 @@ describe('objectHead', () => {
     expect(objectHead('list in my subscription')).toBeUndefined();
     expect(objectHead('')).toBeUndefined();
     expect(objectHead('?!')).toBeUndefined();
+  });
+});
+
+describe('withoutValues', () => {
+  it('replaces quoted text and <placeholders> by a comma, not apostrophes within words', () => {
+    expect(withoutValues(`say "hi there" to <user_name>`)).toBe('say  ,  to  , ');
+    expect(withoutValues("don't scan 'MyWiFi' now")).toBe("don't scan  ,  now");
+    expect(withoutValues('a “b” c')).toBe('a  ,  c');
+    expect(withoutValues('an "unclosed quote and a < b')).toBe('an "unclosed quote and a < b');
+  });
+
+  it('takes time linear in the text, even with marks never closed', () => {
+    const started = performance.now();
+    for (const text of [
+      '<'.repeat(200_000),
+      '“'.repeat(200_000),
+      "x 'y ".repeat(50_000),
+      `"${'ab '.repeat(100_000)}`,
+    ]) {
+      expect(objectHead(`list ${text}`)).not.toBe('never');
+    }
+    expect(performance.now() - started).toBeLessThan(2_000); // (a backtracking pattern took 73 s on the first)
   });
 });
 

@@ -24,8 +24,37 @@ const CONTEXT_WORDS: ReadonlySet<string> = new Set([
 /** Words that open a question: the word after them is the object, not a verb ("what nodepools ..."). */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', 'which', 'how', 'where', 'who', 'whose', 'when', 'why']);
 
-/** Quoted text and `<placeholders>`: values a request supplies, not what it asks for. */
-const VALUES = /"[^"]*"|“[^”]*”|<[^>]*>|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu;
+/** The marks that open a value a request supplies (quoted text, a `<placeholder>`), each with its closing mark. */
+const CLOSERS: Readonly<Record<string, string>> = { '"': '"', '“': '”', '<': '>', "'": "'" };
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * The text with each value it supplies (`"quoted"`, `“quoted”`, `'quoted'` but not an apostrophe
+ * within a word, `<placeholder>`) replaced by a comma; in time linear in its length (a mark never
+ * closed after some point is not looked for again).
+ */
+export function withoutValues(text: string): string {
+  let out = '';
+  let copied = 0;
+  const unclosed = new Set<string>();
+  for (let i = 0; i < text.length; i++) {
+    const opener = text[i]!;
+    const closer = CLOSERS[opener];
+    if (closer === undefined || unclosed.has(opener)) continue;
+    if (opener === "'" && i > 0 && LETTER_OR_DIGIT.test(text[i - 1]!)) continue;
+    const end = text.indexOf(closer, i + 1);
+    if (end < 0) {
+      unclosed.add(opener);
+      continue;
+    }
+    if (opener === "'" && end + 1 < text.length && LETTER_OR_DIGIT.test(text[end + 1]!)) continue;
+    out += `${text.slice(copied, i)} , `;
+    copied = end + 1;
+    i = end;
+  }
+  return out + text.slice(copied);
+}
 
 const WORD = /[\p{L}\p{N}_'-]+/gu;
 
@@ -38,7 +67,7 @@ const WORD = /[\p{L}\p{N}_'-]+/gu;
 export function objectHead(query: string): string | undefined {
   const clauses = splitClauses(query);
   if (clauses.length !== 1) return undefined;
-  const clause = clauses[0]!.replace(VALUES, ' , ');
+  const clause = withoutValues(clauses[0]!);
   let start = -1;
   let end = clause.length;
   for (const found of clause.matchAll(WORD)) {
