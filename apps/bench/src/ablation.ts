@@ -31,6 +31,11 @@ export const ABLATION_COMPONENTS: readonly AblationComponent[] = [
   },
   { name: 'phrases', description: 'neighbouring query words side by side', off: { fieldWeights: { phrases: 0 } } },
   { name: 'action verbs', description: 'verb families (list, get, create, ...)', off: { actionWeight: 0 } },
+  {
+    name: 'object head',
+    description: "the request's object's last word as a tool name's last word",
+    off: { headWeight: 0 },
+  },
   { name: 'prefix', description: 'query word as the start of an indexed word', off: { prefixWeight: 0 } },
   { name: 'typo', description: 'one or two edits for rare words', off: { fuzzyWeight: 0 } },
   { name: 'coordination', description: 'reward for matching more query words', off: { coordination: 0 } },

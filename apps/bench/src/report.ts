@@ -560,7 +560,7 @@ export interface ReportContext {
 export function ablationSection(results: readonly AblationResult[]): string {
   return `## Ranking components, gain per set
 
-toolscout's keyword index with one ranking component switched off at a time (through the index's \`ranking\` option, top ${QUALITY_LIMIT}); each cell is the figure with the component off and, in brackets, the component's gain (default minus off). A component that helps one set only is suspect: it may not carry over to catalogs nobody tuned for. _Action verbs_ apply to one-clause requests led by a get / list / create / update / delete verb (or a synonym); _source field_ and _source evidence_ only where tools have a source.
+toolscout's keyword index with one ranking component switched off at a time (through the index's \`ranking\` option, top ${QUALITY_LIMIT}); each cell is the figure with the component off and, in brackets, the component's gain (default minus off). A component that helps one set only is suspect: it may not carry over to catalogs nobody tuned for. _Action verbs_ apply to one-clause requests led by a get / list / create / update / delete verb (or a synonym); _object head_ to one-clause requests whose object's last word is the last word of a tool's name (actions aside); _source field_ and _source evidence_ only where tools have a source.
 
 ${ablationTable(results)}
 `;

@@ -105,6 +105,23 @@ describe('search pruning', () => {
     }
   });
 
+  it("stays exact when the request's object is the head of some tools' names (the object-head boost)", async () => {
+    // Tool names are get_<topic word>_<n>: "the city forecast" boosts the forecast term of the get_forecast_* tools.
+    const tools = catalogTools();
+    for (const headWeight of [0.5, 3]) {
+      const other = new ToolIndex(new ToolCatalog(tools), { ranking: { headWeight } });
+      for (const query of ['show me the city forecast', 'list the files in my drive', 'get the stock price quote']) {
+        for (const limit of [1, 3, 10]) {
+          const { pruned, full } = await bothWays(other, query, { limit, minScore: 0 });
+          expect(summary(pruned), `${query} ${headWeight} ${limit}`).toEqual(summary(full));
+        }
+      }
+      // The boost is applied: the three best are get_forecast_* tools (without it, a get_city_* tool ties with them).
+      const best = await other.search('show me the city forecast', { limit: 3 });
+      for (const hit of best) expect(tools.find((tool) => tool.id === hit.id)?.name).toMatch(/^get_forecast_/);
+    }
+  });
+
   it('with a filter, ranks past the pruned depth in full when the filter refuses too many', async () => {
     for (const [name, allow] of [
       ['all', () => true],

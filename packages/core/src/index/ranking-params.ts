@@ -50,6 +50,11 @@ export interface RankingParams {
   actionWeight: number;
   /** Evidence is divided by (distinct query terms)^this before it becomes a score. */
   lengthNorm: number;
+  /**
+   * Extra share of a one-clause request's object head (its object's last word: "servers" in "list
+   * the servers in my subscription") matched by a tool whose name ends in it, actions aside (0 turns it off).
+   */
+  headWeight: number;
 }
 
 /** Parts of {@link RankingParams} to change; field weights may be given one by one. */
@@ -75,6 +80,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   clauseWeight: 0.6,
   lengthNorm: 0.5,
   actionWeight: 0.3,
+  headWeight: 0.5,
 });
 
 /**

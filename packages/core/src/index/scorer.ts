@@ -373,8 +373,10 @@ export class Scorer {
       const bestSources: number[] = [];
       const touched: number[] = [];
       const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
+      const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
         state.termSources[t] = this.#scoreTerm(terms[t]!, termFields, touched);
+        if (terms[t] === head) this.#sources.heads.boost(keyword, head!, ranking, scores, this.#termMark, this.#stamp);
         if (width > 0) docs.nextTerm(touched.length);
         // (QueryDocs.add and .log inlined: this loop runs once per posting)
         const { sum, matched, top, phrase, mark, list, logDocs, logScores } = docs;

@@ -1,9 +1,10 @@
 import type { CatalogTool } from '../types.js';
+import { NameHeads } from './name-heads.js';
 
 /**
  * The sources (API, server) of an index's tools, for the source evidence: each source's number
  * (never reused) and how many tools it has, how many sources have tools, and each tool's source by
- * document number (-1: none).
+ * document number (-1: none); and their names' heads, for the object-head evidence.
  */
 export class ToolSources {
   readonly #numbers = new Map<string, number>();
@@ -13,9 +14,12 @@ export class ToolSources {
   readonly ofDoc: number[] = [];
   /** How many sources have tools. */
   inUse = 0;
+  /** The heads of the tools' names. */
+  readonly heads = new NameHeads();
 
   /** Records the source of a tool new to the index; `doc` is its document number in the keyword index. */
   track(tool: CatalogTool<unknown>, doc: number): void {
+    this.heads.track(doc, tool.name);
     const source = tool.source?.trim();
     this.ofDoc[doc] = -1;
     if (!source) return;
@@ -31,6 +35,7 @@ export class ToolSources {
 
   /** Forgets the source of the tool of document `doc` (leaving the index). */
   untrack(doc: number): void {
+    this.heads.untrack(doc);
     const number = this.ofDoc[doc];
     if (number === undefined || number < 0) return;
     this.ofDoc[doc] = -1;
