@@ -118,8 +118,11 @@ class WordTable {
   #hashes: number[] = [];
   #texts: string[] = [];
   #runs: TermRun[] = [];
-  /** Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once asked. */
-  #pieces: (readonly WordRun[] | undefined)[] = [];
+  /**
+   * Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once
+   * asked; `null` until then for a plain word (its one word is itself), `undefined` for the others.
+   */
+  #pieces: (readonly WordRun[] | null | undefined)[] = [];
   /** Above this many words the table starts over (at the next text): memory stays bounded. */
   static readonly MAX_WORDS = 1 << 20;
 
@@ -156,7 +159,7 @@ class WordTable {
     this.#texts.push(word);
     this.chars += word.length;
     this.#runs.push(plain ? plainWordNumbers(word) : mixedWordNumbers(word));
-    this.#pieces.push(undefined);
+    this.#pieces.push(plain ? null : undefined);
     if (this.#texts.length * 2 > mask + 1) this.#grow();
     return index;
   }
@@ -169,7 +172,11 @@ class WordTable {
   /** A word's own words with their term numbers. */
   pieces(index: number): readonly WordRun[] {
     let pieces = this.#pieces[index];
-    if (pieces === undefined) {
+    if (pieces === null) {
+      // (splitWords of a plain word is the word, whose terms are its run)
+      pieces = [{ text: this.#texts[index]!, run: this.#runs[index]! }];
+      this.#pieces[index] = pieces;
+    } else if (pieces === undefined) {
       pieces = splitWords(this.#texts[index]!).map((piece) => ({ text: piece, run: wordNumbers(piece) }));
       this.#pieces[index] = pieces;
     }

@@ -6,7 +6,6 @@
 
 import { isAscii } from '../text/tokenize.js';
 import type { CatalogTool } from '../types.js';
-import { isRecord } from '../values.js';
 import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
@@ -20,6 +19,7 @@ import {
   tokenizeToNumbers,
   wordRuns,
 } from './term-numbers.js';
+import { collectParameterStrings, type ParameterSink } from './tool-parameters.js';
 
 /**
  * The fields a tool is scored under; `source` and `tags` are reported as `tags`. `phrases` are pairs
@@ -37,11 +37,6 @@ export interface ToolTerms {
   /** The lines of the name and of the description, whose neighbouring terms make phrases. */
   phraseLines: TermRun[];
 }
-
-/** How deep nested object parameters are followed (`address.city` is depth 2). */
-const MAX_PARAMETER_DEPTH = 3;
-/** At most this many parameter names are indexed per tool (huge schemas would drown the rest). */
-const MAX_PARAMETERS = 64;
 
 /**
  * The most characters of a tool's text the index reads, per part: its name, its id, its
@@ -74,52 +69,6 @@ export function indexedText(text: string, limit = MAX_INDEXED_CHARS): string {
 function isBlank(code: number): boolean {
   return code <= 0x20 || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b);
 }
-
-/**
- * Parameter names, titles and descriptions from a JSON Schema's `properties`, following nested
- * object properties (and array items' properties) up to {@link MAX_PARAMETER_DEPTH} levels, in
- * schema order.
- */
-function parameterStrings(schema: unknown): string[] {
-  const parts: string[] = [];
-  collectParameterStrings(schema, 1, { count: 0, add: (text) => parts.push(text) });
-  return parts;
-}
-
-/** Where {@link collectParameterStrings} puts the strings it finds, in schema order. */
-interface ParameterSink {
-  /** Parameter names met so far (at most {@link MAX_PARAMETERS} are taken). */
-  count: number;
-  add(text: string): void;
-}
-
-function collectParameterStrings(node: unknown, depth: number, found: ParameterSink): void {
-  if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
-  const properties = node.properties;
-  if (isRecord(properties)) {
-    const names = Object.keys(properties);
-    for (let i = 0; i < names.length; i++) {
-      if (found.count++ >= MAX_PARAMETERS) return;
-      const name = names[i]!;
-      found.add(name);
-      const property = properties[name];
-      if (isRecord(property)) {
-        if (typeof property.title === 'string') found.add(property.title);
-        if (typeof property.description === 'string') found.add(property.description);
-        collectParameterStrings(property, depth + 1, found);
-        if (isRecord(property.items)) collectParameterStrings(property.items, depth + 1, found);
-      }
-    }
-  }
-  for (let k = 0; k < VARIANT_KEYS.length; k++) {
-    const variants = node[VARIANT_KEYS[k]!];
-    if (Array.isArray(variants)) {
-      for (let i = 0; i < variants.length; i++) collectParameterStrings(variants[i], depth, found);
-    }
-  }
-}
-
-const VARIANT_KEYS = ['anyOf', 'oneOf', 'allOf'] as const;
 
 /**
  * The term that stands for two neighbouring terms in either order (`blood count` and `count blood`
@@ -207,7 +156,7 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  * Reads a tool's terms, run by run, field after field:
  * - `name`: the display name's lines, then the words of the id that the name lacks;
  * - `description`: its lines; `tags` (but a tag equal to the source); `source`;
- * - `parameters`: parameter names, titles and descriptions (see {@link parameterStrings}).
+ * - `parameters`: parameter names, titles and descriptions (see {@link collectParameterStrings}).
  *
  * The lines of the name and of the description are also phrase lines (in that order), whose
  * neighbouring terms make phrases. Text goes through {@link tokenize}; no word spans a line break.
@@ -236,8 +185,40 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
     const run = sharedStringNumbers(indexedText(tool.source));
     visit(SOURCE, run, run.length, false);
   }
-  visitStrings(PARAMETERS, parameterStrings(tool.jsonSchema), undefined, visit);
+  parameterRuns.visitSchema(tool.jsonSchema, visit);
 }
+
+/**
+ * Visits parameter strings as the walk finds them, as {@link visitStrings} does ({@link MAX_INDEXED_CHARS}
+ * characters in all, memoised), with no list of them made. (One, reused: nothing here re-enters.)
+ */
+class ParameterRuns implements ParameterSink {
+  count = 0;
+  #left = 0;
+  #visit: RunVisitor = NO_VISIT;
+
+  visitSchema(schema: unknown, visit: RunVisitor): void {
+    this.count = 0;
+    this.#left = MAX_INDEXED_CHARS;
+    this.#visit = visit;
+    try {
+      collectParameterStrings(schema, 1, this);
+    } finally {
+      this.#visit = NO_VISIT; // (the visitor and what it holds, such as a build, are not kept)
+    }
+  }
+
+  add(whole: string): void {
+    if (this.#left <= 0) return;
+    const text = indexedText(whole, this.#left);
+    this.#left = text.length < whole.length ? 0 : this.#left - text.length;
+    const run = sharedStringNumbers(text);
+    this.#visit(PARAMETERS, run, run.length, false);
+  }
+}
+
+const NO_VISIT: RunVisitor = () => {};
+const parameterRuns = new ParameterRuns();
 
 /**
  * Visits the strings of one field but any equal to `except`, {@link MAX_INDEXED_CHARS} characters in
