@@ -152,15 +152,33 @@ class WordTable {
       if (i === length) return index;
     }
     const word = text.slice(start, end);
-    const index = this.#texts.length;
-    slots[slot << 1] = index + 1;
+    // (a mixed word's terms come from its pieces' entries, which may be added first: the slot is
+    // found again)
+    if (!plain) return this.#add(word, hash, mixedWordNumbers(word), false);
+    slots[slot << 1] = this.#texts.length + 1;
     slots[(slot << 1) + 1] = hash;
+    return this.#push(word, hash, plainWordNumbers(word), true);
+  }
+
+  #add(word: string, hash: number, run: TermRun, plain: boolean): number {
+    const slots = this.#slots;
+    const mask = (slots.length >> 1) - 1;
+    let slot = hash & mask;
+    while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
+    slots[slot << 1] = this.#texts.length + 1;
+    slots[(slot << 1) + 1] = hash;
+    return this.#push(word, hash, run, plain);
+  }
+
+  /** Adds a word whose slot is set. */
+  #push(word: string, hash: number, run: TermRun, plain: boolean): number {
+    const index = this.#texts.length;
     this.#hashes.push(hash);
     this.#texts.push(word);
     this.chars += word.length;
-    this.#runs.push(plain ? plainWordNumbers(word) : mixedWordNumbers(word));
+    this.#runs.push(run);
     this.#pieces.push(plain ? null : undefined);
-    if (this.#texts.length * 2 > mask + 1) this.#grow();
+    if (this.#texts.length > this.#slots.length >> 2) this.#grow();
     return index;
   }
 
@@ -177,7 +195,11 @@ class WordTable {
       pieces = [{ text: this.#texts[index]!, run: this.#runs[index]! }];
       this.#pieces[index] = pieces;
     } else if (pieces === undefined) {
-      pieces = splitWords(this.#texts[index]!).map((piece) => ({ text: piece, run: wordNumbers(piece) }));
+      // (splitWords of a mixed word is splitAsciiIdentifier's pieces, and splitWords of a piece gives
+      // the piece's own entry's terms)
+      const texts: string[] = [];
+      splitAsciiIdentifier(this.#texts[index]!, texts);
+      pieces = texts.map((piece) => ({ text: piece, run: this.#runs[asciiWordIndex(piece, false)]! }));
       this.#pieces[index] = pieces;
     }
     return pieces;
@@ -213,13 +235,6 @@ function plainWordNumbers(word: string): number[] {
   return term === null ? [] : [termNumber(term)];
 }
 
-/** The term numbers of one ASCII word as written (it may split further: `getUserV2`). */
-function wordNumbers(word: string): number[] {
-  const numbers: number[] = [];
-  const pieces = splitWords(word);
-  return piecesNumbers(pieces, numbers);
-}
-
 /**
  * The term numbers of a mixed ASCII word (letters and digits of several cases: `getUserV2`), split
  * as {@link splitWords} splits it.
@@ -227,16 +242,37 @@ function wordNumbers(word: string): number[] {
 function mixedWordNumbers(word: string): number[] {
   const pieces: string[] = [];
   splitAsciiIdentifier(word, pieces);
-  return piecesNumbers(pieces, []);
-}
-
-function piecesNumbers(pieces: readonly string[], numbers: number[]): number[] {
+  const numbers: number[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    // (an ASCII word's normal form is its lower case)
-    const term = normalTerm(pieces[i]!.toLowerCase());
-    if (term !== null) numbers.push(termNumber(term));
+    // A plain piece's term is that of its entry in the table (stemmed once for every word it is in).
+    const index = asciiWordIndex(pieces[i]!, true);
+    if (index >= 0) {
+      const run = words.run(index);
+      for (let k = 0; k < run.length; k++) numbers.push(run[k]!);
+    } else {
+      const term = normalTerm(pieces[i]!.toLowerCase());
+      if (term !== null) numbers.push(termNumber(term));
+    }
   }
   return numbers;
+}
+
+/**
+ * The word table index of a run of ASCII letters and digits (added if new), or -1 when `plainOnly`
+ * and it is not a plain word.
+ */
+function asciiWordIndex(word: string, plainOnly: boolean): number {
+  let hash = FNV_OFFSET;
+  let shape = 0;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    const kind = ASCII_KIND[code]!;
+    if (i === 0) shape = kind;
+    else if (shape !== kind) shape = nextShape(shape, kind, i === 1);
+    hash = Math.imul(hash ^ code, FNV_PRIME);
+  }
+  if (plainOnly && shape === MIXED) return -1;
+  return words.index(word, 0, word.length, hash, shape !== MIXED);
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
