@@ -152,12 +152,8 @@ class WordTable {
       if (i === length) return index;
     }
     const word = text.slice(start, end);
-    // (a mixed word's terms come from its pieces' entries, which may be added first: the slot is
-    // found again)
-    if (!plain) return this.#add(word, hash, mixedWordNumbers(word), false);
-    slots[slot << 1] = this.#texts.length + 1;
-    slots[(slot << 1) + 1] = hash;
-    return this.#push(word, hash, plainWordNumbers(word), true);
+    // (a word's terms may come from other entries, added first: its slot is found after)
+    return this.#add(word, hash, plain ? plainWordNumbers(word) : mixedWordNumbers(word), plain);
   }
 
   #add(word: string, hash: number, run: TermRun, plain: boolean): number {
@@ -165,14 +161,9 @@ class WordTable {
     const mask = (slots.length >> 1) - 1;
     let slot = hash & mask;
     while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
-    slots[slot << 1] = this.#texts.length + 1;
-    slots[(slot << 1) + 1] = hash;
-    return this.#push(word, hash, run, plain);
-  }
-
-  /** Adds a word whose slot is set. */
-  #push(word: string, hash: number, run: TermRun, plain: boolean): number {
     const index = this.#texts.length;
+    slots[slot << 1] = index + 1;
+    slots[(slot << 1) + 1] = hash;
     this.#hashes.push(hash);
     this.#texts.push(word);
     this.chars += word.length;
@@ -230,8 +221,11 @@ class WordTable {
 const words = new WordTable();
 
 /** The term number of a plain ASCII word (`weather`, `Weather`, `API`, `2024`), as a run. */
-function plainWordNumbers(word: string): number[] {
-  const term = normalTerm(word.toLowerCase());
+function plainWordNumbers(word: string): TermRun {
+  const lower = word.toLowerCase();
+  // (`Weather` and `API` share the run of `weather` and `api`: stemmed once)
+  if (lower !== word) return words.run(asciiWordIndex(lower, true));
+  const term = normalTerm(lower);
   return term === null ? [] : [termNumber(term)];
 }
 
