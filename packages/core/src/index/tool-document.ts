@@ -4,7 +4,6 @@
 // tokenised where they are (never joined and split again), every known word is found in the word
 // table by its characters, and a build looks terms up by number in an array, not by text in a map.
 
-import { isAscii } from '../text/tokenize.js';
 import type { CatalogTool } from '../types.js';
 import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
@@ -83,19 +82,13 @@ export function pairTerm(a: string, b: string): string {
  * none of whose terms the name already has, so nothing counts twice; with their terms. (The
  * provider tool name is derived from the id, plus at times a hash, so it adds nothing.)
  */
-function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
+function idWordsBeyondName(id: string, name: string, nameLines: readonly TermRun[]): IdWords {
+  if (id === name) return NO_ID_WORDS;
   const known = knownTerms;
   known.clear();
   for (let i = 0; i < nameLines.length; i++) {
     const line = nameLines[i]!;
     for (let k = 0; k < line.length; k++) known.add(line[k]!);
-  }
-  // Every word of an ASCII text has its terms among the text's own (splitWords of a word of
-  // splitWords gives words of the text again): when the name has all the id's terms, no word of
-  // the id can add any. Most ids are the name, or the name and a namespace.
-  if (isAscii(id)) {
-    const run = scratchRun(id);
-    if (allKnown(run.values, run.length, known)) return NO_ID_WORDS;
   }
   let words: string[] | undefined;
   let terms: number[] | undefined;
@@ -130,11 +123,6 @@ function noneKnown(terms: TermRun, known: TermSet): boolean {
   return true;
 }
 
-function allKnown(terms: ArrayLike<number>, length: number, known: TermSet): boolean {
-  for (let i = 0; i < length; i++) if (!known.has(terms[i]!)) return false;
-  return true;
-}
-
 /** The terms of each line of a text. */
 function lineRuns(text: string): TermRun[] {
   return text.includes('\n') ? text.split('\n').map((line) => tokenizeToNumbers(line)) : [tokenizeToNumbers(text)];
@@ -164,9 +152,10 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  */
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
-  const nameLines = lineRuns(indexedText(tool.name));
+  const name = indexedText(tool.name);
+  const nameLines = lineRuns(name);
   for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
-  const id = idWordsBeyondName(indexedText(tool.id), nameLines);
+  const id = idWordsBeyondName(indexedText(tool.id), name, nameLines);
   if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
   const description = indexedText(tool.description ?? '');
   if (description.includes('\n')) {
@@ -287,7 +276,8 @@ function feedLines(hash: TextHash, parts: readonly string[], except?: string): v
  * of one.
  */
 export function toolFingerprint(tool: CatalogTool<unknown>): string {
-  const idWords = idWordsBeyondName(indexedText(tool.id), lineRuns(indexedText(tool.name))).words.join(' ');
+  const name = indexedText(tool.name);
+  const idWords = idWordsBeyondName(indexedText(tool.id), name, lineRuns(name)).words.join(' ');
   const hash = new Fnv32().text(tool.name);
   if (idWords !== '') hash.char(NEWLINE).text(idWords);
   return feedContent(hash, tool).digest();
