@@ -59,6 +59,50 @@ describe('term numbers', () => {
   });
 });
 
+describe('identifiers', () => {
+  it('give the terms of tokenize and the words of splitWords, whichever of a word and its pieces comes first', () => {
+    // Camel case, capitals, digits and codes, mixed words before and after their pieces.
+    const parts = [
+      'get',
+      'User',
+      'HTML',
+      'Parser',
+      'V2',
+      'mp3',
+      'You',
+      'Tube',
+      'API',
+      '2024',
+      'a1b2',
+      'Base64',
+      'Encode',
+      'The',
+      'x',
+    ];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    const words = Array.from({ length: 400 }, () =>
+      Array.from({ length: 1 + (next() % 4) }, () => parts[next() % parts.length]).join(''),
+    );
+    trimTermNumbers(0);
+    for (const round of [1, 2]) {
+      for (const word of words) {
+        expect(tokenizeToNumbers(word).map(termText), `${round}: ${word}`).toEqual(tokenize(word));
+        const runs = wordRuns(`ns__${word}`);
+        expect(
+          runs.map((piece) => piece.text),
+          `${round}: ${word}`,
+        ).toEqual(splitWords(`ns__${word}`));
+        for (const piece of runs)
+          expect(piece.run.map(termText), `${round}: ${piece.text}`).toEqual(tokenize(piece.text));
+      }
+    }
+  });
+});
+
 describe('wordRuns', () => {
   it('gives the words of splitWords, each with the term numbers of tokenize', () => {
     for (const text of ['TheClique__Songkick concert~3', "github.getUserV2 Messi's HTMLParser", 'Café 天气预报', '']) {

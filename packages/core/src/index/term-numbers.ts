@@ -118,8 +118,11 @@ class WordTable {
   #hashes: number[] = [];
   #texts: string[] = [];
   #runs: TermRun[] = [];
-  /** Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once asked. */
-  #pieces: (readonly WordRun[] | undefined)[] = [];
+  /**
+   * Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once
+   * asked; `null` until then for a plain word (its one word is itself), `undefined` for the others.
+   */
+  #pieces: (readonly WordRun[] | null | undefined)[] = [];
   /** Above this many words the table starts over (at the next text): memory stays bounded. */
   static readonly MAX_WORDS = 1 << 20;
 
@@ -149,15 +152,24 @@ class WordTable {
       if (i === length) return index;
     }
     const word = text.slice(start, end);
+    // (a word's terms may come from other entries, added first: its slot is found after)
+    return this.#add(word, hash, plain ? plainWordNumbers(word) : mixedWordNumbers(word), plain);
+  }
+
+  #add(word: string, hash: number, run: TermRun, plain: boolean): number {
+    const slots = this.#slots;
+    const mask = (slots.length >> 1) - 1;
+    let slot = hash & mask;
+    while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
     const index = this.#texts.length;
     slots[slot << 1] = index + 1;
     slots[(slot << 1) + 1] = hash;
     this.#hashes.push(hash);
     this.#texts.push(word);
     this.chars += word.length;
-    this.#runs.push(plain ? plainWordNumbers(word) : mixedWordNumbers(word));
-    this.#pieces.push(undefined);
-    if (this.#texts.length * 2 > mask + 1) this.#grow();
+    this.#runs.push(run);
+    this.#pieces.push(plain ? null : undefined);
+    if (this.#texts.length > this.#slots.length >> 2) this.#grow();
     return index;
   }
 
@@ -169,8 +181,16 @@ class WordTable {
   /** A word's own words with their term numbers. */
   pieces(index: number): readonly WordRun[] {
     let pieces = this.#pieces[index];
-    if (pieces === undefined) {
-      pieces = splitWords(this.#texts[index]!).map((piece) => ({ text: piece, run: wordNumbers(piece) }));
+    if (pieces === null) {
+      // (splitWords of a plain word is the word, whose terms are its run)
+      pieces = [{ text: this.#texts[index]!, run: this.#runs[index]! }];
+      this.#pieces[index] = pieces;
+    } else if (pieces === undefined) {
+      // (splitWords of a mixed word is splitAsciiIdentifier's pieces, and splitWords of a piece gives
+      // the piece's own entry's terms)
+      const texts: string[] = [];
+      splitAsciiIdentifier(this.#texts[index]!, texts);
+      pieces = texts.map((piece) => ({ text: piece, run: this.#runs[asciiWordIndex(piece, false)]! }));
       this.#pieces[index] = pieces;
     }
     return pieces;
@@ -201,16 +221,12 @@ class WordTable {
 const words = new WordTable();
 
 /** The term number of a plain ASCII word (`weather`, `Weather`, `API`, `2024`), as a run. */
-function plainWordNumbers(word: string): number[] {
-  const term = normalTerm(word.toLowerCase());
+function plainWordNumbers(word: string): TermRun {
+  const lower = word.toLowerCase();
+  // (`Weather` and `API` share the run of `weather` and `api`: stemmed once)
+  if (lower !== word) return words.run(asciiWordIndex(lower, true));
+  const term = normalTerm(lower);
   return term === null ? [] : [termNumber(term)];
-}
-
-/** The term numbers of one ASCII word as written (it may split further: `getUserV2`). */
-function wordNumbers(word: string): number[] {
-  const numbers: number[] = [];
-  const pieces = splitWords(word);
-  return piecesNumbers(pieces, numbers);
 }
 
 /**
@@ -220,16 +236,37 @@ function wordNumbers(word: string): number[] {
 function mixedWordNumbers(word: string): number[] {
   const pieces: string[] = [];
   splitAsciiIdentifier(word, pieces);
-  return piecesNumbers(pieces, []);
-}
-
-function piecesNumbers(pieces: readonly string[], numbers: number[]): number[] {
+  const numbers: number[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    // (an ASCII word's normal form is its lower case)
-    const term = normalTerm(pieces[i]!.toLowerCase());
-    if (term !== null) numbers.push(termNumber(term));
+    // A plain piece's term is that of its entry in the table (stemmed once for every word it is in).
+    const index = asciiWordIndex(pieces[i]!, true);
+    if (index >= 0) {
+      const run = words.run(index);
+      for (let k = 0; k < run.length; k++) numbers.push(run[k]!);
+    } else {
+      const term = normalTerm(pieces[i]!.toLowerCase());
+      if (term !== null) numbers.push(termNumber(term));
+    }
   }
   return numbers;
+}
+
+/**
+ * The word table index of a run of ASCII letters and digits (added if new), or -1 when `plainOnly`
+ * and it is not a plain word.
+ */
+function asciiWordIndex(word: string, plainOnly: boolean): number {
+  let hash = FNV_OFFSET;
+  let shape = 0;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    const kind = ASCII_KIND[code]!;
+    if (i === 0) shape = kind;
+    else if (shape !== kind) shape = nextShape(shape, kind, i === 1);
+    hash = Math.imul(hash ^ code, FNV_PRIME);
+  }
+  if (plainOnly && shape === MIXED) return -1;
+  return words.index(word, 0, word.length, hash, shape !== MIXED);
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0;

@@ -4,9 +4,7 @@
 // tokenised where they are (never joined and split again), every known word is found in the word
 // table by its characters, and a build looks terms up by number in an array, not by text in a map.
 
-import { isAscii } from '../text/tokenize.js';
 import type { CatalogTool } from '../types.js';
-import { isRecord } from '../values.js';
 import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
@@ -20,6 +18,7 @@ import {
   tokenizeToNumbers,
   wordRuns,
 } from './term-numbers.js';
+import { collectParameterStrings, type ParameterSink } from './tool-parameters.js';
 
 /**
  * The fields a tool is scored under; `source` and `tags` are reported as `tags`. `phrases` are pairs
@@ -37,11 +36,6 @@ export interface ToolTerms {
   /** The lines of the name and of the description, whose neighbouring terms make phrases. */
   phraseLines: TermRun[];
 }
-
-/** How deep nested object parameters are followed (`address.city` is depth 2). */
-const MAX_PARAMETER_DEPTH = 3;
-/** At most this many parameter names are indexed per tool (huge schemas would drown the rest). */
-const MAX_PARAMETERS = 64;
 
 /**
  * The most characters of a tool's text the index reads, per part: its name, its id, its
@@ -76,52 +70,6 @@ function isBlank(code: number): boolean {
 }
 
 /**
- * Parameter names, titles and descriptions from a JSON Schema's `properties`, following nested
- * object properties (and array items' properties) up to {@link MAX_PARAMETER_DEPTH} levels, in
- * schema order.
- */
-function parameterStrings(schema: unknown): string[] {
-  const parts: string[] = [];
-  collectParameterStrings(schema, 1, { count: 0, add: (text) => parts.push(text) });
-  return parts;
-}
-
-/** Where {@link collectParameterStrings} puts the strings it finds, in schema order. */
-interface ParameterSink {
-  /** Parameter names met so far (at most {@link MAX_PARAMETERS} are taken). */
-  count: number;
-  add(text: string): void;
-}
-
-function collectParameterStrings(node: unknown, depth: number, found: ParameterSink): void {
-  if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
-  const properties = node.properties;
-  if (isRecord(properties)) {
-    const names = Object.keys(properties);
-    for (let i = 0; i < names.length; i++) {
-      if (found.count++ >= MAX_PARAMETERS) return;
-      const name = names[i]!;
-      found.add(name);
-      const property = properties[name];
-      if (isRecord(property)) {
-        if (typeof property.title === 'string') found.add(property.title);
-        if (typeof property.description === 'string') found.add(property.description);
-        collectParameterStrings(property, depth + 1, found);
-        if (isRecord(property.items)) collectParameterStrings(property.items, depth + 1, found);
-      }
-    }
-  }
-  for (let k = 0; k < VARIANT_KEYS.length; k++) {
-    const variants = node[VARIANT_KEYS[k]!];
-    if (Array.isArray(variants)) {
-      for (let i = 0; i < variants.length; i++) collectParameterStrings(variants[i], depth, found);
-    }
-  }
-}
-
-const VARIANT_KEYS = ['anyOf', 'oneOf', 'allOf'] as const;
-
-/**
  * The term that stands for two neighbouring terms in either order (`blood count` and `count blood`
  * give `blood+count`).
  */
@@ -134,19 +82,13 @@ export function pairTerm(a: string, b: string): string {
  * none of whose terms the name already has, so nothing counts twice; with their terms. (The
  * provider tool name is derived from the id, plus at times a hash, so it adds nothing.)
  */
-function idWordsBeyondName(id: string, nameLines: readonly TermRun[]): IdWords {
+function idWordsBeyondName(id: string, name: string, nameLines: readonly TermRun[]): IdWords {
+  if (id === name) return NO_ID_WORDS;
   const known = knownTerms;
   known.clear();
   for (let i = 0; i < nameLines.length; i++) {
     const line = nameLines[i]!;
     for (let k = 0; k < line.length; k++) known.add(line[k]!);
-  }
-  // Every word of an ASCII text has its terms among the text's own (splitWords of a word of
-  // splitWords gives words of the text again): when the name has all the id's terms, no word of
-  // the id can add any. Most ids are the name, or the name and a namespace.
-  if (isAscii(id)) {
-    const run = scratchRun(id);
-    if (allKnown(run.values, run.length, known)) return NO_ID_WORDS;
   }
   let words: string[] | undefined;
   let terms: number[] | undefined;
@@ -181,11 +123,6 @@ function noneKnown(terms: TermRun, known: TermSet): boolean {
   return true;
 }
 
-function allKnown(terms: ArrayLike<number>, length: number, known: TermSet): boolean {
-  for (let i = 0; i < length; i++) if (!known.has(terms[i]!)) return false;
-  return true;
-}
-
 /** The terms of each line of a text. */
 function lineRuns(text: string): TermRun[] {
   return text.includes('\n') ? text.split('\n').map((line) => tokenizeToNumbers(line)) : [tokenizeToNumbers(text)];
@@ -207,7 +144,7 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  * Reads a tool's terms, run by run, field after field:
  * - `name`: the display name's lines, then the words of the id that the name lacks;
  * - `description`: its lines; `tags` (but a tag equal to the source); `source`;
- * - `parameters`: parameter names, titles and descriptions (see {@link parameterStrings}).
+ * - `parameters`: parameter names, titles and descriptions (see {@link collectParameterStrings}).
  *
  * The lines of the name and of the description are also phrase lines (in that order), whose
  * neighbouring terms make phrases. Text goes through {@link tokenize}; no word spans a line break.
@@ -215,9 +152,10 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
  */
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
-  const nameLines = lineRuns(indexedText(tool.name));
+  const name = indexedText(tool.name);
+  const nameLines = lineRuns(name);
   for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
-  const id = idWordsBeyondName(indexedText(tool.id), nameLines);
+  const id = idWordsBeyondName(indexedText(tool.id), name, nameLines);
   if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
   const description = indexedText(tool.description ?? '');
   if (description.includes('\n')) {
@@ -236,8 +174,40 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
     const run = sharedStringNumbers(indexedText(tool.source));
     visit(SOURCE, run, run.length, false);
   }
-  visitStrings(PARAMETERS, parameterStrings(tool.jsonSchema), undefined, visit);
+  parameterRuns.visitSchema(tool.jsonSchema, visit);
 }
+
+/**
+ * Visits parameter strings as the walk finds them, as {@link visitStrings} does ({@link MAX_INDEXED_CHARS}
+ * characters in all, memoised), with no list of them made. (One, reused: nothing here re-enters.)
+ */
+class ParameterRuns implements ParameterSink {
+  count = 0;
+  #left = 0;
+  #visit: RunVisitor = NO_VISIT;
+
+  visitSchema(schema: unknown, visit: RunVisitor): void {
+    this.count = 0;
+    this.#left = MAX_INDEXED_CHARS;
+    this.#visit = visit;
+    try {
+      collectParameterStrings(schema, 1, this);
+    } finally {
+      this.#visit = NO_VISIT; // (the visitor and what it holds, such as a build, are not kept)
+    }
+  }
+
+  add(whole: string): void {
+    if (this.#left <= 0) return;
+    const text = indexedText(whole, this.#left);
+    this.#left = text.length < whole.length ? 0 : this.#left - text.length;
+    const run = sharedStringNumbers(text);
+    this.#visit(PARAMETERS, run, run.length, false);
+  }
+}
+
+const NO_VISIT: RunVisitor = () => {};
+const parameterRuns = new ParameterRuns();
 
 /**
  * Visits the strings of one field but any equal to `except`, {@link MAX_INDEXED_CHARS} characters in
@@ -306,7 +276,8 @@ function feedLines(hash: TextHash, parts: readonly string[], except?: string): v
  * of one.
  */
 export function toolFingerprint(tool: CatalogTool<unknown>): string {
-  const idWords = idWordsBeyondName(indexedText(tool.id), lineRuns(indexedText(tool.name))).words.join(' ');
+  const name = indexedText(tool.name);
+  const idWords = idWordsBeyondName(indexedText(tool.id), name, lineRuns(name)).words.join(' ');
   const hash = new Fnv32().text(tool.name);
   if (idWords !== '') hash.char(NEWLINE).text(idWords);
   return feedContent(hash, tool).digest();
