@@ -1,7 +1,7 @@
 import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenizeQuery } from '../text/tokenize.js';
-import type { KeywordIndex, TermEntry } from './keyword-index.js';
+import { inTermOrder, type KeywordIndex, type TermEntry } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
@@ -46,16 +46,6 @@ function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
 export function queryClauses(query: string, ranking: RankingParams): string[][] {
   const clauses = ranking.clauseWeight > 0 ? splitClauses(query) : [query];
   return clauses.map((clause) => tokenizeQuery(clause)).filter((clause) => clause.length > 0);
-}
-
-/**
- * Prefix or typo lookup results in the order of their terms, not the radix tree's: the tree's order
- * follows the order its terms came in, which differs between an index built, updated and loaded from
- * JSON, and a document's score summed in another order can differ in the last bit. So every index
- * of the same tools ranks them alike, to the bit.
- */
-function inTermOrder<V>(found: Iterable<[string, V]>): [string, V][] {
-  return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 /**
