@@ -165,7 +165,8 @@ export function keptDocs(
   for (let i = 0, doc = -1; i < count; i++) {
     if (inOrder) {
       doc += 1;
-      while (mark[doc] !== stamp) doc += 1;
+      while (doc < size && mark[doc] !== stamp) doc += 1;
+      if (doc >= size) break; // (never: `count` documents have the stamp)
     } else {
       doc = all[i]!;
     }
