@@ -13,6 +13,16 @@ import { SortedVocabulary } from './sorted-vocabulary.js';
 
 export { findDoc, type Postings } from './postings.js';
 
+/**
+ * Prefix or typo lookup results in the order of their terms, not the radix tree's: the tree's order
+ * follows the order its terms came in, which differs between an index built, updated and loaded from
+ * JSON, and a document's score summed in another order can differ in the last bit. So every index
+ * of the same tools ranks them alike, to the bit.
+ */
+export function inTermOrder<V>(found: Iterable<[string, V]>): [string, V][] {
+  return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
 /** An indexed term: its postings per field (by field number), absent where no document has it. */
 export interface TermEntry {
   /**

@@ -136,6 +136,36 @@ describe('search pruning', () => {
     }
   });
 
+  it('returns the unpruned top k for every limit from 1 to 25, whether a query touches few tools or most', async () => {
+    // 800 tools in 40 sources: every description has a common word, a topic word (one tool in 20)
+    // and a rare word (one tool in 400), so queries touch from two tools to all of them.
+    const tools = Array.from({ length: 800 }, (_, i) => ({
+      id: `t${String(i).padStart(4, '0')}`,
+      name: `tool_${['get', 'list', 'create'][i % 3]}_${i % 97}`,
+      description: `Common service entry for topic${i % 20} items. Handles rare${i % 400} records ${i % 7 === 0 ? 'in bulk' : 'one by one'}.`,
+      source: `api_${i % 40}`,
+    }));
+    const big = new ToolIndex(new ToolCatalog(tools));
+    const queries = [
+      'service', // one term every tool has
+      'rare17', // two tools
+      'topic3 rare123', // 40 tools, one of them with both
+      'list the topic5 items in bulk. Then get rare250 records; create a common service entry',
+    ];
+    for (const query of queries) {
+      for (const minScore of [undefined, 0]) {
+        const options = minScore === undefined ? {} : { minScore };
+        const full = await big.search(query, { ...options, limit: Number.POSITIVE_INFINITY });
+        for (let limit = 1; limit <= 25; limit++) {
+          const pruned = await big.search(query, { ...options, limit });
+          expect(summary(pruned), `${query} (limit ${limit}, minScore ${minScore})`).toEqual(
+            summary(full.slice(0, limit)),
+          );
+        }
+      }
+    }
+  });
+
   it('breaks ties at the k-th score by id, as the full ranking does', async () => {
     // 40 tools with the same text: every one has the same evidence, so the limit cuts a tie.
     const same = Array.from({ length: 40 }, (_, i) => ({
@@ -213,6 +243,57 @@ describe('keptDocs', () => {
     const sources = { ofDoc: [0, 0, 1], factor: Float64Array.from([0.5, 0]), total: Float64Array.from([5, 2.5]) };
     expect([...keptDocs(docs, 2, -1, powers, 0.6, false, sources)]).toEqual([0, 1]);
     expect([...keptDocs(docs, 2, -1, powers, 0.6, false, noSources)]).toEqual([0, 2]);
+  });
+});
+
+describe('keptDocs in either order', () => {
+  /** A seeded generator of numbers in [0, 1). */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 2 ** 32;
+    };
+  }
+  const powers = Float64Array.from({ length: 6 }, (_, m) => Math.sqrt(m));
+  const noSources = { ofDoc: undefined, factor: new Float64Array(0), total: new Float64Array(0) };
+
+  it('keeps the tools whose evidence reaches the k-th, touched few (in the order touched) or many (in document order)', () => {
+    for (const [size, touchedCount] of [
+      [10_000, 40], // few: bounds made in the order touched
+      [200, 150], // most: bounds made in document order
+    ] as const) {
+      const next = random(size);
+      const docs = new QueryDocs();
+      docs.begin(size);
+      const touched = new Set<number>();
+      while (touched.size < touchedCount) touched.add(Math.floor(next() * size));
+      // (touched in a scrambled order, up to 5 terms each)
+      const evidence = new Map<number, number>();
+      for (const doc of touched) {
+        const terms = 1 + Math.floor(next() * 5);
+        let sum = 0;
+        for (let t = 0; t < terms; t++) {
+          const score = next() * 10;
+          docs.add(doc, score);
+          sum += score;
+        }
+        evidence.set(doc, sum * powers[terms]!);
+      }
+      const ranked = [...evidence.values()].sort((a, b) => b - a);
+      for (const wanted of [1, 5, 10, 25]) {
+        const kth = ranked[wanted - 1]!;
+        const expected = [...evidence].filter(([, value]) => value >= kth).map(([doc]) => doc);
+        const kept = [...keptDocs(docs, wanted, -1, powers, 0.6, false, noSources)];
+        expect(
+          kept.sort((a, b) => a - b),
+          `${size} ${wanted}`,
+        ).toEqual(expected.sort((a, b) => a - b));
+        // The tool to include is kept whatever its evidence.
+        const weakest = [...evidence].sort((a, b) => a[1] - b[1])[0]![0];
+        expect(keptDocs(docs, wanted, weakest, powers, 0.6, false, noSources)).toContain(weakest);
+      }
+    }
   });
 });
 

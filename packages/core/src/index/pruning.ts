@@ -23,6 +23,9 @@
 /** The relative widening of the bounds, far above the rounding error of the evidence's few steps. */
 const SLACK = 1e-9;
 
+/** Bounds are made in document order when the query touched more than one in this many documents. */
+const SEQUENTIAL_SHARE = 8;
+
 /**
  * Per document number, one search's accumulators: the sum of its term scores, how many query
  * terms it matched, its best single term score and its phrase evidence; plus, for a query of
@@ -37,6 +40,8 @@ export class QueryDocs {
   phrase = new Float64Array(0);
   mark = new Int32Array(0);
   stamp = 0;
+  /** The documents of the running search are numbered below this. */
+  size = 0;
   /** The documents touched in this search, in the order first touched (`count` of them). */
   list = new Int32Array(0);
   count = 0;
@@ -68,6 +73,7 @@ export class QueryDocs {
       this.stamp = 0;
     }
     this.stamp += 1;
+    this.size = size;
     this.count = 0;
     this.logged = 0;
     this.segments.length = 0;
@@ -148,34 +154,50 @@ export function keptDocs(
   if (!(wanted < count)) return all;
   const upper = docs.upper;
   const heap = new KthLargest(Math.max(1, Math.floor(wanted)));
-  const { sum, matched, top, phrase } = docs;
+  const { sum, matched, top, phrase, mark, stamp, size } = docs;
   const { ofDoc, factor, total } = source;
-  for (let i = 0; i < count; i++) {
-    const doc = all[i]!;
+  // In document order when the query touched many (the arrays are then read front to back, not at
+  // random), else in the order touched; the tools whose upper bound reaches the threshold so far
+  // (it only rises) are noted, to be checked against the final one.
+  const inOrder = count * SEQUENTIAL_SHARE > size;
+  const noted = docs.kept;
+  let notedCount = 0;
+  for (let i = 0, doc = -1; i < count; i++) {
+    if (inOrder) {
+      doc += 1;
+      while (doc < size && mark[doc] !== stamp) doc += 1;
+      if (doc >= size) break; // (never: `count` documents have the stamp)
+    } else {
+      doc = all[i]!;
+    }
     const own = sum[doc]!;
     const whole = own * powers[matched[doc]!]!;
     const s = ofDoc === undefined ? -1 : ofDoc[doc]!;
     const rest = (s >= 0 ? factor[s]! * Math.max(0, total[s]! - own) : 0) + phrase[doc]!;
     // (the action boost multiplies the whole evidence, and both bounds with it: monotone)
     const f = boost.asks[doc] === 1 ? boost.factor : 1;
+    let high: number;
     if (clauses) {
       // (a clause weight above 1 makes the first part negative: the margin is of the parts' sizes)
       const margin = SLACK * (Math.abs((1 - clauseWeight) * whole) + clauseWeight * whole + rest);
-      upper[i] = f * ((1 - clauseWeight) * whole + clauseWeight * whole + rest + margin);
+      high = f * ((1 - clauseWeight) * whole + clauseWeight * whole + rest + margin);
       heap.push(f * ((1 - clauseWeight) * whole + clauseWeight * top[doc]! + rest - margin));
     } else {
       const margin = SLACK * (whole + rest);
-      upper[i] = f * (whole + rest + margin);
+      high = f * (whole + rest + margin);
       heap.push(f * (whole + rest - margin));
+    }
+    if (high >= heap.value || doc === include) {
+      upper[notedCount] = high;
+      noted[notedCount++] = doc;
     }
   }
   const threshold = heap.value;
   let kept = 0;
-  const out = docs.kept;
-  for (let i = 0; i < count; i++) {
-    if (upper[i]! >= threshold || all[i] === include) out[kept++] = all[i]!;
+  for (let i = 0; i < notedCount; i++) {
+    if (upper[i]! >= threshold || noted[i] === include) noted[kept++] = noted[i]!;
   }
-  return out.subarray(0, kept);
+  return noted.subarray(0, kept);
 }
 
 /** The `k`-th largest of the numbers pushed (-Infinity while fewer than `k`): a min-heap of the `k` largest. */

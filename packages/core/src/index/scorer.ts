@@ -1,7 +1,7 @@
 import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenizeQuery } from '../text/tokenize.js';
-import type { KeywordIndex, TermEntry } from './keyword-index.js';
+import { inTermOrder, type KeywordIndex, type TermEntry } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
@@ -46,16 +46,6 @@ function scoredClauses(clauseTerms: readonly string[][]): readonly string[][] {
 export function queryClauses(query: string, ranking: RankingParams): string[][] {
   const clauses = ranking.clauseWeight > 0 ? splitClauses(query) : [query];
   return clauses.map((clause) => tokenizeQuery(clause)).filter((clause) => clause.length > 0);
-}
-
-/**
- * Prefix or typo lookup results in the order of their terms, not the radix tree's: the tree's order
- * follows the order its terms came in, which differs between an index built, updated and loaded from
- * JSON, and a document's score summed in another order can differ in the last bit. So every index
- * of the same tools ranks them alike, to the bit.
- */
-function inTermOrder<V>(found: Iterable<[string, V]>): [string, V][] {
-  return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 /**
@@ -131,6 +121,9 @@ export class Scorer {
   /** The query term (stamp) that last touched each document, so accumulators need no clearing. */
   #termMark = new Int32Array(0);
   #stamp = 0;
+  /** The documents the current query term touched (`#touchedCount` of them), in the order first touched. */
+  #touched = new Int32Array(0);
+  #touchedCount = 0;
   /** Each document's candidate slot in the running search (-1: none); reset after every search. */
   #slotOfDoc = new Int32Array(0);
   /**
@@ -144,6 +137,7 @@ export class Scorer {
     const length = Math.max(size, 2 * this.#termScore.length, 256);
     this.#termScore = new Float64Array(length);
     this.#termMark = new Int32Array(length);
+    this.#touched = new Int32Array(length);
     this.#slotOfDoc = new Int32Array(length).fill(-1);
     this.#asks = new Uint8Array(length);
     this.#stamp = 0;
@@ -151,11 +145,13 @@ export class Scorer {
 
   /**
    * BM25 (MiniSearch's formula and statistics, so that scores are those MiniSearch gave): adds the
-   * score of `source` in each field to the documents' accumulators, pushing each document first
-   * seen for this query term to `touched`.
+   * score of `source` in each field to the documents' accumulators, appending each document first
+   * seen for this query term to `#touched`.
    */
-  #accumulate(source: TermSource, fields: readonly FieldSpec[], touched: number[]): void {
+  #accumulate(source: TermSource, fields: readonly FieldSpec[]): void {
     const keyword = this.#keyword;
+    const touched = this.#touched;
+    let count = this.#touchedCount;
     const { k1: k, delta: d } = this.#ranking;
     const total = keyword.size;
     const scores = this.#termScore;
@@ -176,25 +172,26 @@ export class Scorer {
         if (marks[doc] !== stamp) {
           marks[doc] = stamp;
           scores[doc] = weighted;
-          touched.push(doc);
+          touched[count++] = doc;
         } else {
           scores[doc]! += weighted;
         }
       }
     }
+    this.#touchedCount = count;
   }
 
   /**
    * Scores one query term into the accumulators: exactly and as a prefix, and with typos if the term
    * is rare. Returns the index terms scored (for the match report).
    */
-  #scoreTerm(term: string, fields: readonly FieldSpec[], touched: number[]): TermSource[] {
+  #scoreTerm(term: string, fields: readonly FieldSpec[]): TermSource[] {
     this.#stamp += 1;
-    touched.length = 0;
+    this.#touchedCount = 0;
     const cached = this.#lookups.get(term);
     if (cached !== undefined) {
       // The index terms this query term matched last time (the index has not changed since).
-      for (const source of cached) this.#accumulate(source, fields, touched);
+      for (const source of cached) this.#accumulate(source, fields);
       return cached;
     }
     const ranking = this.#ranking;
@@ -204,9 +201,9 @@ export class Scorer {
     if (exactEntry !== undefined) {
       const source = { term, entry: exactEntry, weight: 1 };
       sources.push(source);
-      this.#accumulate(source, fields, touched);
+      this.#accumulate(source, fields);
     }
-    const exact = touched.length;
+    const exact = this.#touchedCount;
     const prefixTerms = new Set<string>();
     if (term.length >= ranking.prefixMinLength) {
       for (const [found, entry] of inTermOrder(keyword.atPrefix(term))) {
@@ -217,7 +214,7 @@ export class Scorer {
         const weight = (ranking.prefixWeight * found.length) / (found.length + 0.3 * distance);
         const source = { term: found, entry, weight };
         sources.push(source);
-        this.#accumulate(source, fields, touched);
+        this.#accumulate(source, fields);
       }
     }
     // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
@@ -228,7 +225,7 @@ export class Scorer {
         const weight = (ranking.fuzzyWeight * found.length) / (found.length + distance);
         const source = { term: found, entry, weight };
         sources.push(source);
-        this.#accumulate(source, fields, touched);
+        this.#accumulate(source, fields);
       }
     }
     if (this.#lookups.size >= MAX_CACHED_LOOKUPS) this.#lookups.clear();
@@ -371,19 +368,20 @@ export class Scorer {
       const sourceBest = this.#sourceBest;
       const sourceTotal = this.#sourceTotal;
       const bestSources: number[] = [];
-      const touched: number[] = [];
       const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
-        state.termSources[t] = this.#scoreTerm(terms[t]!, termFields, touched);
+        state.termSources[t] = this.#scoreTerm(terms[t]!, termFields);
         if (terms[t] === head) this.#sources.heads.boost(keyword, head!, ranking, scores, this.#termMark, this.#stamp);
-        if (width > 0) docs.nextTerm(touched.length);
+        const touched = this.#touched;
+        const touchedCount = this.#touchedCount;
+        if (width > 0) docs.nextTerm(touchedCount);
         // (QueryDocs.add and .log inlined: this loop runs once per posting)
         const { sum, matched, top, phrase, mark, list, logDocs, logScores } = docs;
         const stamp = docs.stamp;
         let count = docs.count;
         let logged = docs.logged;
-        for (let i = 0; i < touched.length; i++) {
+        for (let i = 0; i < touchedCount; i++) {
           const doc = touched[i]!;
           const score = scores[doc]!;
           if (mark[doc] !== stamp) {
