@@ -90,6 +90,17 @@ describe('ToolIndex.search({ explain: true })', () => {
     ]);
   });
 
+  it("counts a word's tools in the fields the ranking weighs, as the typo lookup does", async () => {
+    // "message" is a tag of three tools, but tags weigh 0: the ranking counts no tool with it, so it
+    // looks up near spellings and finds "massage"; the reason must say so too.
+    const tools: ToolDescriptor[] = ['a', 'b', 'c'].map((id) => ({ id, description: id, tags: ['message'] }));
+    tools.push({ id: 'd', description: 'massage chair' });
+    const index = new ToolIndex(new ToolCatalog(tools), { ranking: { fieldWeights: { tags: 0 } } });
+    const hits = await index.search('message', { explain: true, minScore: 0 });
+    expect(hits.map((hit) => hit.id)).toEqual(['d']);
+    expect(hits[0]?.reasons).toEqual([{ query: 'message', matched: 'massag', field: 'description', how: 'typo' }]);
+  });
+
   it('explains hits of a hybrid-free index loaded from its saved form alike', async () => {
     const catalog = new ToolCatalog(TOOLS);
     const index = new ToolIndex(catalog);

@@ -297,16 +297,18 @@ export class ToolIndex<TTool = unknown> {
   #explain(query: string, hits: SearchHit[]): void {
     const explained = explainQuery(query, this.#ranking);
     const keyword = this.#keyword;
+    // The fields the scorer counts a term's tools in before looking up typos: those of weight > 0.
+    const counted = LOOKUP_FIELDS.filter((f) => this.#ranking.fieldWeights[INDEX_FIELDS[f]!] > 0);
     const context: ExplainContext = {
       ranking: this.#ranking,
       toolsWith: (term) => {
         const entry = keyword.get(term);
         if (entry === undefined) return 0;
         // (a field alone over the typo limit settles it without reading postings)
-        const widest = Math.max(0, ...LOOKUP_FIELDS.map((f) => entry.fields[f]?.length ?? 0));
+        const widest = Math.max(0, ...counted.map((f) => entry.fields[f]?.length ?? 0));
         if (widest > this.#ranking.fuzzyMaxTools) return widest;
         const docs = new Set<number>();
-        for (const f of LOOKUP_FIELDS) {
+        for (const f of counted) {
           const postings = entry.fields[f];
           if (postings !== undefined) for (const doc of postingDocs(postings)) docs.add(doc);
         }
