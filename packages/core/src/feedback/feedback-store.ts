@@ -87,8 +87,9 @@ export interface KeyValueFeedbackStoreOptions {
 /**
  * Learned queries in a shared `KeyValueStore`: one key per tool (`prefix + 'tool:' + id`, a JSON
  * array of entries) and one listing the tools (`prefix + 'tools'`), both expiring `maxAgeMs` after
- * their last write. Updates of one tool from two processes at once may lose one of them (read,
- * merge, write); at most `maxQueries / maxQueriesPerTool` tools are kept.
+ * their last write. The list of tools is appended to atomically where the backend has
+ * `appendUnique` (Redis); two votes for one tool from two processes at once may lose one of them
+ * (read, merge, write); at most `maxQueries / maxQueriesPerTool` tools are kept.
  */
 export class KeyValueFeedbackStore implements FeedbackStore {
   readonly #store: KeyValueStore;
@@ -115,18 +116,34 @@ export class KeyValueFeedbackStore implements FeedbackStore {
     limits: FeedbackLimits,
   ): Promise<void> {
     await this.#run(`recording feedback for tool ${JSON.stringify(toolId.slice(0, 80))}`, async () => {
-      const tools = await this.#tools();
       const maxTools = Math.max(1, Math.floor(limits.maxQueries / limits.maxQueriesPerTool));
-      if (!tools.includes(toolId)) {
-        if (tools.length >= maxTools) return; // full: what is learned already is kept, new tools wait for expiry
-        tools.push(toolId);
-      }
+      // full: what is learned already is kept, new tools wait for expiry
+      if (!(await this.#list(toolId, maxTools, limits.maxAgeMs))) return;
       const key = this.#toolKey(toolId);
       const before = parseFeedbackEntries(parseJson(await this.#store.get(key)));
       const after = mergeFeedback(before, toolId, query, outcome, now, limits);
       await this.#store.set(key, JSON.stringify(after), { ttlMs: limits.maxAgeMs });
-      await this.#store.set(`${this.#prefix}tools`, JSON.stringify(tools), { ttlMs: limits.maxAgeMs });
     });
+  }
+
+  /**
+   * Lists `toolId` among the tools (refreshing the list's expiry) unless `maxTools` are listed
+   * already; whether it is listed. Atomic with a backend's `appendUnique` (Redis), so two processes
+   * listing two new tools at once both stay listed; read, add, write otherwise.
+   */
+  async #list(toolId: string, maxTools: number, ttlMs: number): Promise<boolean> {
+    const key = `${this.#prefix}tools`;
+    if (this.#store.appendUnique) {
+      const { all } = await this.#store.appendUnique(key, [toolId], { ttlMs, maxValues: maxTools });
+      return all.includes(toolId);
+    }
+    const tools = await this.#tools();
+    if (!tools.includes(toolId)) {
+      if (tools.length >= maxTools) return false;
+      tools.push(toolId);
+    }
+    await this.#store.set(key, JSON.stringify(tools), { ttlMs });
+    return true;
   }
 
   async entries(): Promise<FeedbackEntry[]> {

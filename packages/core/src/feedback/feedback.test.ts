@@ -92,6 +92,29 @@ describe('KeyValueFeedbackStore', () => {
     expect((await store.entries()).map((e) => e.toolId)).toEqual(['a', 'b']);
   });
 
+  it("lists tools through the backend's appendUnique: new tools recorded at once all stay listed", async () => {
+    const backend = mapBackend();
+    const read = backend.get;
+    backend.get = async (key) => {
+      await new Promise((resolve) => setTimeout(resolve, 5)); // every read overlaps the others' writes
+      return read(key);
+    };
+    backend.appendUnique = async (key, values, options) => {
+      const all: string[] = JSON.parse(backend.data.get(key) ?? '[]');
+      const added = values.filter((value) => !all.includes(value));
+      if (all.length + added.length > (options?.maxValues ?? Number.POSITIVE_INFINITY)) return { all, added: [] };
+      all.push(...added);
+      backend.data.set(key, JSON.stringify(all));
+      return { all, added };
+    };
+    const store = new KeyValueFeedbackStore(backend);
+    await Promise.all(['a', 'b', 'c'].map((id) => store.record(id, 'q', 'ok', 0, DEFAULT_FEEDBACK_LIMITS)));
+    expect((await store.entries()).map((e) => e.toolId).sort()).toEqual(['a', 'b', 'c']);
+    const few = { ...limits, maxQueries: 6, maxQueriesPerTool: 2 };
+    await store.record('d', 'q', 'ok', 0, few); // three tools listed: full
+    expect((await store.entries()).map((e) => e.toolId)).not.toContain('d');
+  });
+
   it('rejects a store that is no KeyValueStore', () => {
     // biome-ignore lint/suspicious/noExplicitAny: a caller from plain JavaScript
     expect(() => new KeyValueFeedbackStore({} as any)).toThrow(/needs a KeyValueStore/);
