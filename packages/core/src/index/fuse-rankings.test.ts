@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../errors.js';
 import type { SearchHit } from '../types.js';
-import { DEFAULT_FUSE_OPTIONS, fuseRankings, vectorEvidence } from './fuse-rankings.js';
+import { DEFAULT_FUSE_OPTIONS, fuseRankings, MIN_MARGIN_SAMPLE, vectorEvidence } from './fuse-rankings.js';
 
 const hit = (id: string, score: number): SearchHit => ({ id, score, matches: { [id]: ['name'] } });
 
@@ -132,7 +132,34 @@ describe('fuseRankings', () => {
     expect(fuseRankings([], [])).toEqual([]);
   });
 
+  it('reads similarities as margins over the nearest tools once there are enough of them', () => {
+    // 19 neighbours at 0.6 and 0.7 (alternating) and one at 0.9: mean and deviation of the 20.
+    const vector = Array.from({ length: 19 }, (_, i) => ({ id: `n${i}`, similarity: i % 2 === 0 ? 0.6 : 0.7 }));
+    vector.unshift({ id: 'best', similarity: 0.9 });
+    const sims = vector.map((hit) => hit.similarity);
+    const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
+    const sd = Math.sqrt(sims.reduce((a, b) => a + (b - mean) ** 2, 0) / sims.length);
+    const margin = (0.9 - mean) / sd;
+    const { minMargin, maxMargin, vectorWeight } = DEFAULT_FUSE_OPTIONS;
+    const expected = vectorWeight * Math.min(1, Math.max(0, (margin - minMargin) / (maxMargin - minMargin)));
+    expect(expected).toBeGreaterThan(0);
+    const fused = fuseRankings([], vector);
+    // No keyword hit: the vectors count fully; the neighbours stand out by less than minMargin and are dropped.
+    expect(fused).toEqual([{ id: 'best', score: expect.closeTo(expected, 10), matches: {} }]);
+    // The same similarity among tools that are all about as near stands out by nothing.
+    const flat = Array.from({ length: MIN_MARGIN_SAMPLE }, (_, i) => ({ id: `f${i}`, similarity: 0.9 - i * 0.001 }));
+    expect(fuseRankings([], flat).map((hit) => hit.id)).toEqual([]);
+  });
+
+  it('drops a similarity at or below minSimilarity whatever its margin', () => {
+    const vector = Array.from({ length: 20 }, (_, i) => ({ id: `n${i}`, similarity: i === 0 ? 0.45 : 0.1 }));
+    expect(fuseRankings([], vector)).toEqual([]);
+    expect(fuseRankings([], vector, { minSimilarity: 0.4 }).map((hit) => hit.id)).toEqual(['n0']);
+  });
+
   it('rejects inconsistent options', () => {
+    expect(() => fuseRankings([], [], { minMargin: 3, maxMargin: 3 })).toThrow(/minMargin/);
+    expect(() => fuseRankings([], [], { maxMargin: Number.POSITIVE_INFINITY })).toThrow(/maxMargin/);
     expect(() => fuseRankings([], [], { minSimilarity: 0.8, maxSimilarity: 0.5 })).toThrow(InvalidOptionError);
     expect(() => fuseRankings([], [], { vectorWeight: 1.5 })).toThrow(/vectorWeight/);
     expect(() => fuseRankings([], [], { limit: -1 })).toThrow(/limit/);

@@ -12,11 +12,15 @@ export interface FuseOptions {
    * vectors needs more than this to appear at all). Default 0.5.
    */
   minSimilarity?: number;
-  /** Cosine similarity at or above which a vector match counts fully. Default 0.9. */
+  /** Cosine similarity at or above which a vector match counts fully, when too few are found to measure margins. Default 0.9. */
   maxSimilarity?: number;
+  /** Margin over the query's nearest tools (in standard deviations) at or below which a match counts for nothing. Default 2. */
+  minMargin?: number;
+  /** Margin over the query's nearest tools (in standard deviations) at or above which a match counts fully. Default 4. */
+  maxMargin?: number;
   /**
    * What a full vector match is worth, in [0, 1], when the two rankings agree (see `fuseRankings`).
-   * Default 0.7.
+   * Default 0.4.
    */
   vectorWeight?: number;
   /** At most this many hits. Default: all. */
@@ -25,30 +29,61 @@ export interface FuseOptions {
 
 /**
  * The defaults of {@link FuseOptions}, measured with `use-lite-512` on three development sets at once
- * (azuremcp, Seal-Tools, ToolBench; numbers in docs/benchmarks.md), where they sit on a plateau:
- * nearby values rank within 0.2 NDCG@10 on each set. A `minSimilarity` of 0.4 ranks the same there
- * but lets a nonsense request ("asdf qwerty") bring 40 vector-only hits on Seal-Tools (0.5: none).
+ * (azuremcp, Seal-Tools, ToolBench; numbers in docs/benchmarks.md and DESIGN.md), where they sit on a
+ * plateau: 23 of 48 settings of the margins and weight nearby rank above the keywords on all three.
+ * A `minSimilarity` of 0.4 lets a nonsense request ("asdf qwerty") bring 40 vector-only hits on
+ * Seal-Tools (0.5: none).
  */
 export const DEFAULT_FUSE_OPTIONS: Readonly<Required<Omit<FuseOptions, 'limit'>>> = {
   minSimilarity: 0.5,
   maxSimilarity: 0.9,
-  vectorWeight: 0.7,
+  minMargin: 2,
+  maxMargin: 4,
+  vectorWeight: 0.4,
 };
 
 /** How many of the best keyword hits the agreement between the two rankings is measured on. */
 export const AGREEMENT_DEPTH = 5;
 
+/** How many of the nearest tools' similarities the margins are measured against. */
+export const MARGIN_SAMPLE = 50;
+
+/** Fewer nearest tools than this and similarities are read on the cosine scale instead of as margins. */
+export const MIN_MARGIN_SAMPLE = 10;
+
+type FuseSettings = Required<Omit<FuseOptions, 'limit'>>;
+
+/** The mean and standard deviation of the nearest tools' similarities (undefined when too few). */
+interface Spread {
+  mean: number;
+  deviation: number;
+}
+
 /**
- * The vector evidence of one cosine similarity, in [0, `vectorWeight`]:
+ * The vector evidence of one cosine similarity on the cosine scale, in [0, `vectorWeight`]:
  * `vectorWeight × clamp((similarity − minSimilarity) / (maxSimilarity − minSimilarity), 0, 1)`.
  */
 export function vectorEvidence(similarity: number, options: FuseOptions = {}): number {
-  return evidence(similarity, resolveFusion(options));
+  return evidence(similarity, resolveFusion(options), undefined);
 }
 
-function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limit'>>): number {
-  const { minSimilarity, maxSimilarity, vectorWeight } = settings;
-  return vectorWeight * Math.min(1, Math.max(0, (similarity - minSimilarity) / (maxSimilarity - minSimilarity)));
+function evidence(similarity: number, settings: FuseSettings, spread: Spread | undefined): number {
+  const { minSimilarity, maxSimilarity, minMargin, maxMargin, vectorWeight } = settings;
+  if (spread === undefined) {
+    return vectorWeight * Math.min(1, Math.max(0, (similarity - minSimilarity) / (maxSimilarity - minSimilarity)));
+  }
+  if (!(similarity > minSimilarity)) return 0;
+  const margin = (similarity - spread.mean) / spread.deviation;
+  return vectorWeight * Math.min(1, Math.max(0, (margin - minMargin) / (maxMargin - minMargin)));
+}
+
+/** The spread of the first {@link MARGIN_SAMPLE} similarities; undefined below {@link MIN_MARGIN_SAMPLE} or with none. */
+function spreadOf(vector: readonly VectorHit[]): Spread | undefined {
+  const sample = vector.slice(0, MARGIN_SAMPLE).map((hit) => hit.similarity);
+  if (sample.length < MIN_MARGIN_SAMPLE) return undefined;
+  const mean = sample.reduce((sum, x) => sum + x, 0) / sample.length;
+  const deviation = Math.sqrt(sample.reduce((sum, x) => sum + (x - mean) ** 2, 0) / sample.length);
+  return deviation > 0 ? { mean, deviation } : undefined;
 }
 
 /**
@@ -60,9 +95,12 @@ function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limi
  * is relevant or not, and on the development sets it lost 13 to 27 NDCG@10 to keywords alone). The
  * vector side is trusted as far as it agrees with the keyword side on this query: with `a` the share
  * of the {@link AGREEMENT_DEPTH} best keyword hits that the vector ranking lists too,
- * `w = vectorWeight × a²` (`vectorWeight` when there is no keyword hit at all). A similarity becomes
- * vector evidence `v = w × clamp((similarity − minSimilarity) / (maxSimilarity − minSimilarity), 0, 1)`,
- * and the two combine as independent evidence (a noisy OR):
+ * `w = vectorWeight × a²` (`vectorWeight` when there is no keyword hit at all). A similarity counts
+ * by its margin over the query's {@link MARGIN_SAMPLE} nearest tools, `m = (similarity − mean) / sd`
+ * (how far it stands out of what this embedder finds near any request, so it means the same on any
+ * catalog), and becomes vector evidence `v = w × clamp((m − minMargin) / (maxMargin − minMargin), 0, 1)`,
+ * 0 at or below `minSimilarity` (with fewer than {@link MIN_MARGIN_SAMPLE} nearest tools, the cosine
+ * scale of {@link vectorEvidence} instead). The two combine as independent evidence (a noisy OR):
  *
  *     score = 1 − (1 − keywordScore) × (1 − v)
  *
@@ -70,7 +108,7 @@ function evidence(similarity: number, settings: Required<Omit<FuseOptions, 'limi
  * - a tool found only by keywords keeps its keyword score (a vector ranking is a top-k: absence from
  *   it is no evidence against the tool);
  * - a tool found only by vectors scores `v`: at most `w`, and 0 (it is dropped) at or below
- *   `minSimilarity`, so weak semantic neighbours cannot flood the results;
+ *   `minSimilarity` or `minMargin`, so weak semantic neighbours cannot flood the results;
  * - when the vectors find none of the best keyword hits (a request the embedder does not understand,
  *   such as Seal-Tools' and ToolBench's, where vectors alone reach a third of the keyword NDCG), they
  *   change nothing.
@@ -90,12 +128,13 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
     const score = Math.min(1, Math.max(0, hit.score));
     fused.set(hit.id, { hit: { id: hit.id, score, matches: hit.matches }, keyword: score, similarity: -1 });
   }
-  const weight = settings.vectorWeight * agreement(fused, vector) ** 2;
+  const weighted = { ...settings, vectorWeight: settings.vectorWeight * agreement(fused, vector) ** 2 };
+  const spread = spreadOf(vector);
   const seen = new Set<string>();
   for (const { id, similarity } of vector) {
     if (seen.has(id)) continue;
     seen.add(id);
-    const v = evidence(similarity, { ...settings, vectorWeight: weight });
+    const v = evidence(similarity, weighted, spread);
     const entry = fused.get(id);
     if (entry) {
       entry.similarity = similarity;
@@ -133,12 +172,23 @@ function agreement(keyword: Map<string, { keyword: number }>, vector: readonly V
  * Fusion settings with their defaults, checked: an {@link InvalidOptionError} naming the bad one
  * under `path` (e.g. `fusion.` for an index's options).
  */
-export function resolveFusion(options: FuseOptions, path = ''): Required<Omit<FuseOptions, 'limit'>> {
+export function resolveFusion(options: FuseOptions, path = ''): FuseSettings {
   const settings = {
     minSimilarity: options.minSimilarity ?? DEFAULT_FUSE_OPTIONS.minSimilarity,
     maxSimilarity: options.maxSimilarity ?? DEFAULT_FUSE_OPTIONS.maxSimilarity,
+    minMargin: options.minMargin ?? DEFAULT_FUSE_OPTIONS.minMargin,
+    maxMargin: options.maxMargin ?? DEFAULT_FUSE_OPTIONS.maxMargin,
     vectorWeight: options.vectorWeight ?? DEFAULT_FUSE_OPTIONS.vectorWeight,
   };
+  if (
+    !(Number.isFinite(settings.minMargin) && Number.isFinite(settings.maxMargin)) ||
+    !(settings.minMargin < settings.maxMargin)
+  ) {
+    throw new InvalidOptionError(
+      `${path}minMargin`,
+      `${path}minMargin and ${path}maxMargin must be finite numbers with minMargin < maxMargin, got ${String(settings.minMargin)} and ${String(settings.maxMargin)}.`,
+    );
+  }
   if (
     !(settings.minSimilarity >= -1 && settings.maxSimilarity <= 1 && settings.minSimilarity < settings.maxSimilarity)
   ) {

@@ -8,8 +8,8 @@ import type { Embedder, SearchHit, ToolDescriptor } from '../types.js';
 import { indexIntegrity } from './index-integrity.js';
 import { DEFAULT_MIN_SCORE } from './ranking-params.js';
 import { type SerializedToolIndex, TOOL_INDEX_FORMAT_VERSION } from './serialize.js';
-import { MAX_INDEXED_CHARS, toolText } from './tool-document.js';
-import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
+import { MAX_INDEXED_CHARS } from './tool-document.js';
+import { ToolIndex, type ToolIndexOptions, vectorText } from './tool-index.js';
 
 const TOOLS: ToolDescriptor[] = [
   {
@@ -686,7 +686,10 @@ describe('ToolIndex hybrid search', () => {
     expect(ids(keyword)[0]).toBe('weather__get_forecast');
     expect(Object.keys(keyword[0]!.matches)).toContain('forecast');
 
-    expect(embedder.embedded).toContain(toolText(catalog.get('cars__rent')!));
+    expect(vectorText({ name: 'kusto_clusterList', description: 'Lists clusters. Needs a subscription.' })).toBe(
+      'kusto cluster List\nLists clusters.',
+    );
+    expect(embedder.embedded).toContain(vectorText(catalog.get('cars__rent')!));
     catalog.remove('cars__rent');
     expect(ids(await index.search('automobile'))).not.toContain('cars__rent');
 

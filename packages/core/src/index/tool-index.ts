@@ -1,5 +1,6 @@
 import type { CatalogChange, ToolCatalog } from '../catalog/catalog.js';
 import { IndexDisposedError, InvalidOptionError } from '../errors.js';
+import { firstSentence } from '../text/compact-text.js';
 import type { CatalogTool, Embedder, SearchHit, SearchOptions } from '../types.js';
 import { encodeBinaryIndex, loadBinaryIndexes } from './binary-index.js';
 import type { EmbeddingCache } from './embedding-cache.js';
@@ -21,7 +22,7 @@ import type { RankingState } from './ranking-state.js';
 import { LOOKUP_FIELDS, Scorer } from './scorer.js';
 import { loadSavedIndexes, type SavedIndexes, type SerializedToolIndex, serializeIndex } from './serialize.js';
 import { trimTermNumbers } from './term-numbers.js';
-import { INDEX_FIELDS, ToolIndexFeeder, toolPhraseLines, toolTerms, toolTermTexts, toolText } from './tool-document.js';
+import { INDEX_FIELDS, ToolIndexFeeder, toolPhraseLines, toolTerms, toolTermTexts } from './tool-document.js';
 import { ToolSources } from './tool-sources.js';
 import { bestSlots } from './top-k.js';
 import { VectorIndex } from './vector-index.js';
@@ -405,7 +406,7 @@ export class ToolIndex<TTool = unknown> {
       const gone = change.type === 'remove' ? change.tool.id : change.previous.id;
       this.#vector?.delete(gone);
     }
-    if (change.type !== 'remove') this.#vector?.set(change.tool.id, toolText(change.tool));
+    if (change.type !== 'remove') this.#vector?.set(change.tool.id, vectorText(change.tool));
     if (change.type === 'remove') {
       this.#removeTool(change.tool.id);
       return;
@@ -455,6 +456,18 @@ function embedAll<T>(catalog: ToolCatalog<T>, options: ToolIndexOptions): Vector
     embedder: options.embedder!,
     ...(options.embeddingCache ? { cache: options.embeddingCache } : {}),
   });
-  for (const tool of catalog) vector.set(tool.id, toolText(tool));
+  for (const tool of catalog) vector.set(tool.id, vectorText(tool));
   return vector;
+}
+
+/**
+ * What the vector side embeds of a tool: its name as words and its description's first sentence (a
+ * short text like the requests it is compared with; the whole text ranked lower on all three sets).
+ */
+export function vectorText(tool: Pick<CatalogTool<unknown>, 'name' | 'description'>): string {
+  const words = tool.name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.:/]+/g, ' ')
+    .trim();
+  return [words, firstSentence(tool.description, 300)].filter((part) => part !== '').join('\n');
 }
