@@ -208,7 +208,7 @@ describe('VectorIndex', () => {
   it('refuses a snapshot from another embedder or a damaged one, naming the field', () => {
     const embedder = new HashEmbedder({ dimensions: 4 });
     const good: SerializedVectorIndex = {
-      version: 1,
+      version: 2,
       embedderId: embedder.id,
       dimensions: 4,
       entries: [
@@ -224,9 +224,11 @@ describe('VectorIndex', () => {
 
     const attempt = (json: unknown) => () => VectorIndex.fromJSON(json as SerializedVectorIndex, { embedder });
     expect(attempt({ ...good, embedderId: 'use-lite-512' })).toThrow(/embedder "use-lite-512", not "hash-4"/);
-    expect(attempt({ ...good, version: 2 })).toThrow(ImportError);
+    expect(attempt({ ...good, version: 3 })).toThrow(ImportError);
+    // (vectors of the older embedded text: refused with the way out, never mixed with new ones)
+    expect(attempt({ ...good, version: 1 as never })).toThrow(/version 1 holds vectors .* rebuild the index/);
     // (a missing version is said so, not "unsupported version undefined": found by the property test)
-    expect(attempt({ ...good, version: undefined })).toThrow(/: no version \(expected 1\)/);
+    expect(attempt({ ...good, version: undefined })).toThrow(/: no version \(expected 2\)/);
     expect(attempt({ ...good, entries: [{ ...good.entries[0], vector: 'AAAA' }] })).toThrow(/entries\[0\]\.vector/);
     for (const vector of [
       'AAAAAAAAAAAAAAAAAAAAAAAAAAAA',

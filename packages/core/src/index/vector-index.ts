@@ -38,8 +38,8 @@ export interface SerializedVectorEntry {
 
 /** `VectorIndex.toJSON()`: plain JSON, safe to `JSON.stringify` and store. */
 export interface SerializedVectorIndex {
-  /** Format version (1). */
-  version: 1;
+  /** Format version (2: each tool's name as words and first sentence embedded; 1, its whole text). */
+  version: 2;
   /** The embedder the vectors came from; `fromJSON` refuses another. */
   embedderId: string;
   /** Vector length (0 while nothing is embedded). */
@@ -190,7 +190,7 @@ export class VectorIndex {
   toJSON(): SerializedVectorIndex {
     const d = this.#dimensions;
     return {
-      version: 1,
+      version: 2,
       embedderId: this.#embedder.id,
       dimensions: d,
       entries: this.#ids.map((id, row) => ({
@@ -212,9 +212,15 @@ export class VectorIndex {
       throw new ImportError(problem, field === undefined ? { file: 'vector index' } : { file: 'vector index', field });
     };
     if (typeof json !== 'object' || json === null) fail('expected an object from VectorIndex#toJSON()');
-    if (json.version !== 1) {
+    if ((json.version as number) === 1) {
+      fail(
+        "version 1 holds vectors of each tool's whole text, where this version embeds its name and first sentence; rebuild the index from the tools and save it again",
+        'version',
+      );
+    }
+    if (json.version !== 2) {
       const found = json.version === undefined ? 'no version' : `unsupported version ${JSON.stringify(json.version)}`;
-      fail(`${found} (expected 1)`, 'version');
+      fail(`${found} (expected 2)`, 'version');
     }
     if (json.embedderId !== options.embedder.id) {
       fail(
