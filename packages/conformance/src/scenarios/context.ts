@@ -33,6 +33,9 @@ export interface ConformanceCapabilities {
   hostTools?: boolean;
 }
 
+/** What a scenario needs of the adapter: `true` when it has it, else why the scenario is skipped. */
+export type Need = true | string;
+
 /** An agent built for a scenario, with the fixture's tools and what they ran. */
 export interface ScenarioAgent {
   agent: HarnessAgent;
@@ -44,10 +47,12 @@ export interface ScenarioAgent {
 export interface ScenarioContext {
   harness: ConformanceHarness;
   capabilities: ConformanceCapabilities;
-  /** Whether the adapter supports a mode besides `search-load`. */
-  mode(name: Exclude<ToolSearchMode, 'search-load'>): boolean;
-  /** Registers a scenario as a vitest test, skipped (saying why) when `needs` is false or it is in `skip`. */
-  scenario(name: ScenarioName, needs: boolean, body: () => Promise<void>): void;
+  /** `true` when the adapter supports a mode besides `search-load`, else why a scenario in it is skipped. */
+  mode(name: Exclude<ToolSearchMode, 'search-load'>): Need;
+  /** `true` when the adapter declares every capability named, else why a scenario needing them is skipped. */
+  needs(...names: readonly Exclude<keyof ConformanceCapabilities, 'modes'>[]): Need;
+  /** Registers a scenario as a vitest test, skipped (saying why) when `needs` is a reason or it is in `skip`. */
+  scenario(name: ScenarioName, needs: Need, body: () => Promise<void>): void;
   /**
    * Builds an agent over the fixture catalog (or `setup.fixture`, a fixture the scenario changed):
    * `direct` gives it the fixture's direct tools, `pinned` keeps the pinned fixture tool.
@@ -96,10 +101,14 @@ export function createScenarioContext(options: {
   return {
     harness,
     capabilities,
-    mode: (name) => capabilities.modes?.[name] === true,
+    mode: (name) => capabilities.modes?.[name] === true || `the adapter does not declare mode '${name}'`,
+    needs(...names) {
+      const missing = names.filter((name) => capabilities[name] !== true);
+      return missing.length === 0 || `the adapter does not declare ${missing.join(', ')}`;
+    },
     scenario(name, needs, body) {
-      const reason = skip[name];
-      if (reason !== undefined || !needs) it.skip(`${name}${reason ? ` (skipped: ${reason})` : ''}`, body);
+      const reason = skip[name] ?? (needs === true ? undefined : needs);
+      if (reason !== undefined) it.skip(`${name} (skipped: ${reason})`, body);
       else it(name, body);
     },
     async agentWith(setup = {}) {

@@ -46,8 +46,8 @@ function deferredTools(executions: Execution[]) {
  * the request and runs the resolved tool, and a failed resolve is not a load. Needs an adapter
  * that hands the catalog's descriptors to core with their `resolve` (capability `deferredTools`).
  */
-export function deferredScenarios({ scenario, agentWith, capabilities }: ScenarioContext): void {
-  scenario('deferred tools', capabilities.deferredTools === true, async () => {
+export function deferredScenarios({ scenario, agentWith, needs }: ScenarioContext): void {
+  scenario('deferred tools', needs('deferredTools'), async () => {
     const fixture = createFixtureCatalog({ pinned: false });
     const deferred = deferredTools(fixture.executions);
     const { agent, executions } = await agentWith({

@@ -6,10 +6,10 @@ import type { ScenarioContext } from './context.js';
 const DEFAULT_START = 'To discover available tools, call';
 
 /** What the model is told about tool search in the framework's system channel (`instructions`). */
-export function instructionScenarios({ scenario, agentWith, capabilities }: ScenarioContext): void {
-  const needs = capabilities.instructions === true;
+export function instructionScenarios({ scenario, agentWith, needs }: ScenarioContext): void {
+  const instructions = needs('instructions');
 
-  scenario('instructions: the default names the configured meta-tools', needs, async () => {
+  scenario('instructions: the default names the configured meta-tools', instructions, async () => {
     const metaTools = { search: { name: 'find_tools' }, load: { name: 'add_tools' } };
     const { agent } = await agentWith({ options: { metaTools } });
     const transcript = await agent.run({
@@ -25,7 +25,7 @@ export function instructionScenarios({ scenario, agentWith, capabilities }: Scen
     ]);
   });
 
-  scenario('instructions: custom text, or none', needs, async () => {
+  scenario('instructions: custom text, or none', instructions, async () => {
     const custom = await agentWith({ options: { instructions: 'Look tools up before answering.' } });
     const told = await custom.agent.run({ prompt: 'Hi', threadId: 'thread-custom', script: [answer()] });
     expect(told.steps[0]?.system).toContain('Look tools up before answering.');

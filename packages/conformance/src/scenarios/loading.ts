@@ -4,7 +4,7 @@ import { answer, call, load, resultNames, search, text } from '../harness.js';
 import { META, offered, resultOf, type ScenarioContext } from './context.js';
 
 /** The model's way to the catalog: search and load in every mode, and the mistakes it corrects. */
-export function loadingScenarios({ scenario, agentWith, capabilities, mode }: ScenarioContext): void {
+export function loadingScenarios({ scenario, agentWith, needs, mode }: ScenarioContext): void {
   scenario('search, load, call', true, async () => {
     const { agent, executions } = await agentWith();
     const transcript = await agent.run({
@@ -38,7 +38,7 @@ export function loadingScenarios({ scenario, agentWith, capabilities, mode }: Sc
     expect(offered(transcript, 1)).toEqual(META);
   });
 
-  scenario('a search result is not a load (conversation strategy)', capabilities.history === true, async () => {
+  scenario('a search result is not a load (conversation strategy)', needs('history'), async () => {
     // mastra-ai/mastra#19145: with state derived from the messages, a search result counted as a load.
     const setup = { options: { state: 'conversation' as const } };
     const first = await agentWith(setup);

@@ -6,10 +6,10 @@ import { EMAIL, hide, META, offered, resultOf, type ScenarioContext } from './co
 const PRESELECT = { preselect: { limit: 1 } };
 
 /** Preselect: the tools the user's message asks for offered at the first step, without a search. */
-export function preselectScenarios({ scenario, agentWith, capabilities }: ScenarioContext): void {
-  const needs = capabilities.userMessages === true;
+export function preselectScenarios({ scenario, agentWith, needs }: ScenarioContext): void {
+  const userMessages = needs('userMessages');
 
-  scenario('preselect: the tool the user asks for is offered at the first step', needs, async () => {
+  scenario('preselect: the tool the user asks for is offered at the first step', userMessages, async () => {
     const { agent, executions } = await agentWith({ options: PRESELECT });
     const transcript = await agent.run({
       prompt: 'Send an email message to Bob',
@@ -22,28 +22,24 @@ export function preselectScenarios({ scenario, agentWith, capabilities }: Scenar
     expect(offered(transcript, 1)).toEqual([...META, 'send_email']);
   });
 
-  scenario(
-    'preselect: once per user message, additive across turns',
-    needs && capabilities.history === true,
-    async () => {
-      const { agent } = await agentWith({ options: PRESELECT });
-      const turn1 = await agent.run({
-        prompt: 'Send an email message to Bob',
-        threadId: 'thread-additive',
-        script: [load('get_weather'), answer()],
-      });
-      expect(offered(turn1, 1)).toEqual([...META, 'send_email', 'get_weather']);
-      const turn2 = await agent.run({
-        prompt: 'Convert 10 euros to dollars at the current exchange rate',
-        threadId: 'thread-additive',
-        history: turn1.history,
-        script: [answer()],
-      });
-      expect(offered(turn2, 0)).toEqual([...META, 'send_email', 'get_weather', 'convert_currency']);
-    },
-  );
+  scenario('preselect: once per user message, additive across turns', needs('userMessages', 'history'), async () => {
+    const { agent } = await agentWith({ options: PRESELECT });
+    const turn1 = await agent.run({
+      prompt: 'Send an email message to Bob',
+      threadId: 'thread-additive',
+      script: [load('get_weather'), answer()],
+    });
+    expect(offered(turn1, 1)).toEqual([...META, 'send_email', 'get_weather']);
+    const turn2 = await agent.run({
+      prompt: 'Convert 10 euros to dollars at the current exchange rate',
+      threadId: 'thread-additive',
+      history: turn1.history,
+      script: [answer()],
+    });
+    expect(offered(turn2, 0)).toEqual([...META, 'send_email', 'get_weather', 'convert_currency']);
+  });
 
-  scenario('preselect: a failing selector preselects nothing', needs, async () => {
+  scenario('preselect: a failing selector preselects nothing', userMessages, async () => {
     const select = () => {
       throw new Error('the classifier is down');
     };
@@ -57,7 +53,7 @@ export function preselectScenarios({ scenario, agentWith, capabilities }: Scenar
     expect(offered(transcript, 1)).toEqual([...META, 'send_email']);
   });
 
-  scenario('preselect: the policy filter applies', needs, async () => {
+  scenario('preselect: the policy filter applies', userMessages, async () => {
     const { agent } = await agentWith({ options: { ...PRESELECT, filter: hide('load', 'send_email') } });
     const transcript = await agent.run({
       prompt: 'Send an email message to Bob',

@@ -8,7 +8,7 @@ import { META, offered, resultOf, type ScenarioContext } from './context.js';
  * as `if (result.notFound)` keep working), the model's empty calls answered as results, a tool's
  * other names (aliases), and the agent's own tools winning over catalog tools of their name.
  */
-export function resultScenarios({ scenario, agentWith, capabilities }: ScenarioContext): void {
+export function resultScenarios({ scenario, agentWith, needs }: ScenarioContext): void {
   scenario("meta-tool results in Mastra's shapes", true, async () => {
     const { agent } = await agentWith();
     const transcript = await agent.run({
@@ -83,7 +83,7 @@ export function resultScenarios({ scenario, agentWith, capabilities }: ScenarioC
     expect(executions).toEqual([{ toolId: 'get_weather', input: { city: 'Rome' } }]);
   });
 
-  scenario('a tool loaded by its alias is offered under it', capabilities.aliases === true, async () => {
+  scenario('a tool loaded by its alias is offered under it', needs('aliases'), async () => {
     const fixture = createFixtureCatalog({ pinned: false });
     const tools = fixture.tools.map((tool) =>
       tool.id === 'createIssue' ? { ...tool, aliases: ['open_issue'] } : tool,
@@ -130,7 +130,7 @@ export function resultScenarios({ scenario, agentWith, capabilities }: ScenarioC
     expect(offered(transcript, 2)).toEqual([...META, 'save_note', 'get_weather']);
   });
 
-  scenario("the agent's own tools win", capabilities.hostTools === true, async () => {
+  scenario("the agent's own tools win", needs('hostTools'), async () => {
     const fixture = createFixtureCatalog({ pinned: false });
     const own = {
       id: 'get_weather',

@@ -3,7 +3,7 @@ import { answer, call, load, parallel } from '../harness.js';
 import { META, offered, resultOf, type ScenarioContext } from './context.js';
 
 /** Where loaded tools live: per thread, across restarts and trimmed histories, in a stable order. */
-export function stateScenarios({ scenario, agentWith, capabilities, harness }: ScenarioContext): void {
+export function stateScenarios({ scenario, agentWith, needs, harness }: ScenarioContext): void {
   scenario('threads are isolated', true, async () => {
     const { agent } = await agentWith();
     const a = await agent.run({ prompt: 'Weather', threadId: 'thread-a', script: [load('get_weather'), answer()] });
@@ -13,7 +13,7 @@ export function stateScenarios({ scenario, agentWith, capabilities, harness }: S
     expect(offered(b, 1)).toEqual([...META, 'send_email']);
   });
 
-  scenario('conversation strategy across a restart', capabilities.history === true, async () => {
+  scenario('conversation strategy across a restart', needs('history'), async () => {
     const setup = { options: { state: 'conversation' as const } };
     const first = await agentWith(setup);
     const turn1 = await first.agent.run({
@@ -33,27 +33,23 @@ export function stateScenarios({ scenario, agentWith, capabilities, harness }: S
     expect(second.executions).toEqual([{ toolId: 'get_weather', input: { city: 'Rome' } }]);
   });
 
-  scenario(
-    'conversation strategy after the load result is trimmed',
-    capabilities.history === true && capabilities.trimHistory === true,
-    async () => {
-      const setup = { options: { state: 'conversation' as const } };
-      const first = await agentWith(setup);
-      const turn1 = await first.agent.run({
-        prompt: 'Weather',
-        threadId: 'thread-trim',
-        script: [load('get_weather'), answer()],
-      });
-      const trimmed = harness.trimHistory!(turn1.history, ['load_tool']);
-      const turn2 = await first.agent.run({
-        prompt: 'Again',
-        threadId: 'thread-trim',
-        history: trimmed,
-        script: [answer()],
-      });
-      expect(offered(turn2, 0)).toEqual(META);
-    },
-  );
+  scenario('conversation strategy after the load result is trimmed', needs('history', 'trimHistory'), async () => {
+    const setup = { options: { state: 'conversation' as const } };
+    const first = await agentWith(setup);
+    const turn1 = await first.agent.run({
+      prompt: 'Weather',
+      threadId: 'thread-trim',
+      script: [load('get_weather'), answer()],
+    });
+    const trimmed = harness.trimHistory!(turn1.history, ['load_tool']);
+    const turn2 = await first.agent.run({
+      prompt: 'Again',
+      threadId: 'thread-trim',
+      history: trimmed,
+      script: [answer()],
+    });
+    expect(offered(turn2, 0)).toEqual(META);
+  });
 
   scenario('pinned tools', true, async () => {
     const { agent } = await agentWith({ pinned: true });
