@@ -1,0 +1,9 @@
+/**
+ * `@toolscout/core/sources`: tools and other offers (documents, prompts) read from live sources,
+ * such as servers and APIs, kept in step with a catalog: a supervised connection to each source
+ * (restarts with backoff, health checks), the mirroring of a source's list into a catalog, names
+ * namespaced per source, listings merged over sources and paged with opaque cursors, and a search
+ * index over offers that are not tools. Framework-neutral: an adapter (the MCP gateway) supplies the
+ * connections and converts shapes.
+ */
+export {};
