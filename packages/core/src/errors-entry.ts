@@ -20,6 +20,7 @@ export {
   PolicyTimeoutError,
   SandboxUnavailableError,
   SessionDisposedError,
+  SourceUnavailableError,
   StoreDataError,
   StoreUnavailableError,
   ToolCallFailedError,

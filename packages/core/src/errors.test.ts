@@ -54,6 +54,11 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
   ['embedder-output', new errors.EmbedderOutputError('e5', 'returned 0 vectors'), { embedderId: 'e5' }],
   ['sandbox-unavailable', new errors.SandboxUnavailableError('quickjs', new Error('no wasm')), { sandbox: 'quickjs' }],
   [
+    'source-unavailable',
+    new errors.SourceUnavailableError('db', 'failed to start: refused', 'it will not be restarted'),
+    { source: 'db', statusReason: 'failed to start: refused', retryHint: 'it will not be restarted' },
+  ],
+  [
     'tool-call-not-loaded',
     new errors.ToolCallFailedError({
       code: 'not-loaded',

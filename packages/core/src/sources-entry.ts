@@ -6,4 +6,13 @@
  * index over offers that are not tools. Framework-neutral: an adapter (the MCP gateway) supplies the
  * connections and converts shapes.
  */
-export {};
+// A supervised connection to one source: status, restarts with backoff, health checks, fast failure while down
+export {
+  assertPositiveMs,
+  type SourceConnector,
+  type SourceLogger,
+  type SourceRestartOptions,
+  type SourceStatus,
+  SupervisedSource,
+  type SupervisedSourceOptions,
+} from './sources/supervised-source.js';

@@ -1,0 +1,363 @@
+import { InvalidOptionError, SourceUnavailableError } from '../errors.js';
+
+/**
+ * - `idle`: not started; `connecting`: starting or restarting; `ready`: connected;
+ * - `down`: failed or lost, a restart may be scheduled; `closed`: closed for good.
+ */
+export type SourceStatus = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
+
+/** Where a supervised source reports what happens to it. */
+export interface SourceLogger {
+  warn(message: string): void;
+  info(message: string): void;
+  debug(message: string): void;
+}
+
+/** How a source that failed or was lost is restarted: after `initialDelayMs`, doubling up to `maxDelayMs`. */
+export interface SourceRestartOptions {
+  /** The delay before the first restart. Default 500 ms. */
+  initialDelayMs?: number;
+  /** The longest delay between two attempts. Default 30 s. */
+  maxDelayMs?: number;
+}
+
+/** What a supervised source asks of the adapter that reaches the source; `C` is one open connection. */
+export interface SourceConnector<C> {
+  /** Opens a connection and makes it ready (e.g. connects and reads the first list); rejects, in words, when it cannot, and gives up when `signal` aborts. */
+  open(signal: AbortSignal): Promise<C>;
+  /** Closes a connection (a ready one, or one that opened after the source was closed). */
+  close(connection: C): Promise<void>;
+  /** Checks that a connection still answers within `timeoutMs`, rejecting when it does not; without it, no health checks. */
+  ping?(connection: C, timeoutMs: number): Promise<unknown>;
+  /** Called once a connection is ready, after it is announced. */
+  ready?(connection: C): void;
+  /** Words after `is up` in the announcement of a ready connection, e.g. ` (server 1.0): 7 tool(s)`. */
+  describeReady?(connection: C): string;
+  /** Text appended to the report of a failure, e.g. the source's last lines of output. */
+  describeDown?(): string;
+}
+
+export interface SupervisedSourceOptions<C> {
+  /** The source's name, in reports and errors. */
+  name: string;
+  /** What the source is called in reports: `<kind> "<name>" is down: ...`. Default `source`. */
+  kind?: string;
+  /** Opens, closes and pings connections to the source. */
+  connector: SourceConnector<C>;
+  /** Restarts after a failure to open or a lost connection, with backoff. `false`: stay down. */
+  restart?: false | SourceRestartOptions;
+  /** A ready source not heard from for this long is pinged (and closed if it does not answer). Default 60 s; `false`: never. */
+  pingIntervalMs?: number | false;
+  /** How long a health-check ping may take. Default 5 s. */
+  pingTimeoutMs?: number;
+  /** A connection that lasted this long counts as stable: its loss restarts the backoff from the start. Default 30 s. */
+  stableAfterMs?: number;
+  /** Default: silent. */
+  logger?: SourceLogger;
+}
+
+const DEFAULT_INITIAL_DELAY_MS = 500;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+const DEFAULT_STABLE_AFTER_MS = 30_000;
+const DEFAULT_PING_TIMEOUT_MS = 5_000;
+const DEFAULT_PING_INTERVAL_MS = 60_000;
+const SILENT: SourceLogger = { warn() {}, info() {}, debug() {} };
+
+/** Throws {@link InvalidOptionError} naming `name` unless `value` is undefined or a positive, finite number. */
+export function assertPositiveMs(value: unknown, name: string): void {
+  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+    throw new InvalidOptionError(name, `${name} must be a positive number of milliseconds; got ${String(value)}.`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One live source kept connected: one attempt at a time, restarts with exponential backoff after a
+ * failure or a lost connection, health-check pings after a silence or a failed call, and a fast,
+ * specific {@link SourceUnavailableError} (with when to retry) while it is not ready. Failures are
+ * reported once per kind as a warning, repeats as debug lines.
+ */
+export class SupervisedSource<C> {
+  readonly name: string;
+  readonly #kind: string;
+  readonly #connector: SourceConnector<C>;
+  readonly #restart: false | Required<SourceRestartOptions>;
+  readonly #pingIntervalMs: number | false;
+  readonly #pingTimeoutMs: number;
+  readonly #stableAfterMs: number;
+  readonly #logger: SourceLogger;
+  #status: SourceStatus = 'idle';
+  #reason = 'not started';
+  #connection: C | undefined;
+  /** Connections reported lost before they were ready: one of them that then opens failed. */
+  readonly #lostEarly = new WeakSet<object>();
+  #connectedAt = 0;
+  #lastHeard = 0;
+  #failures = 0;
+  #restartTimer: ReturnType<typeof setTimeout> | undefined;
+  #pingTimer: ReturnType<typeof setInterval> | undefined;
+  #nextAttemptAt = 0;
+  #attempt: Promise<boolean> | undefined;
+  #abort: AbortController | undefined;
+  #healthCheck: Promise<void> | undefined;
+  /** The failure last reported as a warning: the same one again is only a debug line. */
+  #reported: string | undefined;
+
+  constructor(options: SupervisedSourceOptions<C>) {
+    if (typeof options?.name !== 'string' || options.name === '') {
+      throw new InvalidOptionError('name', 'A supervised source needs a non-empty name.');
+    }
+    const connector = options.connector;
+    if (typeof connector?.open !== 'function' || typeof connector.close !== 'function') {
+      throw new InvalidOptionError(
+        'connector',
+        `Source "${options.name}": connector must have open() and close() functions; got ${connector === null ? 'null' : typeof connector}.`,
+      );
+    }
+    const { restart, pingIntervalMs } = options;
+    if (restart !== undefined && restart !== false && (typeof restart !== 'object' || restart === null)) {
+      throw new InvalidOptionError(
+        'restart',
+        `restart must be false or { initialDelayMs, maxDelayMs }; got ${String(restart)}.`,
+      );
+    }
+    if (restart) {
+      assertPositiveMs(restart.initialDelayMs, 'restart.initialDelayMs');
+      assertPositiveMs(restart.maxDelayMs, 'restart.maxDelayMs');
+    }
+    if (pingIntervalMs !== false) assertPositiveMs(pingIntervalMs, 'pingIntervalMs');
+    assertPositiveMs(options.pingTimeoutMs, 'pingTimeoutMs');
+    assertPositiveMs(options.stableAfterMs, 'stableAfterMs');
+    this.name = options.name;
+    this.#kind = options.kind ?? 'source';
+    this.#connector = connector;
+    this.#restart =
+      restart === false
+        ? false
+        : {
+            initialDelayMs: restart?.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS,
+            maxDelayMs: restart?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
+          };
+    this.#pingIntervalMs = pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+    this.#pingTimeoutMs = options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
+    this.#stableAfterMs = options.stableAfterMs ?? DEFAULT_STABLE_AFTER_MS;
+    this.#logger = options.logger ?? SILENT;
+  }
+
+  /** Where the source is in its life; see {@link SourceStatus}. */
+  get status(): SourceStatus {
+    return this.#status;
+  }
+
+  /** Why the source is not `ready` (or `ready`), in words. */
+  get statusReason(): string {
+    return this.#reason;
+  }
+
+  /** The ready connection, or undefined while the source is not ready. */
+  get connection(): C | undefined {
+    return this.#connection;
+  }
+
+  /** When the source was last heard from (`Date.now()` time; 0 before it was ever ready). */
+  get lastHeardAt(): number {
+    return this.#lastHeard;
+  }
+
+  /** When to try the source again, in words, e.g. `the next restart is in 3 s: try again then`. */
+  get retryHint(): string {
+    if (this.#status === 'connecting') return 'it is restarting: try again shortly';
+    if (this.#restart === false || this.#status === 'closed') return 'it will not be restarted';
+    if (this.#restartTimer) {
+      const seconds = Math.max(1, Math.ceil((this.#nextAttemptAt - Date.now()) / 1000));
+      return `the next restart is in ${seconds} s: try again then`;
+    }
+    return 'try again later';
+  }
+
+  /**
+   * Connects. Resolves once the first attempt is over: `true` when ready, `false` when it failed (a
+   * restart is then scheduled). Never rejects for the source's faults; rejects with
+   * {@link SourceUnavailableError} once closed.
+   */
+  start(): Promise<boolean> {
+    if (this.#status === 'closed') return Promise.reject(this.#unavailable());
+    if (this.#status !== 'idle') return this.#attempt ?? Promise.resolve(this.#status === 'ready');
+    return this.#connect();
+  }
+
+  /** The ready connection; throws {@link SourceUnavailableError} (why, and when to retry) while there is none. */
+  ready(): C {
+    const connection = this.#connection;
+    if (this.#status !== 'ready' || connection === undefined) throw this.#unavailable();
+    return connection;
+  }
+
+  /** Notes that the source sent something: a ping is due only after `pingIntervalMs` of silence. */
+  heard(): void {
+    this.#lastHeard = Date.now();
+  }
+
+  /** Reports that `connection` closed, `reason` saying how; the source goes down (and restarts) if it was the ready one. */
+  lost(connection: C, reason: string): void {
+    if (connection !== this.#connection) {
+      if (typeof connection === 'object' && connection !== null) this.#lostEarly.add(connection);
+      return; // an old connection, or one not ready yet
+    }
+    clearInterval(this.#pingTimer);
+    this.#connection = undefined;
+    if (this.#status === 'closed') return;
+    this.#failures = Date.now() - this.#connectedAt >= this.#stableAfterMs ? 1 : this.#failures + 1;
+    // A health check that closed the connection already said why.
+    this.#goDown(this.#reason === 'ready' ? reason : this.#reason);
+  }
+
+  /**
+   * Pings `connection` if it is the ready one (one check at a time); when it does not answer, it is
+   * closed and the source goes down with `it stopped answering (<after> got no answer)`.
+   */
+  checkHealth(connection: C, after = 'a ping after a failed call'): Promise<void> {
+    const ping = this.#connector.ping;
+    if (!ping || connection !== this.#connection) return Promise.resolve();
+    this.#healthCheck ??= (async () => {
+      try {
+        await ping.call(this.#connector, connection, this.#pingTimeoutMs);
+      } catch {
+        if (connection !== this.#connection || this.#status !== 'ready') return;
+        this.#reason = `it stopped answering (${after} got no answer)`;
+        await this.#closeQuietly(connection);
+        this.lost(connection, this.#reason);
+      } finally {
+        this.#healthCheck = undefined;
+      }
+    })();
+    return this.#healthCheck;
+  }
+
+  /** Closes the source for good: cancels restarts and pings, stops an attempt in progress, closes the connection. */
+  async close(): Promise<void> {
+    if (this.#status === 'closed') return;
+    this.#status = 'closed';
+    this.#reason = 'closed';
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    clearInterval(this.#pingTimer);
+    const connection = this.#connection;
+    this.#connection = undefined;
+    // Stop the source first: an attempt still opening then fails at once, not at its own timeout.
+    const stopping = connection === undefined ? undefined : this.#closeQuietly(connection);
+    this.#abort?.abort(new SourceUnavailableError(this.name, 'closed', 'it will not be restarted'));
+    await this.#attempt?.catch(() => false);
+    await stopping;
+  }
+
+  #unavailable(): SourceUnavailableError {
+    return new SourceUnavailableError(this.name, this.#reason, this.retryHint);
+  }
+
+  #connect(): Promise<boolean> {
+    // A restart keeps the reason it went down for: that is what a failed call reports meanwhile.
+    if (this.#status === 'idle') this.#reason = 'starting';
+    this.#status = 'connecting';
+    const attempt = this.#connectOnce().finally(() => {
+      if (this.#attempt === attempt) this.#attempt = undefined;
+    });
+    this.#attempt = attempt;
+    return attempt;
+  }
+
+  async #connectOnce(): Promise<boolean> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    let connection: C;
+    try {
+      connection = await this.#connector.open(abort.signal);
+    } catch (error) {
+      if (this.#status === 'closed') return false;
+      this.#failures++;
+      this.#goDown(`failed to start: ${messageOf(error)}`);
+      return false;
+    } finally {
+      if (this.#abort === abort) this.#abort = undefined;
+    }
+    if (this.#status === 'closed' || this.#lostEarly.has(connection as object)) {
+      await this.#closeQuietly(connection);
+      if (this.#status === 'closed') return false;
+      this.#failures++;
+      this.#goDown('failed to start: the connection closed while starting');
+      return false;
+    }
+    this.#connection = connection;
+    this.#connectedAt = Date.now();
+    this.#lastHeard = this.#connectedAt;
+    this.#status = 'ready';
+    this.#reason = 'ready';
+    const detail = this.#connector.describeReady?.(connection) ?? '';
+    this.#logger.info(`${this.#label()} is ${this.#reported === undefined ? 'up' : 'back up'}${detail}`);
+    this.#reported = undefined;
+    this.#startPinging(connection);
+    this.#connector.ready?.(connection);
+    return true;
+  }
+
+  #label(): string {
+    return `${this.#kind} "${this.name}"`;
+  }
+
+  /** Marks the source down, schedules a restart (unless disabled) and reports it once per kind of failure. */
+  #goDown(reason: string): void {
+    this.#status = 'down';
+    this.#reason = reason;
+    const delay = this.#scheduleRestart();
+    const message =
+      `${this.#label()} is down: ${reason}; ${delay === undefined ? 'not restarting' : `restarting in ${delay} ms`}` +
+      (this.#connector.describeDown?.() ?? '');
+    if (this.#reported === reason) {
+      this.#logger.debug(message);
+      return;
+    }
+    this.#reported = reason;
+    this.#logger.warn(message);
+  }
+
+  /** Schedules the next attempt with backoff; returns its delay, or undefined when restarts are off. */
+  #scheduleRestart(): number | undefined {
+    const restart = this.#restart;
+    if (restart === false) return undefined;
+    const delay = Math.min(restart.maxDelayMs, restart.initialDelayMs * 2 ** Math.max(0, this.#failures - 1));
+    this.#nextAttemptAt = Date.now() + delay;
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined;
+      if (this.#status === 'down') void this.#connect();
+    }, delay);
+    this.#restartTimer.unref?.();
+    return delay;
+  }
+
+  /** Pings a connection not heard from for `pingIntervalMs`. */
+  #startPinging(connection: C): void {
+    const interval = this.#pingIntervalMs;
+    clearInterval(this.#pingTimer);
+    if (interval === false || !this.#connector.ping) return;
+    this.#pingTimer = setInterval(
+      () => {
+        if (connection !== this.#connection) return clearInterval(this.#pingTimer);
+        if (Date.now() - this.#lastHeard >= interval) void this.checkHealth(connection, 'an idle-time ping');
+      },
+      Math.max(10, Math.floor(interval / 2)),
+    );
+    this.#pingTimer.unref?.();
+  }
+
+  async #closeQuietly(connection: C): Promise<void> {
+    try {
+      await this.#connector.close(connection);
+    } catch (error) {
+      this.#logger.debug(`[${this.name}] closing: ${messageOf(error)}`);
+    }
+  }
+}
