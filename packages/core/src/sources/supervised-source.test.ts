@@ -282,7 +282,9 @@ describe('SupervisedSource', () => {
         source.lost(connection, 'gone');
         return connection;
       },
-      close: async (connection) => void (connection.closed = true),
+      close: async (connection) => {
+        connection.closed = true;
+      },
     };
     const source = supervised({ connector, restart: false });
     expect(await source.start()).toBe(false);
