@@ -18,20 +18,21 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { fromMcpTools, type ToolCatalog, type ToolDescriptor, toToolName } from '@toolscout/core';
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { InvalidOptionError, SourceUnavailableError } from '@toolscout/core/errors';
+import {
+  assertPositiveMs,
+  type SourceRestartOptions,
+  type SourceStatus,
+  SupervisedSource,
+} from '@toolscout/core/sources';
 import { isZodError } from '@toolscout/mcp/internal';
 import { type Logger, silentLogger } from './logger.js';
 import { McpUpstreamError } from './mcp-upstream-error.js';
 import { isUnreadableAnswer, StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { PASS_THROUGH_CLIENT_CAPABILITIES, type UpstreamClientHooks, watchClient } from './upstream-client-hooks.js';
 
-/** How a failed or crashed upstream is restarted: after `initialDelayMs`, doubling up to `maxDelayMs`. */
-export interface McpRestartOptions {
-  /** The delay before the first restart. Default 500 ms. */
-  initialDelayMs?: number;
-  /** The longest delay between two attempts. Default 30 s. */
-  maxDelayMs?: number;
-}
+/** How a failed or crashed upstream is restarted: after `initialDelayMs` (default 500 ms), doubling up to `maxDelayMs` (default 30 s). */
+export type McpRestartOptions = SourceRestartOptions;
 
 export interface McpUpstreamOptions {
   /** The server's name: named in logs and errors, the `source` of its tools, and their namespace. */
@@ -78,24 +79,13 @@ export interface UpstreamRequestOptions {
  * - `idle`: not started; `connecting`: starting or restarting; `ready`: connected, tools mirrored;
  * - `down`: failed or crashed, a restart may be scheduled; `closed`: closed for good.
  */
-export type McpUpstreamStatus = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
+export type McpUpstreamStatus = SourceStatus;
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-const DEFAULT_INITIAL_DELAY_MS = 500;
-const DEFAULT_MAX_DELAY_MS = 30_000;
-/** A connection that lasted this long resets the backoff. */
-const STABLE_AFTER_MS = 30_000;
 const HEALTH_CHECK_TIMEOUT_MS = 5_000;
 const STDERR_LINES_KEPT = 20;
 const MAX_LIST_PAGES = 100;
-const DEFAULT_PING_INTERVAL_MS = 60_000;
-
-function positive(value: number | undefined, name: string): void {
-  if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
-    throw new InvalidOptionError(name, `${name} must be a positive number of milliseconds; got ${String(value)}.`);
-  }
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -156,31 +146,20 @@ export class McpUpstream {
   readonly #logger: Logger;
   readonly #pinned: ReadonlySet<string>;
   readonly #reserved: ReadonlySet<string>;
-  readonly #pingIntervalMs: number | false;
-  #pingTimer: NodeJS.Timeout | undefined;
-  /** When the server last sent anything (a ping is due after `pingIntervalMs` of silence). */
-  #lastHeard = 0;
+  /** The connection's lifecycle: status, restarts with backoff, health checks. */
+  readonly #source: SupervisedSource<Client>;
   #capabilities: ServerCapabilities | undefined;
   /** Where the progress of forwarded requests goes, by the progress token the gateway gave them. */
   readonly #progress = new Map<string, (progress: Progress) => void>();
   #progressTokens = 0;
   /** Catalog ids this server owns, with a signature of the tool definition they came from. */
   readonly #owned = new Map<string, string>();
-  #status: McpUpstreamStatus = 'idle';
-  #reason = 'not started';
-  #client: Client | undefined;
   #transport: Transport | undefined;
-  #connectedAt = 0;
-  #failures = 0;
-  #restartTimer: NodeJS.Timeout | undefined;
-  #nextAttemptAt = 0;
-  #attempt: Promise<boolean> | undefined;
+  /** A connection that sent `list_changed` before its first listing was applied: it lists again once ready. */
+  #changedWhileConnecting: Client | undefined;
   #syncing: Promise<void> | undefined;
   #syncAgain = false;
-  #healthCheck: Promise<void> | undefined;
   #stderr: string[] = [];
-  /** The failure last reported as a warning: the same one again is only a debug line. */
-  #reported: string | undefined;
 
   constructor(options: McpUpstreamOptions) {
     if (typeof options.name !== 'string' || options.name === '') {
@@ -192,13 +171,8 @@ export class McpUpstream {
         `Upstream "${options.name}": connect must be a function that opens a transport.`,
       );
     }
-    positive(options.callTimeoutMs, 'callTimeoutMs');
-    positive(options.connectTimeoutMs, 'connectTimeoutMs');
-    if (options.pingIntervalMs !== false) positive(options.pingIntervalMs, 'pingIntervalMs');
-    if (options.restart) {
-      positive(options.restart.initialDelayMs, 'restart.initialDelayMs');
-      positive(options.restart.maxDelayMs, 'restart.maxDelayMs');
-    }
+    assertPositiveMs(options.callTimeoutMs, 'callTimeoutMs');
+    assertPositiveMs(options.connectTimeoutMs, 'connectTimeoutMs');
     this.#options = options;
     this.name = options.name;
     this.idPrefix = options.idPrefix ?? `${options.name}__`;
@@ -207,7 +181,37 @@ export class McpUpstream {
     this.#logger = options.logger ?? silentLogger;
     this.#pinned = new Set(options.pinned ?? []);
     this.#reserved = new Set(options.reservedNames ?? []);
-    this.#pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+    this.#source = new SupervisedSource<Client>({
+      name: options.name,
+      kind: 'server',
+      restart: options.restart,
+      pingIntervalMs: options.pingIntervalMs,
+      pingTimeoutMs: Math.min(this.callTimeoutMs, HEALTH_CHECK_TIMEOUT_MS),
+      logger: this.#logger,
+      connector: {
+        open: (signal) => this.#open(signal),
+        close: (client) => this.#closeQuietly(client, this.#transport),
+        ping: (client, timeout) => client.ping({ timeout }),
+        ready: (client) => this.#onReady(client),
+        describeReady: (client) => {
+          const version = client.getServerVersion();
+          return `${version ? ` (${version.name} ${version.version})` : ''}: ${this.#owned.size} tool(s)`;
+        },
+        describeDown: () => {
+          const tail = this.#stderr.slice(-5);
+          return tail.length > 0 ? `\n  its last stderr lines:\n    ${tail.join('\n    ')}` : '';
+        },
+      },
+    });
+  }
+
+  /** The ready connection's client (the sync members read it). */
+  get #client(): Client | undefined {
+    return this.#source.connection;
+  }
+
+  get #status(): McpUpstreamStatus {
+    return this.#source.status;
   }
 
   /** What the server offers (from `initialize`): the last known, also while it is down. */
@@ -217,12 +221,12 @@ export class McpUpstream {
 
   /** Where the upstream is in its life; see {@link McpUpstreamStatus}. */
   get status(): McpUpstreamStatus {
-    return this.#status;
+    return this.#source.status;
   }
 
   /** Why the upstream is not `ready` (or `ready`), in words. */
   get statusReason(): string {
-    return this.#reason;
+    return this.#source.statusReason;
   }
 
   /** The process id of a stdio server while it runs. */
@@ -259,8 +263,7 @@ export class McpUpstream {
     if (this.#status === 'closed') {
       return Promise.reject(new McpUpstreamError(this.name, 'unavailable', `Upstream "${this.name}" is closed.`));
     }
-    if (this.#status !== 'idle') return this.#attempt ?? Promise.resolve(this.#status === 'ready');
-    return this.#connect();
+    return this.#source.start();
   }
 
   /**
@@ -293,16 +296,9 @@ export class McpUpstream {
     resultSchema: T,
     options: UpstreamRequestOptions,
   ): Promise<SchemaOutput<T>> {
-    const client = this.#client;
+    const client = this.#readyClient();
     const transport = this.#transport;
     const { what, signal, onprogress } = options;
-    if (this.#status !== 'ready' || !client) {
-      throw new McpUpstreamError(
-        this.name,
-        'unavailable',
-        `MCP server "${this.name}" is unavailable (${this.#reason}); ${this.#retryHint()}.`,
-      );
-    }
     const progressToken = onprogress ? `${this.name}-${++this.#progressTokens}` : undefined;
     if (progressToken && onprogress) this.#progress.set(progressToken, onprogress);
     try {
@@ -318,6 +314,21 @@ export class McpUpstream {
     }
   }
 
+  /** The ready client, or {@link McpUpstreamError} `unavailable` saying why and when to retry. */
+  #readyClient(): Client {
+    try {
+      return this.#source.ready();
+    } catch (error) {
+      if (!SourceUnavailableError.isInstance(error)) throw error;
+      throw new McpUpstreamError(
+        this.name,
+        'unavailable',
+        `MCP server "${this.name}" is unavailable (${error.statusReason}); ${error.retryHint}.`,
+        { cause: error },
+      );
+    }
+  }
+
   /** The error a failed forwarded request is reported with; see {@link request}. */
   #forwardingError(error: unknown, what: string, client: Client, transport: Transport | undefined): unknown {
     const unreadable = readFailure(error);
@@ -330,7 +341,7 @@ export class McpUpstream {
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      void this.#checkHealth(client);
+      void this.#source.checkHealth(client);
       return new McpUpstreamError(
         this.name,
         'timeout',
@@ -343,11 +354,11 @@ export class McpUpstream {
       const closed = closedBecause
         ? `The gateway closed its connection to MCP server "${this.name}" while running ${what}: ${closedBecause}`
         : `MCP server "${this.name}" closed the connection while running ${what}`;
-      return new McpUpstreamError(this.name, 'disconnected', `${closed}; ${this.#retryHint()}.`, { cause: error });
+      return new McpUpstreamError(this.name, 'disconnected', `${closed}; ${this.#source.retryHint}.`, { cause: error });
     }
     // A protocol error is the server's answer; anything else (a network failure) may mean it is gone.
     if (error instanceof McpError) return error;
-    void this.#checkHealth(client);
+    void this.#source.checkHealth(client);
     return new McpUpstreamError(
       this.name,
       'disconnected',
@@ -362,49 +373,29 @@ export class McpUpstream {
    */
   async close(): Promise<void> {
     if (this.#status === 'closed') return;
-    this.#status = 'closed';
-    this.#reason = 'closed';
-    clearTimeout(this.#restartTimer);
-    clearInterval(this.#pingTimer);
-    const client = this.#client;
-    this.#client = undefined;
-    // Stop the server first: an attempt still starting then fails at once, not at its connect timeout.
-    const stopping = this.#closeQuietly(client, this.#transport);
-    await this.#attempt?.catch(() => false);
-    await stopping;
+    await this.#source.close();
     for (const id of this.#owned.keys()) this.#options.catalog.remove(id);
     this.#owned.clear();
   }
 
-  #retryHint(): string {
-    if (this.#status === 'connecting') return 'it is restarting: try again shortly';
-    if (this.#options.restart === false || this.#status === 'closed') return 'it will not be restarted';
-    if (this.#restartTimer) {
-      const seconds = Math.max(1, Math.ceil((this.#nextAttemptAt - Date.now()) / 1000));
-      return `the next restart is in ${seconds} s: try again then`;
-    }
-    return 'try again later';
-  }
-
-  #connect(): Promise<boolean> {
-    // A restart keeps the reason it went down for: that is what a failed call reports meanwhile.
-    if (this.#status === 'idle') this.#reason = 'starting';
-    this.#status = 'connecting';
-    const attempt = this.#connectOnce().finally(() => {
-      if (this.#attempt === attempt) this.#attempt = undefined;
-    });
-    this.#attempt = attempt;
-    return attempt;
-  }
-
-  async #connectOnce(): Promise<boolean> {
+  /**
+   * Opens a connection for the supervised source: spawns or connects the server, `initialize`, the
+   * first `tools/list` mirrored. Fails with why in words; gives up when the source is closed meanwhile.
+   */
+  async #open(signal: AbortSignal): Promise<Client> {
     let transport: Transport | undefined;
     let client: Client | undefined;
+    let stopping: Promise<void> | undefined;
+    // close() while starting: stop the server at once, so the attempt fails now, not at its connect timeout.
+    const stop = () => {
+      stopping = this.#closeQuietly(undefined, transport);
+    };
+    signal.addEventListener('abort', stop, { once: true });
     this.#stderr = [];
     try {
       transport = await this.#options.connect();
       this.#transport = transport;
-      this.#assertOpen();
+      signal.throwIfAborted();
       this.#captureStderr(transport);
       const hooks = this.#options.hooks;
       client = new Client(this.#options.clientInfo ?? { name: 'toolscout-mcp', version: '0.0.0' }, {
@@ -412,8 +403,12 @@ export class McpUpstream {
       });
       if (hooks) watchClient(client, this, hooks);
       const current = client;
-      let changedWhileConnecting = false;
-      client.onclose = () => this.#onClose(current);
+      const opened = transport;
+      client.onclose = () => {
+        const ready = current === this.#client;
+        if (ready) this.#transport = undefined;
+        this.#source.lost(current, closeReasonOf(opened) ?? 'the connection closed (the server exited or crashed)');
+      };
       client.onerror = (error) => this.#logger.debug(`[${this.name}] ${messageOf(error)}`);
       // Progress is routed here rather than by the SDK, which drops a progress notification that
       // arrives just before its request's answer (it handles answers at once, notifications a tick later).
@@ -423,41 +418,30 @@ export class McpUpstream {
       });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (current === this.#client) this.#requestSync(current);
-        else changedWhileConnecting = true;
+        else this.#changedWhileConnecting = current;
       });
       await client.connect(transport, { timeout: this.connectTimeoutMs });
-      this.#assertOpen();
+      signal.throwIfAborted();
       this.#capabilities = client.getServerCapabilities();
       this.#listen(transport);
       await this.#sync(client, this.connectTimeoutMs);
-      this.#assertOpen();
+      signal.throwIfAborted();
       if (!client.transport) throw new Error('the connection closed while starting');
-      this.#client = client;
-      this.#connectedAt = Date.now();
-      this.#status = 'ready';
-      this.#reason = 'ready';
-      const version = client.getServerVersion();
-      this.#logger.info(
-        `server "${this.name}" is ${this.#reported === undefined ? 'up' : 'back up'}${version ? ` (${version.name} ${version.version})` : ''}: ${this.#owned.size} tool(s)`,
-      );
-      this.#reported = undefined;
-      // A list_changed that raced the first tools/list: list again.
-      if (changedWhileConnecting) this.#requestSync(client);
-      this.#startPinging(client);
-      hooks?.onReady?.(this);
-      return true;
+      return client;
     } catch (error) {
+      await stopping;
       await this.#closeQuietly(client, transport);
-      if (this.#status === 'closed') return false;
-      this.#failures++;
-      this.#goDown(`failed to start: ${closeReasonOf(transport) ?? this.#describe(error)}`);
-      return false;
+      throw new Error(closeReasonOf(transport) ?? this.#describe(error), { cause: error });
+    } finally {
+      signal.removeEventListener('abort', stop);
     }
   }
 
-  /** `close()` may run while an attempt awaits: the attempt then gives up. */
-  #assertOpen(): void {
-    if (this.#status === 'closed') throw new Error('closed while connecting');
+  /** A connection just got ready: a `list_changed` that raced its first `tools/list` lists again; hooks learn of it. */
+  #onReady(client: Client): void {
+    if (this.#changedWhileConnecting === client) this.#requestSync(client);
+    this.#changedWhileConnecting = undefined;
+    this.#options.hooks?.onReady?.(this);
   }
 
   #describe(error: unknown): string {
@@ -471,94 +455,13 @@ export class McpUpstream {
     return detail ? `${messageOf(error)} (${detail})` : messageOf(error);
   }
 
-  /** Marks the upstream down, schedules a restart (unless disabled) and reports it once per kind of failure. */
-  #goDown(reason: string): void {
-    this.#status = 'down';
-    this.#reason = reason;
-    const delay = this.#scheduleRestart();
-    const tail = this.#stderr.slice(-5);
-    const message =
-      `server "${this.name}" is down: ${reason}; ${delay === undefined ? 'not restarting' : `restarting in ${delay} ms`}` +
-      (tail.length > 0 ? `\n  its last stderr lines:\n    ${tail.join('\n    ')}` : '');
-    if (this.#reported === reason) {
-      this.#logger.debug(message);
-      return;
-    }
-    this.#reported = reason;
-    this.#logger.warn(message);
-  }
-
-  /** Schedules the next attempt with backoff; returns its delay, or undefined when restarts are off. */
-  #scheduleRestart(): number | undefined {
-    const restart = this.#options.restart;
-    if (restart === false) return undefined;
-    const initial = restart?.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
-    const max = restart?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
-    const delay = Math.min(max, initial * 2 ** Math.max(0, this.#failures - 1));
-    this.#nextAttemptAt = Date.now() + delay;
-    clearTimeout(this.#restartTimer);
-    this.#restartTimer = setTimeout(() => {
-      this.#restartTimer = undefined;
-      if (this.#status === 'down') void this.#connect();
-    }, delay);
-    this.#restartTimer.unref();
-    return delay;
-  }
-
-  /** Notes when the server last sent anything, for {@link #startPinging}. */
+  /** Notes when the server last sent anything: the supervised source pings it only after a silence. */
   #listen(transport: Transport): void {
     const onmessage = transport.onmessage;
-    this.#lastHeard = Date.now();
     transport.onmessage = (message, extra) => {
-      this.#lastHeard = Date.now();
+      this.#source.heard();
       onmessage?.(message, extra);
     };
-  }
-
-  /** Pings a server that has sent nothing for `pingIntervalMs`; one that does not answer is restarted. */
-  #startPinging(client: Client): void {
-    const interval = this.#pingIntervalMs;
-    clearInterval(this.#pingTimer);
-    if (interval === false) return;
-    this.#pingTimer = setInterval(
-      () => {
-        if (client !== this.#client) return clearInterval(this.#pingTimer);
-        if (Date.now() - this.#lastHeard >= interval) void this.#checkHealth(client, 'an idle-time ping');
-      },
-      Math.max(10, Math.floor(interval / 2)),
-    );
-    this.#pingTimer.unref();
-  }
-
-  #onClose(client: Client): void {
-    if (client !== this.#client) return; // an old connection, or one that never got ready
-    clearInterval(this.#pingTimer);
-    const transport = this.#transport;
-    this.#client = undefined;
-    this.#transport = undefined;
-    if (this.#status === 'closed') return;
-    this.#failures = Date.now() - this.#connectedAt >= STABLE_AFTER_MS ? 1 : this.#failures + 1;
-    this.#goDown(
-      this.#reason === 'ready'
-        ? (closeReasonOf(transport) ?? 'the connection closed (the server exited or crashed)')
-        : this.#reason,
-    );
-  }
-
-  /** After a timeout, a network failure or a silence: a server that does not answer a ping is restarted. */
-  #checkHealth(client: Client, after = 'a ping after a failed call'): Promise<void> {
-    this.#healthCheck ??= (async () => {
-      try {
-        await client.ping({ timeout: Math.min(this.callTimeoutMs, HEALTH_CHECK_TIMEOUT_MS) });
-      } catch {
-        if (client !== this.#client || this.#status !== 'ready') return;
-        this.#reason = `it stopped answering (${after} got no answer)`;
-        await client.close().catch(() => {});
-      } finally {
-        this.#healthCheck = undefined;
-      }
-    })();
-    return this.#healthCheck;
   }
 
   #captureStderr(transport: Transport): void {
