@@ -8,7 +8,6 @@
  */
 // A supervised connection to one source: status, restarts with backoff, health checks, fast failure while down
 export {
-  assertPositiveMs,
   type SourceConnector,
   type SourceLogger,
   type SourceRestartOptions,
@@ -16,3 +15,4 @@ export {
   SupervisedSource,
   type SupervisedSourceOptions,
 } from './sources/supervised-source.js';
+export { assertPositiveMs } from './sources/supervised-source-options.js';

@@ -1,85 +1,26 @@
-import { InvalidOptionError, SourceUnavailableError } from '../errors.js';
+import { SourceUnavailableError } from '../errors.js';
+import {
+  type SourceConnector,
+  type SourceLogger,
+  type SourceRestartOptions,
+  type SourceStatus,
+  type SupervisedSourceOptions,
+  supervisedSettings,
+} from './supervised-source-options.js';
 
-/**
- * - `idle`: not started; `connecting`: starting or restarting; `ready`: connected;
- * - `down`: failed or lost, a restart may be scheduled; `closed`: closed for good.
- */
-export type SourceStatus = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
-
-/** Where a supervised source reports what happens to it. */
-export interface SourceLogger {
-  warn(message: string): void;
-  info(message: string): void;
-  debug(message: string): void;
-}
-
-/** How a source that failed or was lost is restarted: after `initialDelayMs`, doubling up to `maxDelayMs`. */
-export interface SourceRestartOptions {
-  /** The delay before the first restart. Default 500 ms. */
-  initialDelayMs?: number;
-  /** The longest delay between two attempts. Default 30 s. */
-  maxDelayMs?: number;
-}
-
-/** What a supervised source asks of the adapter that reaches the source; `C` is one open connection. */
-export interface SourceConnector<C> {
-  /** Opens a connection and makes it ready (e.g. connects and reads the first list); rejects, in words, when it cannot, and gives up when `signal` aborts. */
-  open(signal: AbortSignal): Promise<C>;
-  /** Closes a connection (a ready one, or one that opened after the source was closed). */
-  close(connection: C): Promise<void>;
-  /** Checks that a connection still answers within `timeoutMs`, rejecting when it does not; without it, no health checks. */
-  ping?(connection: C, timeoutMs: number): Promise<unknown>;
-  /** Called once a connection is ready, after it is announced. */
-  ready?(connection: C): void;
-  /** Words after `is up` in the announcement of a ready connection, e.g. ` (server 1.0): 7 tool(s)`. */
-  describeReady?(connection: C): string;
-  /** Text appended to the report of a failure, e.g. the source's last lines of output. */
-  describeDown?(): string;
-}
-
-export interface SupervisedSourceOptions<C> {
-  /** The source's name, in reports and errors. */
-  name: string;
-  /** What the source is called in reports: `<kind> "<name>" is down: ...`. Default `source`. */
-  kind?: string;
-  /** Opens, closes and pings connections to the source. */
-  connector: SourceConnector<C>;
-  /** Restarts after a failure to open or a lost connection, with backoff. `false`: stay down. */
-  restart?: false | SourceRestartOptions;
-  /** A ready source not heard from for this long is pinged (and closed if it does not answer). Default 60 s; `false`: never. */
-  pingIntervalMs?: number | false;
-  /** How long a health-check ping may take. Default 5 s. */
-  pingTimeoutMs?: number;
-  /** A connection that lasted this long counts as stable: its loss restarts the backoff from the start. Default 30 s. */
-  stableAfterMs?: number;
-  /** Default: silent. */
-  logger?: SourceLogger;
-}
-
-const DEFAULT_INITIAL_DELAY_MS = 500;
-const DEFAULT_MAX_DELAY_MS = 30_000;
-const DEFAULT_STABLE_AFTER_MS = 30_000;
-const DEFAULT_PING_TIMEOUT_MS = 5_000;
-const DEFAULT_PING_INTERVAL_MS = 60_000;
-const SILENT: SourceLogger = { warn() {}, info() {}, debug() {} };
-
-/** Throws {@link InvalidOptionError} naming `name` unless `value` is undefined or a positive, finite number. */
-export function assertPositiveMs(value: unknown, name: string): void {
-  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-    throw new InvalidOptionError(name, `${name} must be a positive number of milliseconds; got ${String(value)}.`);
-  }
-}
+export type {
+  SourceConnector,
+  SourceLogger,
+  SourceRestartOptions,
+  SourceStatus,
+  SupervisedSourceOptions,
+} from './supervised-source-options.js';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * One live source kept connected: one attempt at a time, restarts with exponential backoff after a
- * failure or a lost connection, health-check pings after a silence or a failed call, and a fast,
- * specific {@link SourceUnavailableError} (with when to retry) while it is not ready. Failures are
- * reported once per kind as a warning, repeats as debug lines.
- */
+/** One live source kept connected (one attempt at a time, backoff restarts, health pings), failing fast with {@link SourceUnavailableError} while not ready. */
 export class SupervisedSource<C> {
   readonly name: string;
   readonly #kind: string;
@@ -107,44 +48,15 @@ export class SupervisedSource<C> {
   #reported: string | undefined;
 
   constructor(options: SupervisedSourceOptions<C>) {
-    if (typeof options?.name !== 'string' || options.name === '') {
-      throw new InvalidOptionError('name', 'A supervised source needs a non-empty name.');
-    }
-    const connector = options.connector;
-    if (typeof connector?.open !== 'function' || typeof connector.close !== 'function') {
-      throw new InvalidOptionError(
-        'connector',
-        `Source "${options.name}": connector must have open() and close() functions; got ${connector === null ? 'null' : typeof connector}.`,
-      );
-    }
-    const { restart, pingIntervalMs } = options;
-    if (restart !== undefined && restart !== false && (typeof restart !== 'object' || restart === null)) {
-      throw new InvalidOptionError(
-        'restart',
-        `restart must be false or { initialDelayMs, maxDelayMs }; got ${String(restart)}.`,
-      );
-    }
-    if (restart) {
-      assertPositiveMs(restart.initialDelayMs, 'restart.initialDelayMs');
-      assertPositiveMs(restart.maxDelayMs, 'restart.maxDelayMs');
-    }
-    if (pingIntervalMs !== false) assertPositiveMs(pingIntervalMs, 'pingIntervalMs');
-    assertPositiveMs(options.pingTimeoutMs, 'pingTimeoutMs');
-    assertPositiveMs(options.stableAfterMs, 'stableAfterMs');
-    this.name = options.name;
-    this.#kind = options.kind ?? 'source';
-    this.#connector = connector;
-    this.#restart =
-      restart === false
-        ? false
-        : {
-            initialDelayMs: restart?.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS,
-            maxDelayMs: restart?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
-          };
-    this.#pingIntervalMs = pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
-    this.#pingTimeoutMs = options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
-    this.#stableAfterMs = options.stableAfterMs ?? DEFAULT_STABLE_AFTER_MS;
-    this.#logger = options.logger ?? SILENT;
+    const settings = supervisedSettings(options);
+    this.name = settings.name;
+    this.#kind = settings.kind;
+    this.#connector = settings.connector;
+    this.#restart = settings.restart;
+    this.#pingIntervalMs = settings.pingIntervalMs;
+    this.#pingTimeoutMs = settings.pingTimeoutMs;
+    this.#stableAfterMs = settings.stableAfterMs;
+    this.#logger = settings.logger;
   }
 
   /** Where the source is in its life; see {@link SourceStatus}. */
