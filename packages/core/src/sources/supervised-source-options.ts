@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '../errors.js';
+import { describeNumber, describeValue, isRecord } from '../values.js';
 
 /** `idle` (not started), `connecting`, `ready`, `down` (failed or lost; a restart may be due) or `closed` (for good). */
 export type SourceStatus = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
@@ -57,7 +58,10 @@ export interface SupervisedSourceOptions<C> {
 /** Throws {@link InvalidOptionError} naming `name` unless `value` is undefined or a positive, finite number. */
 export function assertPositiveMs(value: unknown, name: string): void {
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-    throw new InvalidOptionError(name, `${name} must be a positive number of milliseconds; got ${String(value)}.`);
+    throw new InvalidOptionError(
+      name,
+      `${name} must be a positive number of milliseconds; got ${describeNumber(value)}.`,
+    );
   }
 }
 
@@ -86,17 +90,19 @@ export function supervisedSettings<C>(options: SupervisedSourceOptions<C>): Supe
     throw new InvalidOptionError('name', 'A supervised source needs a non-empty name.');
   }
   const connector = options.connector;
-  if (typeof connector?.open !== 'function' || typeof connector.close !== 'function') {
+  const missing = (['open', 'close'] as const).filter((method) => typeof connector?.[method] !== 'function');
+  if (missing.length > 0) {
+    const got = isRecord(connector) ? `${missing.join('() and ')}() missing` : `got ${describeValue(connector)}`;
     throw new InvalidOptionError(
       'connector',
-      `Source "${options.name}": connector must have open() and close() functions; got ${connector === null ? 'null' : typeof connector}.`,
+      `Source "${options.name}": connector must have open() and close() functions; ${got}.`,
     );
   }
   const { restart, pingIntervalMs } = options;
-  if (restart !== undefined && restart !== false && (typeof restart !== 'object' || restart === null)) {
+  if (restart !== undefined && restart !== false && !isRecord(restart as unknown)) {
     throw new InvalidOptionError(
       'restart',
-      `restart must be false or { initialDelayMs, maxDelayMs }; got ${String(restart)}.`,
+      `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
     );
   }
   if (restart) {

@@ -367,9 +367,18 @@ describe('SupervisedSource', () => {
     const { connector } = fakeSource();
     const bad: [string, object, string][] = [
       ['name', { name: '' }, 'A supervised source needs a non-empty name.'],
-      ['connector', { connector: {} }, 'Source "db": connector must have open() and close() functions; got object.'],
+      [
+        'connector',
+        { connector: {} },
+        'Source "db": connector must have open() and close() functions; open() and close() missing.',
+      ],
       ['connector', { connector: null }, 'Source "db": connector must have open() and close() functions; got null.'],
-      ['restart', { restart: 5 }, 'restart must be false or { initialDelayMs, maxDelayMs }; got 5.'],
+      [
+        'connector',
+        { connector: { open: async () => ({}) } },
+        'Source "db": connector must have open() and close() functions; close() missing.',
+      ],
+      ['restart', { restart: 5 }, 'restart must be false or { initialDelayMs, maxDelayMs }; got a number.'],
       [
         'restart.initialDelayMs',
         { restart: { initialDelayMs: 0 } },
@@ -381,7 +390,11 @@ describe('SupervisedSource', () => {
         'restart.maxDelayMs must be a positive number of milliseconds; got NaN.',
       ],
       ['pingIntervalMs', { pingIntervalMs: -1 }, 'pingIntervalMs must be a positive number of milliseconds; got -1.'],
-      ['pingTimeoutMs', { pingTimeoutMs: '5' }, 'pingTimeoutMs must be a positive number of milliseconds; got 5.'],
+      [
+        'pingTimeoutMs',
+        { pingTimeoutMs: '5' },
+        'pingTimeoutMs must be a positive number of milliseconds; got a string.',
+      ],
       [
         'stableAfterMs',
         { stableAfterMs: Number.POSITIVE_INFINITY },
