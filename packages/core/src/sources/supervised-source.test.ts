@@ -291,6 +291,31 @@ describe('SupervisedSource', () => {
     expect(source.statusReason).toBe('failed to start: the connection closed while starting');
   });
 
+  it('a ready() callback that throws fails the start: the connection is closed and a restart is due', async () => {
+    const { state, connector } = fakeSource();
+    let refuse = true;
+    const { lines, logger } = captureLogger();
+    const source = supervised({
+      connector: {
+        ...connector,
+        ready: () => {
+          if (refuse) throw new Error('restoring its subscriptions failed');
+        },
+      },
+      logger,
+      restart: { initialDelayMs: 100 },
+    });
+    expect(await source.start()).toBe(false);
+    expect(state.opened[0]!.closed).toBe(true);
+    expect(source.statusReason).toBe('failed to start: restoring its subscriptions failed');
+    expect(lines.at(-1)).toBe(
+      'warn: source "db" is down: failed to start: restoring its subscriptions failed; restarting in 100 ms\n  its last words: bye',
+    );
+    refuse = false;
+    await vi.advanceTimersByTimeAsync(100);
+    expect(source.ready().id).toBe(2);
+  });
+
   it('pings a connection silent for pingIntervalMs; one that does not answer is closed and restarted', async () => {
     const { state, connector } = fakeSource();
     const { lines, logger } = captureLogger();

@@ -90,11 +90,7 @@ export class SupervisedSource<C> {
     return 'try again later';
   }
 
-  /**
-   * Connects. Resolves once the first attempt is over: `true` when ready, `false` when it failed (a
-   * restart is then scheduled). Never rejects for the source's faults; rejects with
-   * {@link SourceUnavailableError} once closed.
-   */
+  /** Connects: `true` once ready, `false` when the first attempt failed (a restart is then due); rejects only once closed. */
   start(): Promise<boolean> {
     if (this.#status === 'closed') return Promise.reject(this.#unavailable());
     if (this.#status !== 'idle') return this.#attempt ?? Promise.resolve(this.#status === 'ready');
@@ -184,10 +180,23 @@ export class SupervisedSource<C> {
   async #connectOnce(): Promise<boolean> {
     const abort = new AbortController();
     this.#abort = abort;
-    let connection: C;
+    let connection: C | undefined;
     try {
       connection = await this.#connector.open(abort.signal);
+      if (this.#status === 'closed') throw new Error('closed while starting');
+      if (this.#lostEarly.has(connection as object)) throw new Error('the connection closed while starting');
+      this.#becomeReady(connection);
+      // The adapter's own start-up work (restoring state, hooks): if it throws, the start failed.
+      this.#connector.ready?.(connection);
+      return true;
     } catch (error) {
+      if (connection !== undefined) {
+        if (this.#connection === connection) {
+          clearInterval(this.#pingTimer);
+          this.#connection = undefined;
+        }
+        await this.#closeQuietly(connection);
+      }
       if (this.#status === 'closed') return false;
       this.#failures++;
       this.#goDown(`failed to start: ${messageOf(error)}`);
@@ -195,13 +204,9 @@ export class SupervisedSource<C> {
     } finally {
       if (this.#abort === abort) this.#abort = undefined;
     }
-    if (this.#status === 'closed' || this.#lostEarly.has(connection as object)) {
-      await this.#closeQuietly(connection);
-      if (this.#status === 'closed') return false;
-      this.#failures++;
-      this.#goDown('failed to start: the connection closed while starting');
-      return false;
-    }
+  }
+
+  #becomeReady(connection: C): void {
     this.#connection = connection;
     this.#connectedAt = Date.now();
     this.#lastHeard = this.#connectedAt;
@@ -211,8 +216,6 @@ export class SupervisedSource<C> {
     this.#logger.info(`${this.#label()} is ${this.#reported === undefined ? 'up' : 'back up'}${detail}`);
     this.#reported = undefined;
     this.#startPinging(connection);
-    this.#connector.ready?.(connection);
-    return true;
   }
 
   #label(): string {
