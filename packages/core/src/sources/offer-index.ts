@@ -53,6 +53,9 @@ const DEFAULT_OFFER_HITS = 5;
 
 type Entry<P> = Omit<OfferMatch<P>, 'score'>;
 
+/** What a value that should be a non-empty string is instead, for error messages. */
+const shown = (value: unknown) => (value === '' ? 'an empty string' : describeValue(value));
+
 const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
 
 /** The descriptor an offer is indexed as, or why it cannot be. */
@@ -61,10 +64,10 @@ function descriptorOf<P>(offer: Offer<P>, source: string): ToolDescriptor<Entry<
   if (!isRecord(offer)) throw bad('', `An offer must be an object, got ${describeValue(offer)}.`);
   const label = typeof offer.id === 'string' ? `Offer "${offer.id}"` : 'An offer';
   if (typeof offer.kind !== 'string' || offer.kind === '') {
-    throw bad('kind', `${label} needs a non-empty string kind, got ${describeValue(offer.kind)}.`);
+    throw bad('kind', `${label} needs a non-empty string kind, got ${shown(offer.kind)}.`);
   }
   if (typeof offer.id !== 'string' || offer.id === '') {
-    throw bad('id', `An offer needs a non-empty string id, got ${describeValue(offer.id)}.`);
+    throw bad('id', `An offer needs a non-empty string id, got ${shown(offer.id)}.`);
   }
   for (const field of ['title', 'description'] as const) {
     if (!optionalText(offer[field])) {
@@ -86,7 +89,7 @@ function descriptorOf<P>(offer: Offer<P>, source: string): ToolDescriptor<Entry<
 
 function checkSource(source: unknown): asserts source is string {
   if (typeof source !== 'string' || source === '') {
-    throw new InvalidArgumentError('source', `A source is named by a non-empty string, got ${describeValue(source)}.`);
+    throw new InvalidArgumentError('source', `A source is named by a non-empty string, got ${shown(source)}.`);
   }
 }
 
