@@ -196,7 +196,7 @@ export class OfferIndex<TPayload = unknown> {
     return refresh.task.request();
   }
 
-  /** Removes every entry of `source`; returns how many. */
+  /** Removes every entry of `source` (a `refresh` of it still under way lists them again); returns how many. */
   remove(source: string): number {
     checkSource(source);
     const removed = this.#mirrors.get(source)?.close() ?? 0;
