@@ -239,3 +239,15 @@ describe('CatalogMirror: a source’s list kept in step with a catalog', () => {
     expect(DuplicateToolError.isInstance(thrown(() => catalog.add({ id: 'taken' })))).toBe(true);
   });
 });
+
+describe('@toolscout/core/sources: the mirror, the coalesced task and the offer index', () => {
+  it('are exported by the sources entry only', async () => {
+    const sources = await import('../sources-entry.js');
+    const main = await import('../index.js');
+    const internal = await import('../internal.js');
+    for (const name of ['CatalogMirror', 'CoalescedTask', 'OfferIndex', 'MAX_OFFER_HITS']) {
+      expect(name in sources, name).toBe(true);
+      expect(name in main || name in internal, name).toBe(false);
+    }
+  });
+});
