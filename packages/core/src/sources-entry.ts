@@ -16,3 +16,16 @@ export {
   type SupervisedSourceOptions,
 } from './sources/supervised-source.js';
 export { assertPositiveMs } from './sources/supervised-source-options.js';
+// A source's list of descriptors kept in step with a catalog (add / replace / remove of its own ids).
+export { CatalogMirror, type CatalogMirrorOptions, type MirrorChanges } from './sources/catalog-mirror.js';
+// An async task run one at a time, a request during a run making exactly one more run.
+export { CoalescedTask } from './sources/coalesced-task.js';
+// Entries that sources offer besides tools (documents, prompts), searchable like tools.
+export {
+  MAX_OFFER_HITS,
+  type Offer,
+  OfferIndex,
+  type OfferIndexOptions,
+  type OfferMatch,
+  type OfferSearchOptions,
+} from './sources/offer-index.js';

@@ -21,6 +21,8 @@ import { fromMcpTools, type ToolCatalog, type ToolDescriptor, toToolName } from 
 import { InvalidOptionError, SourceUnavailableError } from '@toolscout/core/errors';
 import {
   assertPositiveMs,
+  CatalogMirror,
+  CoalescedTask,
   type SourceRestartOptions,
   type SourceStatus,
   SupervisedSource,
@@ -124,6 +126,12 @@ function readFailure(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Why a tool definition was skipped: its reading or the catalog's refusal, in words. */
+function whySkipped(error: unknown): string {
+  const deep = tooDeep(error);
+  return deep ? `its definition is ${deep}` : messageOf(error);
+}
+
 /** `request` with `_meta.progressToken` set, when there is a token. */
 function withProgressToken(request: ClientRequest, progressToken: string | undefined): ClientRequest {
   if (progressToken === undefined) return request;
@@ -152,13 +160,19 @@ export class McpUpstream {
   /** Where the progress of forwarded requests goes, by the progress token the gateway gave them. */
   readonly #progress = new Map<string, (progress: Progress) => void>();
   #progressTokens = 0;
-  /** Catalog ids this server owns, with a signature of the tool definition they came from. */
-  readonly #owned = new Map<string, string>();
+  /** The server's tools in the catalog: the ids it owns, with a signature of the definition each came from. */
+  #mirror: CatalogMirror<unknown> | undefined;
   #transport: Transport | undefined;
   /** A connection that sent `list_changed` before its first listing was applied: it lists again once ready. */
   #changedWhileConnecting: Client | undefined;
-  #syncing: Promise<void> | undefined;
-  #syncAgain = false;
+  /** Re-lists the tools on `list_changed`: one listing at a time, one more if asked again meanwhile. */
+  readonly #syncing = new CoalescedTask(
+    async () => {
+      const client = this.#client;
+      if (client) await this.#sync(client, this.callTimeoutMs);
+    },
+    (error) => this.#logger.warn(`server "${this.name}": re-listing its tools failed: ${messageOf(error)}`),
+  );
   #stderr: string[] = [];
 
   constructor(options: McpUpstreamOptions) {
@@ -246,7 +260,7 @@ export class McpUpstream {
 
   /** The catalog ids of this server's tools. */
   get toolIds(): string[] {
-    return [...this.#owned.keys()];
+    return this.#owned.ids;
   }
 
   /** The last lines the server wrote to stderr (stdio servers). */
@@ -374,8 +388,7 @@ export class McpUpstream {
   async close(): Promise<void> {
     if (this.#status === 'closed') return;
     await this.#source.close();
-    for (const id of this.#owned.keys()) this.#options.catalog.remove(id);
-    this.#owned.clear();
+    this.#owned.close();
   }
 
   /**
@@ -493,21 +506,20 @@ export class McpUpstream {
 
   #requestSync(client: Client): void {
     if (client !== this.#client) return; // the first sync of a new connection runs in #connectOnce
-    if (this.#syncing) {
-      this.#syncAgain = true;
-      return;
-    }
-    this.#syncing = (async () => {
-      do {
-        this.#syncAgain = false;
-        try {
-          await this.#sync(client, this.callTimeoutMs);
-        } catch (error) {
-          this.#logger.warn(`server "${this.name}": re-listing its tools failed: ${messageOf(error)}`);
-        }
-      } while (this.#syncAgain && client === this.#client);
-      this.#syncing = undefined;
-    })();
+    void this.#syncing.request();
+  }
+
+  /** The mirror of the server's tools in the catalog (made on first use: it needs the options). */
+  get #owned(): CatalogMirror<unknown> {
+    this.#mirror ??= new CatalogMirror<unknown>({
+      catalog: this.#options.catalog,
+      signature: (descriptor) => JSON.stringify([descriptor.tool, descriptor.pinned === true]),
+      onRefused: (error, descriptor) =>
+        this.#logger.warn(
+          `server "${this.name}": tool "${String((descriptor.tool as Tool).name)}" skipped: ${whySkipped(error)}`,
+        ),
+    });
+    return this.#mirror;
   }
 
   /** Lists the server's tools and applies the difference to the catalog: adds, replaces, removes. */
@@ -521,10 +533,7 @@ export class McpUpstream {
       if (!cursor) break;
     }
     if (this.#status === 'closed') return;
-    const catalog = this.#options.catalog;
-    const seen = new Set<string>();
-    let added = 0;
-    let replaced = 0;
+    const descriptors: ToolDescriptor[] = [];
     for (const raw of listed) {
       if (raw.execution?.taskSupport === 'required') {
         this.#logger.debug(
@@ -532,42 +541,13 @@ export class McpUpstream {
         );
         continue;
       }
-      let descriptor: ToolDescriptor;
-      let signature: string;
       try {
-        descriptor = this.#descriptor(raw);
-        signature = JSON.stringify([raw, descriptor.pinned === true]);
+        descriptors.push(this.#descriptor(raw));
       } catch (error) {
-        const deep = tooDeep(error);
-        const why = deep ? `its definition is ${deep}` : messageOf(error);
-        this.#logger.warn(`server "${this.name}": tool "${String(raw.name)}" skipped: ${why}`);
-        continue;
-      }
-      if (seen.has(descriptor.id)) continue;
-      const previous = this.#owned.get(descriptor.id);
-      seen.add(descriptor.id);
-      if (previous === signature) continue;
-      try {
-        if (previous === undefined) {
-          catalog.add(descriptor);
-          added++;
-        } else {
-          catalog.replace(descriptor);
-          replaced++;
-        }
-        this.#owned.set(descriptor.id, signature);
-      } catch (error) {
-        seen.delete(descriptor.id);
-        this.#logger.warn(`server "${this.name}": tool "${raw.name}" skipped: ${messageOf(error)}`);
+        this.#logger.warn(`server "${this.name}": tool "${String(raw.name)}" skipped: ${whySkipped(error)}`);
       }
     }
-    let removed = 0;
-    for (const id of [...this.#owned.keys()]) {
-      if (seen.has(id)) continue;
-      catalog.remove(id);
-      this.#owned.delete(id);
-      removed++;
-    }
+    const { added, replaced, removed } = this.#owned.apply(descriptors);
     if (added + replaced + removed > 0) {
       this.#logger.debug(`server "${this.name}": tools re-indexed (+${added} ~${replaced} -${removed})`);
     }

@@ -5,8 +5,9 @@ import {
   ListResourceTemplatesResultSchema,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolCatalog, type ToolDescriptor, ToolIndex } from '@toolscout/core';
+import type { ToolDescriptor } from '@toolscout/core';
 import { describeValue, isRecord } from '@toolscout/core/internal';
+import { MAX_OFFER_HITS as MAX_LIMIT, type Offer, OfferIndex as SourceOffers } from '@toolscout/core/sources';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import type { UpstreamClientHooks } from './upstream-client-hooks.js';
@@ -40,31 +41,26 @@ export const OFFER_TOOL_NAMES = { search: 'search_resources', read: 'read_resour
 
 /** Most pages of each list read from one server when indexing it. */
 const MAX_PAGES = 20;
-const MAX_LIMIT = 20;
 
 type Entry = Omit<OfferHit, 'score'>;
 
-function describeEntry(entry: Entry, ownName: string): string {
-  return [entry.title, entry.description, ownName, entry.mimeType].filter(Boolean).join('. ');
-}
-
 /**
- * The resources, resource templates and prompts of a gateway's servers, in a core index of their
- * own (the same ranking as tools), for the `search_resources` tool. Each server's entries are
- * re-listed when it (re)connects and on its `list_changed`, and stay searchable while it is down.
+ * The resources, resource templates and prompts of a gateway's servers, in core's offer index (the
+ * same ranking as tools), for the `search_resources` tool. Each server's entries are re-listed when
+ * it (re)connects and on its `list_changed`, and stay searchable while it is down.
  */
 export class OfferIndex {
-  readonly catalog = new ToolCatalog<Entry>([]);
-  readonly index = new ToolIndex<Entry>(this.catalog);
+  readonly #offers: SourceOffers<Entry>;
   readonly #names: UpstreamNames;
-  readonly #logger: Logger;
-  readonly #ids = new Map<string, Set<string>>();
-  readonly #syncing = new Map<string, Promise<void>>();
-  readonly #again = new Set<string>();
 
   constructor(names: UpstreamNames, logger: Logger) {
     this.#names = names;
-    this.#logger = logger;
+    this.#offers = new SourceOffers<Entry>({
+      onRefused: (error, offer, server) =>
+        logger.warn(`server "${server}": "${offer.id}" is not searchable: ${String(error)}`),
+      onError: (error, server) =>
+        logger.warn(`server "${server}": indexing its resources and prompts failed: ${String(error)}`),
+    });
   }
 
   /** The hooks that keep the index in step with `upstream`s (to compose with the pass-through's). */
@@ -79,65 +75,39 @@ export class OfferIndex {
 
   /** Re-lists `upstream`'s resources, templates and prompts (once more if asked again meanwhile). */
   refresh(upstream: McpUpstream): Promise<void> {
-    const running = this.#syncing.get(upstream.name);
-    if (running) {
-      this.#again.add(upstream.name);
-      return running;
-    }
-    const sync = (async () => {
-      do {
-        this.#again.delete(upstream.name);
-        try {
-          this.#replace(upstream.name, await this.#list(upstream));
-        } catch (error) {
-          this.#logger.warn(`server "${upstream.name}": indexing its resources and prompts failed: ${String(error)}`);
-        }
-      } while (this.#again.has(upstream.name));
-      this.#syncing.delete(upstream.name);
-    })();
-    this.#syncing.set(upstream.name, sync);
-    return sync;
+    return this.#offers.refresh(upstream.name, () => this.#list(upstream));
   }
 
   /** Resolves once every re-listing under way is over. */
-  async settled(): Promise<void> {
-    await Promise.all([...this.#syncing.values()]);
+  settled(): Promise<void> {
+    return this.#offers.settled();
   }
 
-  /** The best entries for `query`, of one kind or all. */
+  /** The best entries for `query`, of one kind or all (`resource` takes in resource templates). */
   async search(query: string, options: { kind?: 'resource' | 'prompt'; limit?: number } = {}): Promise<OfferHit[]> {
-    const { kind } = options;
-    const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(options.limit ?? 5)));
-    const wanted = (id: string) => {
-      const entry = this.catalog.get(id)?.tool;
-      return (
-        entry !== undefined &&
-        (kind === undefined || entry.kind === kind || (kind === 'resource' && entry.kind === 'resource template'))
-      );
-    };
-    const hits = await this.index.search(query, { limit, filter: wanted });
-    return hits.flatMap((hit) => {
-      const entry = this.catalog.get(hit.id)?.tool;
-      return entry ? [{ ...entry, score: Math.round(hit.score * 100) / 100 }] : [];
-    });
+    const { kind, limit } = options;
+    const kinds = kind === 'resource' ? ['resource', 'resource template'] : kind === undefined ? undefined : [kind];
+    const hits = await this.#offers.search(query, { kinds, limit });
+    return hits.map((hit) => ({ ...hit.payload, score: hit.score }));
   }
 
   dispose(): void {
-    this.index.dispose();
+    this.#offers.dispose();
   }
 
-  async #list(upstream: McpUpstream): Promise<ToolDescriptor<Entry>[]> {
+  async #list(upstream: McpUpstream): Promise<Offer<Entry>[]> {
     const offers = upstream.capabilities ?? {};
     const server = upstream.name;
     const names = this.#names;
-    const descriptors: ToolDescriptor<Entry>[] = [];
+    const listed: Offer<Entry>[] = [];
     const add = (id: string, entry: Entry, ownName: string) =>
-      descriptors.push({
+      listed.push({
+        kind: entry.kind,
         id,
-        description: describeEntry(entry, ownName),
-        source: server,
-        tags: [entry.kind],
-        tool: entry,
+        title: entry.title,
+        description: entry.description,
+        text: entry.mimeType ? [ownName, entry.mimeType] : [ownName],
+        payload: entry,
       });
     if (offers.resources) {
       for (const page of await allPages(upstream, 'resources/list', ListResourcesResultSchema)) {
@@ -169,26 +139,7 @@ export class OfferIndex {
         }
       }
     }
-    return descriptors;
-  }
-
-  /** Makes `server`'s entries in the catalog exactly `descriptors` (an entry the catalog refuses is skipped). */
-  #replace(server: string, descriptors: ToolDescriptor<Entry>[]): void {
-    const previous = this.#ids.get(server) ?? new Set<string>();
-    const next = new Set<string>();
-    for (const descriptor of descriptors) {
-      if (next.has(descriptor.id)) continue;
-      try {
-        if (previous.has(descriptor.id)) this.catalog.replace(descriptor);
-        else this.catalog.add(descriptor);
-        next.add(descriptor.id);
-      } catch (error) {
-        this.#logger.warn(`server "${server}": "${descriptor.id}" is not searchable: ${String(error)}`);
-        if (previous.has(descriptor.id)) next.add(descriptor.id); // still in the catalog, as it was
-      }
-    }
-    for (const id of previous) if (!next.has(id)) this.catalog.remove(id);
-    this.#ids.set(server, next);
+    return listed;
   }
 }
 
