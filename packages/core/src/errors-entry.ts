@@ -6,6 +6,7 @@
 export {
   type AdapterErrorCode,
   type CoreErrorCode,
+  type CursorProblem,
   DuplicateToolError,
   EmbedderOutputError,
   ImportError,
@@ -13,6 +14,7 @@ export {
   IndexDisposedError,
   IndexMismatchError,
   InvalidArgumentError,
+  InvalidCursorError,
   InvalidIndexError,
   InvalidOptionError,
   InvalidToolError,
@@ -22,6 +24,7 @@ export {
   SessionDisposedError,
   StoreDataError,
   StoreUnavailableError,
+  SubscriptionLimitError,
   ToolCallFailedError,
   ToolLimitError,
   ToolNameConflictError,

@@ -54,6 +54,12 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
   ['embedder-output', new errors.EmbedderOutputError('e5', 'returned 0 vectors'), { embedderId: 'e5' }],
   ['sandbox-unavailable', new errors.SandboxUnavailableError('quickjs', new Error('no wasm')), { sandbox: 'quickjs' }],
   [
+    'invalid-cursor',
+    new errors.InvalidCursorError('prompts', 'out-of-range', 'out of range'),
+    { list: 'prompts', problem: 'out-of-range', reason: 'out of range' },
+  ],
+  ['subscription-limit', new errors.SubscriptionLimitError(1000), { limit: 1000 }],
+  [
     'tool-call-not-loaded',
     new errors.ToolCallFailedError({
       code: 'not-loaded',

@@ -21,6 +21,8 @@ export type CoreErrorCode =
   | 'index-mismatch'
   | 'embedder-output'
   | 'sandbox-unavailable'
+  | 'invalid-cursor'
+  | 'subscription-limit'
   | `tool-call-${ToolCallErrorCode}`;
 
 /** The codes of the adapters' error classes, which extend {@link ToolscoutError} in their own packages. */
@@ -449,5 +451,35 @@ export class SandboxUnavailableError extends ToolscoutError {
       `Code mode's ${sandbox} sandbox cannot start on this host (${cause instanceof Error ? cause.message : String(cause)}). Code mode never runs code unsandboxed: use another mode, or codeModeOptions({ fallback: 'proxy' }).`,
       { cause },
     );
+  }
+}
+
+/** Why a page cursor was refused: too long, not one a listing gave, another list's, or past the sources. */
+export type CursorProblem = 'too-long' | 'unreadable' | 'other-list' | 'out-of-range';
+
+/** A page cursor that the listing did not give for this list; `reason` says why in words. */
+export class InvalidCursorError extends ToolscoutError {
+  static override readonly marker = markerOf('InvalidCursorError');
+  static override readonly isInstance = checkFor<InvalidCursorError>(InvalidCursorError.marker);
+
+  constructor(
+    readonly list: string,
+    readonly problem: CursorProblem,
+    readonly reason: string,
+  ) {
+    super(
+      'invalid-cursor',
+      `Unknown cursor for the ${list} list (${reason}): use the nextCursor of the previous page, or none for the first page.`,
+    );
+  }
+}
+
+/** A subscription past the most one session may hold (`limit`); nothing was subscribed. */
+export class SubscriptionLimitError extends ToolscoutError {
+  static override readonly marker = markerOf('SubscriptionLimitError');
+  static override readonly isInstance = checkFor<SubscriptionLimitError>(SubscriptionLimitError.marker);
+
+  constructor(readonly limit: number) {
+    super('subscription-limit', `Too many subscriptions: a session may hold ${limit}; unsubscribe from some first.`);
   }
 }

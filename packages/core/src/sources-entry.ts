@@ -6,4 +6,33 @@
  * index over offers that are not tools. Framework-neutral: an adapter (the MCP gateway) supplies the
  * connections and converts shapes.
  */
-export {};
+// Names namespaced per source: `<source>__<name>`, `<source>+<uri>`
+
+// Listings merged over sources in order, one page at a time
+export {
+  DEFAULT_PAGE_SIZE,
+  type ListedSource,
+  type ListPage,
+  MAX_PAGES_PER_LIST_PAGE,
+  type MergedPageOptions,
+  mergedPage,
+  pageOf,
+  type SourcePage,
+} from './sources/merged-pages.js';
+// Opaque page cursors, each good for its own list
+export { decodeCursor, encodeCursor, type ListPosition, MAX_CURSOR_CHARS } from './sources/page-cursor.js';
+// What sessions asked of the sources: subscriptions and log levels
+export {
+  LOG_LEVELS,
+  MAX_SUBSCRIPTIONS_PER_SESSION,
+  SessionInterests,
+  type SessionInterestsOptions,
+  type SourceLogLevel,
+} from './sources/session-interests.js';
+export {
+  NAME_SEPARATOR,
+  type SourceItem,
+  SourceNames,
+  sourceNameProblem,
+  URI_SEPARATOR,
+} from './sources/source-names.js';
