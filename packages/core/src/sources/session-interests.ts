@@ -96,9 +96,8 @@ export class SessionInterests<S extends object> {
     if (held.get(source)?.has(item)) return;
     this.checkRoom(session);
     if (!this.isSubscribed(source, item)) await open();
-    let items = held.get(source);
-    if (!items) held.set(source, (items = new Set()));
-    items.add(item);
+    const items = held.get(source) ?? new Set<string>();
+    held.set(source, items.add(item));
   }
 
   /** Ends `session`'s subscription; true when it held it and no session holds it now (end it at the source). */
