@@ -3,7 +3,6 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ErrorCode,
-  type LoggingLevel,
   McpError,
   type ServerCapabilities,
   type ServerNotification,
@@ -20,15 +19,11 @@ interface CallInProgress {
   extra: ClientRequestExtra;
 }
 
-/** Most resource subscriptions one client session may hold. */
-export const MAX_SUBSCRIPTIONS_PER_SESSION = 1000;
-
-/** One client session of the gateway: its MCP server and what it asked of the upstreams. */
+/**
+ * One client session of the gateway: its MCP server and its requests in progress (its subscriptions
+ * and log level are kept by core's `SessionInterests`).
+ */
 export class ClientSession {
-  /** Subscribed resources, by {@link subscriptionKey}. */
-  readonly subscriptions = new Set<string>();
-  /** The level the client asked for with `logging/setLevel`; none: it gets no upstream logs. */
-  logLevel: LoggingLevel | undefined;
   readonly #calls: CallInProgress[] = [];
 
   constructor(
@@ -51,11 +46,6 @@ export class ClientSession {
       if (at >= 0) this.#calls.splice(at, 1);
     };
   }
-}
-
-/** The key of a subscription: the upstream and its own URI. */
-export function subscriptionKey(server: string, uri: string): string {
-  return `${server}\n${uri}`;
 }
 
 const current = new AsyncLocalStorage<{ session: ClientSession; extra: ClientRequestExtra }>();
