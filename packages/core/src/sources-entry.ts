@@ -29,6 +29,14 @@ export {
   type SessionInterestsOptions,
   type SourceLogLevel,
 } from './sources/session-interests.js';
+// Which session a source's own request or message is for
+export {
+  audienceOf,
+  type CallingSession,
+  CallsInProgress,
+  routeToSession,
+  type SessionRoute,
+} from './sources/session-routes.js';
 export {
   NAME_SEPARATOR,
   type SourceItem,

@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { SubscriptionLimitError } from '@toolscout/core/errors';
 import {
+  audienceOf,
   type ListedSource,
   mergedPage,
   SessionInterests,
@@ -432,18 +433,15 @@ export class McpPassThrough {
     }
   }
 
-  /**
-   * Who may see a log message of `upstream`: the session whose request to it is in progress (the log
-   * may be about that request), every session when none is (a log of the server's own), and no one
-   * when several sessions wait on it (it cannot be told whose request it is about).
-   */
+  /** Who may see a log message of `upstream` (core's `audienceOf`); a message no one may see is noted. */
   #logAudience(upstream: McpUpstream, sessions: ClientSession[]): ClientSession[] {
-    const waiting = sessions.filter((session) => session.callsTo(upstream.name).length > 0);
-    if (waiting.length <= 1) return waiting.length === 1 ? waiting : sessions;
-    this.#options.logger.debug(
-      `server "${upstream.name}": a log message dropped: ${waiting.length} sessions have requests to it in progress`,
-    );
-    return [];
+    const audience = audienceOf(sessions, upstream.name);
+    if (audience.waiting > 1) {
+      this.#options.logger.debug(
+        `server "${upstream.name}": a log message dropped: ${audience.waiting} sessions have requests to it in progress`,
+      );
+    }
+    return audience.sessions;
   }
 
   #onRequest(upstream: McpUpstream, request: UpstreamClientRequest, extra: UpstreamRequestExtra): Promise<unknown> {
