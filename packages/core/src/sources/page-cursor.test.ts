@@ -64,7 +64,7 @@ describe('page cursors', () => {
       ['x'.repeat(MAX_CURSOR_CHARS + 1), 'too-long'],
       [cursorOf({ list: 'prompts' }), 'unreadable'],
       [cursorOf(['prompts', 0, null]), 'unreadable'],
-      [cursorOf([1, 0, null, 0]), 'unreadable'],
+      [cursorOf([1, 0, null, 0]), 'other-list'],
       [cursorOf(['prompts', 0, 5, 0]), 'unreadable'],
       [cursorOf(['prompts', 3, null, 0]), 'out-of-range'],
       [cursorOf(['prompts', -1, null, 0]), 'out-of-range'],

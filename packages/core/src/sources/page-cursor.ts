@@ -41,8 +41,9 @@ export function decodeCursor(list: string, cursor: string, sources: number): Lis
   }
   if (!Array.isArray(value) || value.length !== 4) throw foreign();
   const [kind, source, sourceCursor, offset] = value as unknown[];
-  if (typeof kind !== 'string') throw foreign();
-  if (kind !== list) throw refuse('other-list', `made for the ${kind} list`);
+  if (kind !== list) {
+    throw refuse('other-list', typeof kind === 'string' ? `made for the ${kind} list` : 'made for another list');
+  }
   const inRange = (n: unknown, max: number) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= max;
   if (!inRange(source, sources - 1) || !inRange(offset, Number.MAX_SAFE_INTEGER)) {
     throw refuse('out-of-range', 'out of range');

@@ -17,10 +17,8 @@ export interface SessionInterestsOptions {
 }
 
 /**
- * What the sessions in front of several sources asked of them, so that the sources are asked once:
- * subscriptions to items (capped per session, held at a source while any session holds them,
- * restored after the source restarts) and log levels (the most detailed asked, set once per source).
- * A session is any object the caller keeps (a connection, a client).
+ * What the sessions (any objects: connections, clients) in front of several sources asked of them,
+ * subscriptions and log levels, so that each source is asked once; see the README.
  */
 export class SessionInterests<S extends object> {
   readonly #max: number;

@@ -34,7 +34,6 @@ describe('SourceNames', () => {
 
   it('keeps names unchanged for one source without a namespace', () => {
     const one = new SourceNames(['only'], false);
-    expect(one.namespaced).toBe(false);
     expect(one.name('only', 'p')).toBe('p');
     expect(one.uri('only', 'file:///a')).toBe('file:///a');
     expect(one.resolveName('anything__at all')).toEqual({ source: 'only', name: 'anything__at all' });
@@ -43,6 +42,7 @@ describe('SourceNames', () => {
 
   it('refuses a name of a source it does not know, and sources that would make names ambiguous', () => {
     expect(() => names.name('gitlab', 'p')).toThrow(/Unknown source "gitlab": the names know "github", "my_files"/);
+    expect(() => new SourceNames([]).uri('a', 'file:///a')).toThrow('Unknown source "a": the names know none.');
     expect(() => names.uri('gitlab', 'file:///a')).toThrow(InvalidArgumentError);
     expect(() => new SourceNames(['a', 'b'], false)).toThrow(/exactly one source.*got 2/);
     expect(() => new SourceNames([], false)).toThrow(/got 0/);

@@ -19,7 +19,7 @@ export const URI_SEPARATOR = '+';
  * schemes (`<source>__<name>`, `<source>+<uri>`).
  */
 export class SourceNames {
-  readonly #sources: readonly string[];
+  readonly #sources: ReadonlySet<string>;
   readonly #namespace: boolean;
   /** The URI prefix (before `+`) of each source. */
   readonly #byUriPrefix: ReadonlyMap<string, string>;
@@ -38,14 +38,9 @@ export class SourceNames {
         throw new InvalidArgumentError('sources', `Source name ${JSON.stringify(source)} ${problem}.`);
       }
     }
-    this.#sources = [...sources];
+    this.#sources = new Set(sources);
     this.#namespace = namespace;
     this.#byUriPrefix = new Map(sources.map((source) => [uriPrefixOf(source), source]));
-  }
-
-  /** Whether names carry their source (`false`: one source, names unchanged). */
-  get namespaced(): boolean {
-    return this.#namespace;
   }
 
   /** The namespaced name of a source's item: `<source>__<name>`. */
@@ -64,7 +59,7 @@ export class SourceNames {
     const at = name.indexOf(NAME_SEPARATOR);
     if (at <= 0) return undefined;
     const source = name.slice(0, at);
-    return this.#sources.includes(source) ? { source, name: name.slice(at + NAME_SEPARATOR.length) } : undefined;
+    return this.#sources.has(source) ? { source, name: name.slice(at + NAME_SEPARATOR.length) } : undefined;
   }
 
   /** The source and its own URI of a namespaced URI; undefined when it names no source. */
@@ -76,15 +71,15 @@ export class SourceNames {
   }
 
   #known(source: string): string {
-    if (this.#sources.includes(source)) return source;
+    if (this.#sources.has(source)) return source;
     throw new InvalidArgumentError(
       'source',
-      `Unknown source ${JSON.stringify(source)}: the names know ${this.#sources.map((s) => JSON.stringify(s)).join(', ')}.`,
+      `Unknown source ${JSON.stringify(source)}: the names know ${[...this.#sources].map((s) => JSON.stringify(s)).join(', ') || 'none'}.`,
     );
   }
 
   #only(name: string): SourceItem {
-    return { source: this.#sources[0]!, name };
+    return { source: this.#sources.values().next().value!, name };
   }
 }
 
