@@ -71,6 +71,31 @@ describe('SessionInterests: subscriptions', () => {
     }
   });
 
+  it('counts subscriptions still opening at their sources against the cap', async () => {
+    const interests = new SessionInterests<{ name: string }>({ maxSubscriptionsPerSession: 2 });
+    const a = session('a');
+    interests.addSession(a);
+    const waits: (() => void)[] = [];
+    const slow = () => new Promise<void>((resolve) => waits.push(resolve));
+    const first = interests.subscribe(a, 's', '1', slow);
+    const second = interests.subscribe(a, 's', '2', slow);
+    // A third sent before the first two were answered is refused, not let past the cap.
+    await expect(interests.subscribe(a, 's', '3', slow)).rejects.toThrow(SubscriptionLimitError);
+    expect(waits).toHaveLength(2);
+    for (const resolve of waits) resolve();
+    await Promise.all([first, second]);
+    expect(interests.subscriptionCount(a)).toBe(2);
+    // A failed opening gives its place back.
+    interests.unsubscribe(a, 's', '2');
+    await expect(
+      interests.subscribe(a, 's', '4', async () => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    await interests.subscribe(a, 's', '5', async () => {});
+    expect(interests.subscriptionCount(a)).toBe(2);
+  });
+
   it('gives back, when a session goes, what no one else holds', async () => {
     const interests = new SessionInterests<{ name: string }>();
     const [a, b] = [session('a'), session('b')];

@@ -24,6 +24,8 @@ export class SessionInterests<S extends object> {
   readonly #max: number;
   /** Each session's subscriptions: source -> its items. */
   readonly #held = new Map<S, Map<string, Set<string>>>();
+  /** Each session's subscriptions being opened at their sources: they count against its cap. */
+  readonly #opening = new Map<S, number>();
   readonly #levels = new Map<S, SourceLogLevel>();
   /** The level last set on each source. */
   readonly #applied = new Map<string, SourceLogLevel>();
@@ -79,21 +81,32 @@ export class SessionInterests<S extends object> {
     return count;
   }
 
-  /** Throws {@link SubscriptionLimitError} when `session` holds as many subscriptions as it may. */
+  /** Throws {@link SubscriptionLimitError} when `session` holds (or is opening) as many subscriptions as it may. */
   checkRoom(session: S): void {
-    if (this.subscriptionCount(session) >= this.#max) throw new SubscriptionLimitError(this.#max);
+    const count = this.subscriptionCount(session) + (this.#opening.get(session) ?? 0);
+    if (count >= this.#max) throw new SubscriptionLimitError(this.#max);
   }
 
   /**
    * Subscribes `session` to `item` of `source`: nothing when it holds it already; a
    * {@link SubscriptionLimitError} when it holds its most; else `open` runs first when no session
-   * held the item yet (to subscribe at the source), and the subscription is noted once it resolved.
+   * held the item yet (to subscribe at the source; it counts against the cap meanwhile), and the
+   * subscription is noted once it resolved.
    */
   async subscribe(session: S, source: string, item: string, open: () => Promise<unknown>): Promise<void> {
     const held = this.#sessionHeld(session);
     if (held.get(source)?.has(item)) return;
     this.checkRoom(session);
-    if (!this.isSubscribed(source, item)) await open();
+    if (!this.isSubscribed(source, item)) {
+      this.#opening.set(session, (this.#opening.get(session) ?? 0) + 1);
+      try {
+        await open();
+      } finally {
+        const left = this.#opening.get(session)! - 1;
+        if (left > 0) this.#opening.set(session, left);
+        else this.#opening.delete(session);
+      }
+    }
     const items = held.get(source) ?? new Set<string>();
     held.set(source, items.add(item));
   }
