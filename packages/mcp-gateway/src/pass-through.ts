@@ -219,9 +219,11 @@ export class McpPassThrough {
           );
         }
         const params = { ...request.params, uri: item.name };
-        await interests.subscribe(session, item.source, item.name, () =>
+        const noted = await interests.subscribe(session, item.source, item.name, () =>
           this.#forward(session, extra, item.source, { method: 'resources/subscribe', params }, EmptyResultSchema),
         );
+        // The session closed meanwhile: end what no session holds.
+        if (!noted && !interests.isSubscribed(item.source, item.name)) void this.#unsubscribeAt(item);
       } catch (error) {
         if (!SubscriptionLimitError.isInstance(error)) throw error;
         throw new McpError(ErrorCode.InvalidRequest, error.message);

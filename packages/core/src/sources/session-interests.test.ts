@@ -96,6 +96,20 @@ describe('SessionInterests: subscriptions', () => {
     expect(interests.subscriptionCount(a)).toBe(2);
   });
 
+  it('notes nothing for a session removed while its subscription was opening', async () => {
+    const interests = new SessionInterests<{ name: string }>();
+    const a = session('a');
+    interests.addSession(a);
+    let resolve = () => {};
+    const opening = interests.subscribe(a, 's', 'x', () => new Promise<void>((r) => (resolve = r)));
+    expect(interests.removeSession(a)).toEqual([]);
+    resolve();
+    expect(await opening).toBe(false);
+    // No one holds it: the caller ends it at the source.
+    expect(interests.isSubscribed('s', 'x')).toBe(false);
+    expect(interests.sessions()).toEqual([]);
+  });
+
   it('gives back, when a session goes, what no one else holds', async () => {
     const interests = new SessionInterests<{ name: string }>();
     const [a, b] = [session('a'), session('b')];

@@ -91,11 +91,11 @@ export class SessionInterests<S extends object> {
    * Subscribes `session` to `item` of `source`: nothing when it holds it already; a
    * {@link SubscriptionLimitError} when it holds its most; else `open` runs first when no session
    * held the item yet (to subscribe at the source; it counts against the cap meanwhile), and the
-   * subscription is noted once it resolved.
+   * subscription is noted once it resolved; false when the session was removed meanwhile (nothing noted).
    */
-  async subscribe(session: S, source: string, item: string, open: () => Promise<unknown>): Promise<void> {
+  async subscribe(session: S, source: string, item: string, open: () => Promise<unknown>): Promise<boolean> {
     const held = this.#sessionHeld(session);
-    if (held.get(source)?.has(item)) return;
+    if (held.get(source)?.has(item)) return true;
     this.checkRoom(session);
     if (!this.isSubscribed(source, item)) {
       this.#opening.set(session, (this.#opening.get(session) ?? 0) + 1);
@@ -107,8 +107,10 @@ export class SessionInterests<S extends object> {
         else this.#opening.delete(session);
       }
     }
+    if (this.#held.get(session) !== held) return false;
     const items = held.get(source) ?? new Set<string>();
     held.set(source, items.add(item));
+    return true;
   }
 
   /** Ends `session`'s subscription; true when it held it and no session holds it now (end it at the source). */
