@@ -6,8 +6,6 @@
  * index over offers that are not tools. Framework-neutral: an adapter (the MCP gateway) supplies the
  * connections and converts shapes.
  */
-// Names namespaced per source: `<source>__<name>`, `<source>+<uri>`
-
 // Listings merged over sources in order, one page at a time
 export {
   DEFAULT_PAGE_SIZE,
@@ -37,6 +35,7 @@ export {
   routeToSession,
   type SessionRoute,
 } from './sources/session-routes.js';
+// Names namespaced per source: `<source>__<name>`, `<source>+<uri>`
 export {
   NAME_SEPARATOR,
   type SourceItem,
