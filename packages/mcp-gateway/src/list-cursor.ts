@@ -23,11 +23,16 @@ export function invalidCursor(error: InvalidCursorError): McpError {
   );
 }
 
-/** Reads a page, answering core's {@link InvalidCursorError} as {@link invalidCursor}. */
-export async function withMcpCursor<T>(read: () => T | Promise<T>): Promise<T> {
+/** `error` as the gateway answers it: core's {@link InvalidCursorError} as {@link invalidCursor}, others unchanged. */
+export function cursorErrorAsMcp(error: unknown): unknown {
+  return InvalidCursorError.isInstance(error) ? invalidCursor(error) : error;
+}
+
+/** Reads a page, answering an unknown cursor as {@link invalidCursor}. */
+export async function withMcpCursor<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    throw InvalidCursorError.isInstance(error) ? invalidCursor(error) : error;
+    throw cursorErrorAsMcp(error);
   }
 }

@@ -1,7 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InvalidCursorError } from '@toolscout/core/errors';
 import { pageOf } from '@toolscout/core/sources';
-import { invalidCursor } from './list-cursor.js';
+import { cursorErrorAsMcp } from './list-cursor.js';
 
 /** A request handler as the SDK keeps it: the raw request and the handler's extra. */
 export type RawRequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
@@ -38,7 +37,7 @@ export function pageOfTools<T extends { tools: unknown[] }>(
   try {
     page = pageOf('tools', result.tools, cursor, pageSize);
   } catch (error) {
-    throw InvalidCursorError.isInstance(error) ? invalidCursor(error) : error;
+    throw cursorErrorAsMcp(error);
   }
   const { nextCursor: _ignored, ...rest } = result as T & { nextCursor?: string };
   const tools = { ...rest, tools: page.items } as T;
