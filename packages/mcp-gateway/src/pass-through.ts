@@ -313,21 +313,20 @@ export class McpPassThrough {
   }
 
   /**
-   * The upstream and URI of a gateway URI. A URI without a server prefix (e.g. a resource link in a
+   * The upstream and URI of a gateway URI; one without a server prefix (e.g. a resource link in a
    * tool's result) goes to the only server with resources, when there is only one.
    */
   #resource(uri: string): SourceItem {
-    const item = this.#options.names.resolveUri(uri) ?? this.#onlyServerWithResources(uri);
+    const { names, upstreams } = this.#options;
+    const offering = [...upstreams.values()].flatMap((upstream) =>
+      upstream.capabilities?.resources ? [upstream.name] : [],
+    );
+    const item = names.resolveUri(uri, offering);
     if (!item) throw unknownName('resource', uri);
     // A resource URI is absolute (RFC 3986): anything else is the client's mistake, answered here
     // rather than left to the upstream (whose URL parser may fail as an internal error).
     if (!URL.canParse(item.name)) throw unknownName('resource', uri);
     return item;
-  }
-
-  #onlyServerWithResources(uri: string): SourceItem | undefined {
-    const withResources = [...this.#options.upstreams.values()].filter((upstream) => upstream.capabilities?.resources);
-    return withResources.length === 1 ? { source: withResources[0]!.name, name: uri } : undefined;
   }
 
   /**

@@ -32,6 +32,15 @@ describe('SourceNames', () => {
     }
   });
 
+  it('gives a URI without a source to the only source that has URIs, when there is one', () => {
+    expect(names.resolveUri('file:///a', ['my_files'])).toEqual({ source: 'my_files', name: 'file:///a' });
+    expect(names.resolveUri('file:///a', ['my_files', 'github'])).toBeUndefined();
+    expect(names.resolveUri('file:///a', [])).toBeUndefined();
+    // A URI with a source's prefix is that source's, whatever has URIs.
+    expect(names.resolveUri('github+x://y', ['my_files'])).toEqual({ source: 'github', name: 'x://y' });
+    expect(() => names.resolveUri('file:///a', ['gitlab'])).toThrow(/Unknown source "gitlab"/);
+  });
+
   it('keeps names unchanged for one source without a namespace', () => {
     const one = new SourceNames(['only'], false);
     expect(one.name('only', 'p')).toBe('p');

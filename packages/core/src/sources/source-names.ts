@@ -62,12 +62,16 @@ export class SourceNames {
     return this.#sources.has(source) ? { source, name: name.slice(at + NAME_SEPARATOR.length) } : undefined;
   }
 
-  /** The source and its own URI of a namespaced URI; undefined when it names no source. */
-  resolveUri(uri: string): SourceItem | undefined {
+  /**
+   * The source and its own URI of a namespaced URI, or of a URI without a source when exactly one of
+   * `offering` (the sources that have URIs) is named; undefined when it leads to no source.
+   */
+  resolveUri(uri: string, offering: readonly string[] = []): SourceItem | undefined {
     if (!this.#namespace) return this.#only(uri);
     const at = uri.indexOf(URI_SEPARATOR);
     const source = at > 0 ? this.#byUriPrefix.get(uri.slice(0, at)) : undefined;
-    return source === undefined ? undefined : { source, name: uri.slice(at + URI_SEPARATOR.length) };
+    if (source !== undefined) return { source, name: uri.slice(at + URI_SEPARATOR.length) };
+    return offering.length === 1 ? { source: this.#known(offering[0]!), name: uri } : undefined;
   }
 
   #known(source: string): string {
