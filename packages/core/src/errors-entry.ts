@@ -20,7 +20,6 @@ export {
   PolicyTimeoutError,
   SandboxUnavailableError,
   SessionDisposedError,
-  SourceUnavailableError,
   StoreDataError,
   StoreUnavailableError,
   ToolCallFailedError,
@@ -31,3 +30,9 @@ export {
   UnknownToolError,
   UnsupportedOperationError,
 } from './errors.js';
+export {
+  type CursorProblem,
+  InvalidCursorError,
+  SourceUnavailableError,
+  SubscriptionLimitError,
+} from './sources/source-errors.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from './catalog/catalog.js';
 import { toToolName } from './catalog/tool-name.js';
-import * as errors from './errors.js';
+import * as errors from './errors-entry.js';
 import { ToolIndex } from './index/tool-index.js';
 import { VectorIndex } from './index/vector-index.js';
 import { resolveMetaTools } from './session/meta-tools.js';
@@ -58,6 +58,12 @@ const instances: [errors.ToolscoutErrorCode, errors.ToolscoutError, Record<strin
     new errors.SourceUnavailableError('db', 'failed to start: refused', 'it will not be restarted'),
     { source: 'db', statusReason: 'failed to start: refused', retryHint: 'it will not be restarted' },
   ],
+  [
+    'invalid-cursor',
+    new errors.InvalidCursorError('prompts', 'out-of-range', 'out of range'),
+    { list: 'prompts', problem: 'out-of-range', reason: 'out of range' },
+  ],
+  ['subscription-limit', new errors.SubscriptionLimitError(1000), { limit: 1000 }],
   [
     'tool-call-not-loaded',
     new errors.ToolCallFailedError({

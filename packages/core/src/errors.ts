@@ -22,6 +22,8 @@ export type CoreErrorCode =
   | 'embedder-output'
   | 'sandbox-unavailable'
   | 'source-unavailable'
+  | 'invalid-cursor'
+  | 'subscription-limit'
   | `tool-call-${ToolCallErrorCode}`;
 
 /** The codes of the adapters' error classes, which extend {@link ToolscoutError} in their own packages. */
@@ -450,19 +452,5 @@ export class SandboxUnavailableError extends ToolscoutError {
       `Code mode's ${sandbox} sandbox cannot start on this host (${cause instanceof Error ? cause.message : String(cause)}). Code mode never runs code unsandboxed: use another mode, or codeModeOptions({ fallback: 'proxy' }).`,
       { cause },
     );
-  }
-}
-
-/** A live source (a server, an API) that is not connected: `statusReason` says why, `retryHint` when to try again. */
-export class SourceUnavailableError extends ToolscoutError {
-  static override readonly marker = markerOf('SourceUnavailableError');
-  static override readonly isInstance = checkFor<SourceUnavailableError>(SourceUnavailableError.marker);
-
-  constructor(
-    readonly source: string,
-    readonly statusReason: string,
-    readonly retryHint: string,
-  ) {
-    super('source-unavailable', `Source "${source}" is unavailable (${statusReason}); ${retryHint}.`);
   }
 }

@@ -3,33 +3,23 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ErrorCode,
-  type LoggingLevel,
   McpError,
   type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CallsInProgress, routeToSession } from '@toolscout/core/sources';
 import type { ForwardedCall } from './upstream-client-hooks.js';
 
 /** What a request handler of a client session gets from the SDK. */
 export type ClientRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** A request of a client the gateway forwards to an upstream, in progress. */
-interface CallInProgress {
-  upstream: string;
-  extra: ClientRequestExtra;
-}
-
-/** Most resource subscriptions one client session may hold. */
-export const MAX_SUBSCRIPTIONS_PER_SESSION = 1000;
-
-/** One client session of the gateway: its MCP server and what it asked of the upstreams. */
+/**
+ * One client session of the gateway: its MCP server and its requests in progress (its subscriptions
+ * and log level are kept by core's `SessionInterests`).
+ */
 export class ClientSession {
-  /** Subscribed resources, by {@link subscriptionKey}. */
-  readonly subscriptions = new Set<string>();
-  /** The level the client asked for with `logging/setLevel`; none: it gets no upstream logs. */
-  logLevel: LoggingLevel | undefined;
-  readonly #calls: CallInProgress[] = [];
+  readonly #calls = new CallsInProgress<ClientRequestExtra>();
 
   constructor(
     readonly server: Server,
@@ -39,23 +29,13 @@ export class ClientSession {
 
   /** Its requests forwarded to `upstream` and still running, the latest last. */
   callsTo(upstream: string): ClientRequestExtra[] {
-    return this.#calls.filter((call) => call.upstream === upstream).map((call) => call.extra);
+    return this.#calls.to(upstream);
   }
 
   /** Notes a request forwarded to `upstream` until `done` is called. */
   startCall(upstream: string, extra: ClientRequestExtra): () => void {
-    const call = { upstream, extra };
-    this.#calls.push(call);
-    return () => {
-      const at = this.#calls.indexOf(call);
-      if (at >= 0) this.#calls.splice(at, 1);
-    };
+    return this.#calls.start(upstream, extra);
   }
-}
-
-/** The key of a subscription: the upstream and its own URI. */
-export function subscriptionKey(server: string, uri: string): string {
-  return `${server}\n${uri}`;
 }
 
 const current = new AsyncLocalStorage<{ session: ClientSession; extra: ClientRequestExtra }>();
@@ -100,11 +80,8 @@ export interface RequestRoute {
 }
 
 /**
- * The client session a request of `upstream` (sampling, elicitation, roots) is for: the one whose
- * request to that upstream is in progress, or, when none is and the gateway serves one session at a
- * time (`soleSession`, stdio), that session. Never a guess: with two sessions waiting on that
- * upstream, or none waiting and no sole session, it is refused, so one client never sees (or
- * answers) what another's call caused.
+ * The client session a request of `upstream` (sampling, elicitation, roots) is for, by core's
+ * `routeToSession`; when it cannot tell, the request is refused with an Invalid request that says why.
  */
 export function routeUpstreamRequest(
   sessions: Iterable<ClientSession>,
@@ -112,21 +89,18 @@ export function routeUpstreamRequest(
   method: string,
   soleSession = false,
 ): RequestRoute {
-  const all = [...sessions];
-  const waiting = all.filter((session) => session.callsTo(upstream).length > 0);
-  if (waiting.length === 1) {
-    const session = waiting[0]!;
-    return { session, extra: session.callsTo(upstream).at(-1) };
+  const route = routeToSession<ClientSession, ClientRequestExtra>(sessions, upstream, soleSession);
+  if (route.session) {
+    return route.call === undefined ? { session: route.session } : { session: route.session, extra: route.call };
   }
-  if (waiting.length > 1) {
+  if (route.waiting > 1) {
     throw new McpError(
       ErrorCode.InvalidRequest,
-      `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: ${waiting.length} sessions have requests to it in progress. Send it while serving one session's request only.`,
+      `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: ${route.waiting} sessions have requests to it in progress. Send it while serving one session's request only.`,
     );
   }
-  if (soleSession && all.length === 1) return { session: all[0]! };
   const connected =
-    all.length === 0 ? 'no client is connected' : `${all.length} client session(s) are or may be connected`;
+    route.sessions === 0 ? 'no client is connected' : `${route.sessions} client session(s) are or may be connected`;
   throw new McpError(
     ErrorCode.InvalidRequest,
     `toolscout-mcp cannot tell which client session this ${method} request of server "${upstream}" is for: no client request to it is in progress and ${connected}. Send it while serving a client's request.`,

@@ -1,62 +1,38 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-
-/** The lists the gateway pages: each cursor is good for its own list only. */
-export type PagedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-/** Where the next page of a list starts: an upstream (by position), its own cursor, and an offset in that page. */
-export interface ListPosition {
-  /** The upstream's position among the gateway's servers (0 for the gateway's own tools/list). */
-  server: number;
-  /** The upstream's cursor of the page the position is in (none: its first page). */
-  cursor?: string;
-  /** How many items of that page were already given. */
-  offset: number;
-}
-
-/** The longest cursor the gateway reads; it never gives a longer one unless an upstream's own cursor is that long. */
-export const MAX_CURSOR_CHARS = 4096;
+import { InvalidCursorError } from '@toolscout/core/errors';
 
 /** The default page size of the lists the gateway serves (`tools/list`, `resources/list`, ...). */
-export const DEFAULT_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE } from '@toolscout/core/sources';
 
-/** An opaque cursor for `position` in `list`. */
-export function encodeCursor(list: PagedList, position: ListPosition): string {
-  return Buffer.from(JSON.stringify([list, position.server, position.cursor ?? null, position.offset])).toString(
-    'base64url',
-  );
-}
+/** The lists the gateway pages (core's list names): each cursor is good for its own list only. */
+export type PagedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
-function badCursor(list: PagedList, why: string): McpError {
+/** An unknown cursor as the specification asks: a -32602 Invalid params naming the method. */
+export function invalidCursor(error: InvalidCursorError): McpError {
+  const { list, problem } = error;
   const method = list === 'resourceTemplates' ? 'resources/templates/list' : `${list}/list`;
+  const why =
+    problem === 'unreadable'
+      ? 'not one the gateway gave'
+      : problem === 'other-list'
+        ? `not one of ${list}/list`
+        : error.reason;
   return new McpError(
     ErrorCode.InvalidParams,
     `Invalid params for ${method}: unknown cursor (${why}); use the nextCursor of the previous page, or none for the first page.`,
   );
 }
 
-/**
- * Reads a cursor the gateway gave for `list`. Anything else (not one of ours, another list's, too
- * long, out of range) is a -32602 Invalid params, as the specification asks for an unknown cursor.
- */
-export function decodeCursor(list: PagedList, cursor: string, servers: number): ListPosition {
-  if (cursor.length > MAX_CURSOR_CHARS) throw badCursor(list, `over ${MAX_CURSOR_CHARS} characters`);
-  let value: unknown;
+/** `error` as the gateway answers it: core's {@link InvalidCursorError} as {@link invalidCursor}, others unchanged. */
+export function cursorErrorAsMcp(error: unknown): unknown {
+  return InvalidCursorError.isInstance(error) ? invalidCursor(error) : error;
+}
+
+/** Reads a page, answering an unknown cursor as {@link invalidCursor}. */
+export async function withMcpCursor<T>(read: () => Promise<T>): Promise<T> {
   try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor(list, 'not one the gateway gave');
+    return await read();
+  } catch (error) {
+    throw cursorErrorAsMcp(error);
   }
-  if (!Array.isArray(value) || value.length !== 4) throw badCursor(list, 'not one the gateway gave');
-  const [kind, server, upstreamCursor, offset] = value as unknown[];
-  if (kind !== list) throw badCursor(list, `not one of ${list}/list`);
-  const inRange = (n: unknown, max: number) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= max;
-  if (!inRange(server, servers - 1) || !inRange(offset, Number.MAX_SAFE_INTEGER)) {
-    throw badCursor(list, 'out of range');
-  }
-  if (upstreamCursor !== null && typeof upstreamCursor !== 'string') throw badCursor(list, 'not one the gateway gave');
-  return {
-    server: server as number,
-    offset: offset as number,
-    ...(typeof upstreamCursor === 'string' ? { cursor: upstreamCursor } : {}),
-  };
 }

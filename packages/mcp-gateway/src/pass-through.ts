@@ -14,7 +14,6 @@ import {
   ListResourcesResultSchema,
   ListResourceTemplatesRequestSchema,
   ListResourceTemplatesResultSchema,
-  type LoggingLevel,
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
@@ -24,20 +23,27 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { SubscriptionLimitError } from '@toolscout/core/errors';
+import {
+  audienceOf,
+  type ListedSource,
+  mergedPage,
+  SessionInterests,
+  type SourceItem,
+  type SourcePage,
+} from '@toolscout/core/sources';
 import { answerInvalidParams } from '@toolscout/mcp/internal';
 import {
   type ClientRequestExtra,
   ClientSession,
   currentForwardedCall,
   forwardedCall,
-  MAX_SUBSCRIPTIONS_PER_SESSION,
   routeUpstreamRequest,
   runForClient,
-  subscriptionKey,
 } from './client-sessions.js';
+import { type PagedList, withMcpCursor } from './list-cursor.js';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
-import { type MergedListSource, mergedPage } from './merged-list.js';
 import { pageOfTools, wrapRequestHandler } from './tools-list-pages.js';
 import type {
   UpstreamClientHooks,
@@ -45,20 +51,13 @@ import type {
   UpstreamNotification,
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
-import { type UpstreamItem, type UpstreamNames, unknownName } from './upstream-names.js';
+import { type UpstreamNames, unknownName } from './upstream-names.js';
 import { sendToClient } from './upstream-requests.js';
 
-/** The severities of `logging/setLevel`, least severe first. */
-const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+/** An upstream as a merged list sees it (core's {@link ListedSource}). */
+interface ListedUpstream extends ListedSource {
+  readonly upstream: McpUpstream;
+}
 
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
@@ -82,9 +81,8 @@ export interface PassThroughOptions {
  */
 export class McpPassThrough {
   readonly #options: PassThroughOptions;
-  readonly #sessions = new Set<ClientSession>();
-  /** The log level last set on each upstream. */
-  readonly #appliedLevels = new Map<string, LoggingLevel>();
+  /** The client sessions, their subscriptions and log levels, and the level set on each upstream. */
+  readonly #interests = new SessionInterests<ClientSession>();
   /** What upstreams send and ask, and the tool calls forwarded to them: give these to every upstream. */
   readonly hooks: UpstreamClientHooks;
 
@@ -143,7 +141,7 @@ export class McpPassThrough {
         return this.#forward(
           session,
           extra,
-          item.server,
+          item.source,
           { method: 'completion/complete', params },
           CompleteResultSchema,
         );
@@ -151,13 +149,13 @@ export class McpPassThrough {
     }
     if (capabilities.logging) {
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-        session.logLevel = request.params.level;
+        this.#interests.setLogLevel(session, request.params.level);
         await this.#applyLogLevel();
         return {};
       });
     }
     answerInvalidParams(server);
-    this.#sessions.add(session);
+    this.#interests.addSession(session);
     const previous = server.onclose;
     server.onclose = () => {
       previous?.();
@@ -168,7 +166,7 @@ export class McpPassThrough {
   #answerResources(server: Server, session: ClientSession, subscribe: boolean): void {
     const { names } = this.#options;
     server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-      const page = await mergedPage(this.#listing(), 'resources', request.params?.cursor, async (upstream, cursor) => {
+      const page = await this.#mergedPage('resources', request.params?.cursor, async (upstream, cursor) => {
         const result = await this.#forward(
           session,
           extra,
@@ -181,24 +179,19 @@ export class McpPassThrough {
           nextCursor: result.nextCursor,
         };
       });
-      return { resources: page.items, ...page.next };
+      return { resources: page.items, ...next(page) };
     });
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-      const page = await mergedPage(
-        this.#listing(),
-        'resourceTemplates',
-        request.params?.cursor,
-        async (upstream, cursor) => {
-          const request = listRequest('resources/templates/list', cursor);
-          const result = await this.#forward(session, extra, upstream.name, request, ListResourceTemplatesResultSchema);
-          const items = result.resourceTemplates.map((t) => ({
-            ...t,
-            uriTemplate: names.uri(upstream.name, t.uriTemplate),
-          }));
-          return { items, nextCursor: result.nextCursor };
-        },
-      );
-      return { resourceTemplates: page.items, ...page.next };
+      const page = await this.#mergedPage('resourceTemplates', request.params?.cursor, async (upstream, cursor) => {
+        const request = listRequest('resources/templates/list', cursor);
+        const result = await this.#forward(session, extra, upstream.name, request, ListResourceTemplatesResultSchema);
+        const items = result.resourceTemplates.map((t) => ({
+          ...t,
+          uriTemplate: names.uri(upstream.name, t.uriTemplate),
+        }));
+        return { items, nextCursor: result.nextCursor };
+      });
+      return { resourceTemplates: page.items, ...next(page) };
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const item = this.#resource(request.params.uri);
@@ -206,37 +199,40 @@ export class McpPassThrough {
       const result = await this.#forward(
         session,
         extra,
-        item.server,
+        item.source,
         { method: 'resources/read', params },
         ReadResourceResultSchema,
       );
-      return { ...result, contents: result.contents.map((c) => ({ ...c, uri: names.uri(item.server, c.uri) })) };
+      return this.#renamed(item.source, result);
     });
     if (!subscribe) return;
+    const interests = this.#interests;
     server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
       const item = this.#resource(request.params.uri);
-      const key = subscriptionKey(item.server, item.name);
-      if (session.subscriptions.has(key)) return {};
-      if (session.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
-        throw new McpError(
-          ErrorCode.InvalidRequest,
-          `Too many subscriptions: a session may hold ${MAX_SUBSCRIPTIONS_PER_SESSION}; unsubscribe from some first.`,
-        );
-      }
-      if (!this.#upstream(item.server).capabilities?.resources?.subscribe) {
-        throw new McpError(ErrorCode.InvalidParams, `Server "${item.server}" does not support resource subscriptions.`);
-      }
-      if (!this.#subscribed(key)) {
+      if (interests.holds(session, item.source, item.name)) return {};
+      try {
+        interests.checkRoom(session);
+        if (!this.#upstream(item.source).capabilities?.resources?.subscribe) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Server "${item.source}" does not support resource subscriptions.`,
+          );
+        }
         const params = { ...request.params, uri: item.name };
-        await this.#forward(session, extra, item.server, { method: 'resources/subscribe', params }, EmptyResultSchema);
+        const noted = await interests.subscribe(session, item.source, item.name, () =>
+          this.#forward(session, extra, item.source, { method: 'resources/subscribe', params }, EmptyResultSchema),
+        );
+        // The session closed meanwhile: end what no session holds.
+        if (!noted && !interests.isSubscribed(item.source, item.name)) void this.#unsubscribeAt(item);
+      } catch (error) {
+        if (!SubscriptionLimitError.isInstance(error)) throw error;
+        throw new McpError(ErrorCode.InvalidRequest, error.message);
       }
-      session.subscriptions.add(key);
       return {};
     });
     server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
       const item = this.#resource(request.params.uri);
-      const key = subscriptionKey(item.server, item.name);
-      if (session.subscriptions.delete(key)) await this.#unsubscribeIfUnused(item);
+      if (interests.unsubscribe(session, item.source, item.name)) await this.#unsubscribeAt(item);
       return {};
     });
   }
@@ -244,7 +240,7 @@ export class McpPassThrough {
   #answerPrompts(server: Server, session: ClientSession): void {
     const { names } = this.#options;
     server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
-      const page = await mergedPage(this.#listing(), 'prompts', request.params?.cursor, async (upstream, cursor) => {
+      const page = await this.#mergedPage('prompts', request.params?.cursor, async (upstream, cursor) => {
         const result = await this.#forward(
           session,
           extra,
@@ -257,12 +253,12 @@ export class McpPassThrough {
           nextCursor: result.nextCursor,
         };
       });
-      return { prompts: page.items, ...page.next };
+      return { prompts: page.items, ...next(page) };
     });
     server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
       const item = this.#prompt(request.params.name);
       const params = { ...request.params, name: item.name };
-      return this.#forward(session, extra, item.server, { method: 'prompts/get', params }, GetPromptResultSchema);
+      return this.#forward(session, extra, item.source, { method: 'prompts/get', params }, GetPromptResultSchema);
     });
   }
 
@@ -291,11 +287,11 @@ export class McpPassThrough {
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const item = this.#resource(uri);
     const request = { method: 'resources/read', params: { uri: item.name } } as const;
-    const result = await this.#upstream(item.server).request(request, ReadResourceResultSchema, {
+    const result = await this.#upstream(item.source).request(request, ReadResourceResultSchema, {
       what: describeRequest(request),
       signal,
     });
-    return this.#renamed(item.server, result);
+    return this.#renamed(item.source, result);
   }
 
   /** A read result with the contents' URIs under their gateway names. */
@@ -310,18 +306,22 @@ export class McpPassThrough {
     return upstream;
   }
 
-  #prompt(name: string): UpstreamItem {
+  #prompt(name: string): SourceItem {
     const item = this.#options.names.resolvePrompt(name);
     if (!item) throw unknownName('prompt', name);
     return item;
   }
 
   /**
-   * The upstream and URI of a gateway URI. A URI without a server prefix (e.g. a resource link in a
+   * The upstream and URI of a gateway URI; one without a server prefix (e.g. a resource link in a
    * tool's result) goes to the only server with resources, when there is only one.
    */
-  #resource(uri: string): UpstreamItem {
-    const item = this.#options.names.resolveUri(uri) ?? this.#onlyServerWithResources(uri);
+  #resource(uri: string): SourceItem {
+    const { names, upstreams } = this.#options;
+    const offering = [...upstreams.values()].flatMap((upstream) =>
+      upstream.capabilities?.resources ? [upstream.name] : [],
+    );
+    const item = names.resolveUri(uri, offering);
     if (!item) throw unknownName('resource', uri);
     // A resource URI is absolute (RFC 3986): anything else is the client's mistake, answered here
     // rather than left to the upstream (whose URL parser may fail as an internal error).
@@ -329,53 +329,52 @@ export class McpPassThrough {
     return item;
   }
 
-  #onlyServerWithResources(uri: string): UpstreamItem | undefined {
-    const withResources = [...this.#options.upstreams.values()].filter((upstream) => upstream.capabilities?.resources);
-    return withResources.length === 1 ? { server: withResources[0]!.name, name: uri } : undefined;
-  }
-
-  /** What a merged list needs of the gateway: the upstreams in order, the page size, where to warn. */
-  #listing(): MergedListSource {
+  /**
+   * One page of `list` merged over the upstreams in order (core's {@link mergedPage}): an upstream
+   * without the list is skipped, one that is down or fails its first page is left out with a warning.
+   */
+  #mergedPage<T>(
+    list: PagedList,
+    cursor: string | undefined,
+    fetch: (upstream: McpUpstream, cursor: string | undefined) => Promise<SourcePage<T>>,
+  ) {
     const { upstreams, pageSize, logger } = this.#options;
-    return { upstreams: [...upstreams.values()], pageSize, logger };
+    const sources = [...upstreams.values()].map(listedUpstream);
+    return withMcpCursor(() =>
+      mergedPage(sources, list, cursor, (source, at) => fetch(source.upstream, at), {
+        pageSize,
+        onLeftOut: (source, error) =>
+          logger.warn(`server "${source.name}": its ${list} are left out of a list: ${String(error)}`),
+      }),
+    );
   }
 
-  /** Whether any session holds the subscription `key`. */
-  #subscribed(key: string): boolean {
-    for (const session of this.#sessions) if (session.subscriptions.has(key)) return true;
-    return false;
-  }
-
-  async #unsubscribeIfUnused(item: UpstreamItem): Promise<void> {
-    if (this.#subscribed(subscriptionKey(item.server, item.name))) return;
-    const upstream = this.#options.upstreams.get(item.server);
+  /** Ends at its upstream a subscription no session holds any more. */
+  async #unsubscribeAt(item: SourceItem): Promise<void> {
+    const upstream = this.#options.upstreams.get(item.source);
     if (upstream?.status !== 'ready') return;
     await upstream
       .request({ method: 'resources/unsubscribe', params: { uri: item.name } }, EmptyResultSchema, {
         what: `resources/unsubscribe "${item.name}"`,
       })
       .catch((error: unknown) =>
-        this.#options.logger.debug(`server "${item.server}": unsubscribing failed: ${String(error)}`),
+        this.#options.logger.debug(`server "${item.source}": unsubscribing failed: ${String(error)}`),
       );
   }
 
   /** The most detailed level any session asked for, set on every upstream with logging when it changed. */
   async #applyLogLevel(only?: McpUpstream): Promise<void> {
-    const asked = [...this.#sessions].flatMap((session) =>
-      session.logLevel ? [LOG_LEVELS.indexOf(session.logLevel)] : [],
-    );
-    if (asked.length === 0) return;
-    const level = LOG_LEVELS[Math.min(...asked)]!;
     const targets = only ? [only] : [...this.#options.upstreams.values()];
     await Promise.all(
       targets.map(async (upstream) => {
         if (!upstream.capabilities?.logging || upstream.status !== 'ready') return;
-        if (!only && this.#appliedLevels.get(upstream.name) === level) return;
+        const level = this.#interests.logLevelFor(upstream.name, Boolean(only));
+        if (level === undefined) return;
         try {
           await upstream.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, {
             what: 'logging/setLevel',
           });
-          this.#appliedLevels.set(upstream.name, level);
+          this.#interests.logLevelSet(upstream.name, level);
         } catch (error) {
           this.#options.logger.warn(`server "${upstream.name}": logging/setLevel ${level} failed: ${String(error)}`);
         }
@@ -385,15 +384,8 @@ export class McpPassThrough {
 
   /** After a (re)start: the upstream forgot subscriptions and log level; ask again. */
   #restore(upstream: McpUpstream): void {
-    this.#appliedLevels.delete(upstream.name);
+    const uris = this.#interests.sourceRestarted(upstream.name);
     void this.#applyLogLevel(upstream);
-    const uris = new Set<string>();
-    for (const session of this.#sessions) {
-      for (const key of session.subscriptions) {
-        const [server, uri] = key.split('\n') as [string, string];
-        if (server === upstream.name) uris.add(uri);
-      }
-    }
     for (const uri of uris) {
       upstream
         .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, {
@@ -406,26 +398,22 @@ export class McpPassThrough {
   }
 
   #detach(session: ClientSession): void {
-    if (!this.#sessions.delete(session)) return;
-    for (const key of session.subscriptions) {
-      const [server, name] = key.split('\n') as [string, string];
-      void this.#unsubscribeIfUnused({ server, name });
-    }
-    session.subscriptions.clear();
+    if (!this.#interests.sessions().includes(session)) return;
+    for (const item of this.#interests.removeSession(session)) void this.#unsubscribeAt(item);
   }
 
   #onNotification(upstream: McpUpstream, notification: UpstreamNotification): void {
     const { names } = this.#options;
-    const sessions = [...this.#sessions];
+    const sessions = this.#interests.sessions();
     const send = (session: ClientSession, message: Parameters<Server['notification']>[0]) => {
       if (session.server.transport) session.server.notification(message).catch(() => {});
     };
     switch (notification.method) {
       case 'notifications/resources/updated': {
-        const key = subscriptionKey(upstream.name, notification.params.uri);
         const params = { ...notification.params, uri: names.uri(upstream.name, notification.params.uri) };
-        for (const session of sessions)
-          if (session.subscriptions.has(key)) send(session, { method: notification.method, params });
+        for (const session of this.#interests.subscribers(upstream.name, notification.params.uri)) {
+          send(session, { method: notification.method, params });
+        }
         return;
       }
       case 'notifications/resources/list_changed':
@@ -440,32 +428,50 @@ export class McpPassThrough {
         const { level, logger } = notification.params;
         const params = { ...notification.params, logger: logger ? `${upstream.name}/${logger}` : upstream.name };
         for (const session of this.#logAudience(upstream, sessions)) {
-          if (session.logLevel && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(session.logLevel)) {
-            send(session, { method: notification.method, params });
-          }
+          if (this.#interests.hears(session, level)) send(session, { method: notification.method, params });
         }
       }
     }
   }
 
-  /**
-   * Who may see a log message of `upstream`: the session whose request to it is in progress (the log
-   * may be about that request), every session when none is (a log of the server's own), and no one
-   * when several sessions wait on it (it cannot be told whose request it is about).
-   */
+  /** Who may see a log message of `upstream` (core's `audienceOf`); a message no one may see is noted. */
   #logAudience(upstream: McpUpstream, sessions: ClientSession[]): ClientSession[] {
-    const waiting = sessions.filter((session) => session.callsTo(upstream.name).length > 0);
-    if (waiting.length <= 1) return waiting.length === 1 ? waiting : sessions;
-    this.#options.logger.debug(
-      `server "${upstream.name}": a log message dropped: ${waiting.length} sessions have requests to it in progress`,
-    );
-    return [];
+    const audience = audienceOf(sessions, upstream.name);
+    if (audience.waiting > 1) {
+      this.#options.logger.debug(
+        `server "${upstream.name}": a log message dropped: ${audience.waiting} sessions have requests to it in progress`,
+      );
+    }
+    return audience.sessions;
   }
 
   #onRequest(upstream: McpUpstream, request: UpstreamClientRequest, extra: UpstreamRequestExtra): Promise<unknown> {
-    const route = routeUpstreamRequest(this.#sessions, upstream.name, request.method, this.#options.soleSession);
+    const route = routeUpstreamRequest(
+      this.#interests.sessions(),
+      upstream.name,
+      request.method,
+      this.#options.soleSession,
+    );
     return sendToClient(route, upstream.name, request, extra, this.#options.requestTimeoutMs);
   }
+}
+
+/** An upstream as core's merged list reads it: its name, whether it is up, which lists it has. */
+function listedUpstream(upstream: McpUpstream): ListedUpstream {
+  return {
+    upstream,
+    name: upstream.name,
+    get ready() {
+      return upstream.status === 'ready';
+    },
+    has: (list) =>
+      list === 'prompts' ? Boolean(upstream.capabilities?.prompts) : Boolean(upstream.capabilities?.resources),
+  };
+}
+
+/** The `nextCursor` of a result, when there is a next page. */
+function next(page: { nextCursor?: string }): { nextCursor?: string } {
+  return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
 }
 
 function listRequest<M extends 'resources/list' | 'resources/templates/list' | 'prompts/list'>(

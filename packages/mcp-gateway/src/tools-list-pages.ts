@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { decodeCursor, encodeCursor } from './list-cursor.js';
+import { pageOf } from '@toolscout/core/sources';
+import { cursorErrorAsMcp } from './list-cursor.js';
 
 /** A request handler as the SDK keeps it: the raw request and the handler's extra. */
 export type RawRequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
@@ -24,18 +25,21 @@ export function wrapRequestHandler(
 }
 
 /**
- * One page of a `tools/list` result: `pageSize` tools from the cursor's offset, and the cursor of
- * the next page while tools remain. A session's offered tools only grow at the end (loads append),
- * so an offset stays valid between pages. An unknown cursor is a -32602.
+ * One page of a `tools/list` result: core's {@link pageOf} over its tools (a session's offered tools
+ * only grow at the end, so an offset stays valid between pages). An unknown cursor is a -32602.
  */
 export function pageOfTools<T extends { tools: unknown[] }>(
   result: T,
   cursor: string | undefined,
   pageSize: number,
 ): T {
-  const offset = cursor === undefined ? 0 : decodeCursor('tools', cursor, 1).offset;
-  const end = offset + pageSize;
+  let page: ReturnType<typeof pageOf>;
+  try {
+    page = pageOf('tools', result.tools, cursor, pageSize);
+  } catch (error) {
+    throw cursorErrorAsMcp(error);
+  }
   const { nextCursor: _ignored, ...rest } = result as T & { nextCursor?: string };
-  const page = { ...rest, tools: result.tools.slice(offset, end) } as T;
-  return end < result.tools.length ? { ...page, nextCursor: encodeCursor('tools', { server: 0, offset: end }) } : page;
+  const tools = { ...rest, tools: page.items } as T;
+  return page.nextCursor === undefined ? tools : { ...tools, nextCursor: page.nextCursor };
 }

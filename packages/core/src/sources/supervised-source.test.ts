@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InvalidOptionError, SourceUnavailableError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
+import { SourceUnavailableError } from './source-errors.js';
 import {
   type SourceConnector,
   type SourceLogger,

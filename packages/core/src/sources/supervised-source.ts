@@ -1,4 +1,4 @@
-import { SourceUnavailableError } from '../errors.js';
+import { SourceUnavailableError } from './source-errors.js';
 import {
   type SourceConnector,
   type SourceLogger,
