@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as errors from './errors-entry.js';
 import * as main from './index.js';
 import * as internal from './internal.js';
+import * as sources from './sources-entry.js';
 
 /** The values an entry exports (types leave nothing at run time), sorted. */
 function values(entry: object): string[] {
@@ -55,8 +57,55 @@ describe('public API tiers', () => {
     expect(values(errors)).toContain('ToolCallFailedError');
   });
 
+  it('the sources entry has what a gateway in front of live sources builds on', () => {
+    expect(values(sources)).toMatchInlineSnapshot(`
+      [
+        "CallsInProgress",
+        "CatalogMirror",
+        "CoalescedTask",
+        "DEFAULT_PAGE_SIZE",
+        "LOG_LEVELS",
+        "MAX_CURSOR_CHARS",
+        "MAX_OFFER_HITS",
+        "MAX_PAGES_PER_LIST_PAGE",
+        "MAX_SUBSCRIPTIONS_PER_SESSION",
+        "NAME_SEPARATOR",
+        "OfferIndex",
+        "SessionInterests",
+        "SourceNames",
+        "SupervisedSource",
+        "URI_SEPARATOR",
+        "assertPositiveMs",
+        "audienceOf",
+        "decodeCursor",
+        "encodeCursor",
+        "mergedPage",
+        "pageOf",
+        "routeToSession",
+        "sourceNameProblem",
+      ]
+    `);
+  });
+
+  it('the sources entry is framework-neutral: its modules import only core (no SDK, no Node module)', () => {
+    const folder = new URL('./sources/', import.meta.url);
+    const modules = readdirSync(folder).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    expect(modules.length).toBeGreaterThan(5);
+    for (const file of modules) {
+      const text = readFileSync(new URL(file, folder), 'utf8');
+      for (const [, specifier] of text.matchAll(/from '([^']+)'/g)) {
+        expect(specifier?.startsWith('.'), `${file} imports ${specifier}`).toBe(true);
+      }
+    }
+  });
+
   it('no value is in two tiers', () => {
-    const tiers = [values(main), values(errors).filter((name) => name !== 'ToolscoutError'), values(internal)];
+    const tiers = [
+      values(main),
+      values(errors).filter((name) => name !== 'ToolscoutError'),
+      values(internal),
+      values(sources),
+    ];
     const seen = new Map<string, number>();
     for (const [tier, names] of tiers.entries()) {
       for (const name of names) {
