@@ -7,8 +7,8 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@toolscout/core';
 import { ImportError, InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
 import { describeValue, isRecord } from '@toolscout/core/internal';
+import { DEFAULT_PAGE_SIZE, SourceNames } from '@toolscout/core/sources';
 import { type McpConnectionOptions, McpToolSearchServer, type McpToolSearchServerOptions } from '@toolscout/mcp';
-import { DEFAULT_PAGE_SIZE } from './list-cursor.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import {
   isHttpServerConfig,
@@ -23,7 +23,6 @@ import { McpPassThrough } from './pass-through.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { combineHooks } from './upstream-client-hooks.js';
 import { upstreamEnvironment } from './upstream-environment.js';
-import { UpstreamNames } from './upstream-names.js';
 
 /** An MCP server object of the SDK, served in-process: an `McpServer` or a low-level `Server`. */
 export interface McpServerLike {
@@ -255,7 +254,7 @@ export class McpGateway {
         this.#logger.error(`a catalog listener failed on "${change.type}" of "${change.tool.id}": ${String(error)}`),
     });
     const upstreams = new Map<string, McpUpstream>();
-    const upstreamNames = new UpstreamNames(names, namespace);
+    const upstreamNames = new SourceNames(names, namespace);
     this.#passThrough = new McpPassThrough({
       upstreams,
       names: upstreamNames,

@@ -7,11 +7,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDescriptor } from '@toolscout/core';
 import { describeValue, isRecord } from '@toolscout/core/internal';
-import { MAX_OFFER_HITS as MAX_LIMIT, type Offer, OfferIndex as SourceOffers } from '@toolscout/core/sources';
+import {
+  MAX_OFFER_HITS as MAX_LIMIT,
+  type Offer,
+  type SourceNames,
+  OfferIndex as SourceOffers,
+} from '@toolscout/core/sources';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import type { UpstreamClientHooks } from './upstream-client-hooks.js';
-import type { UpstreamNames } from './upstream-names.js';
 
 /** What an entry of the offer index is. */
 export type OfferKind = 'resource' | 'resource template' | 'prompt';
@@ -51,9 +55,9 @@ type Entry = Omit<OfferHit, 'score'>;
  */
 export class OfferIndex {
   readonly #offers: SourceOffers<Entry>;
-  readonly #names: UpstreamNames;
+  readonly #names: SourceNames;
 
-  constructor(names: UpstreamNames, logger: Logger) {
+  constructor(names: SourceNames, logger: Logger) {
     this.#names = names;
     this.#offers = new SourceOffers<Entry>({
       onRefused: (error, offer, server) =>
@@ -130,7 +134,7 @@ export class OfferIndex {
     if (offers.prompts) {
       for (const page of await allPages(upstream, 'prompts/list', ListPromptsResultSchema)) {
         for (const p of page.prompts) {
-          const name = names.prompt(server, p.name);
+          const name = names.name(server, p.name);
           add(
             `prompt ${name}`,
             { kind: 'prompt', server, name, ...shown(p), ...(p.arguments ? { arguments: p.arguments } : {}) },

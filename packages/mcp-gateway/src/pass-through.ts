@@ -23,13 +23,15 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { SubscriptionLimitError } from '@toolscout/core/errors';
+import { InvalidCursorError, SubscriptionLimitError } from '@toolscout/core/errors';
 import {
   audienceOf,
   type ListedSource,
   mergedPage,
+  pageOf,
   SessionInterests,
   type SourceItem,
+  type SourceNames,
   type SourcePage,
 } from '@toolscout/core/sources';
 import { answerInvalidParams } from '@toolscout/mcp/internal';
@@ -41,17 +43,14 @@ import {
   routeUpstreamRequest,
   runForClient,
 } from './client-sessions.js';
-import { type PagedList, withMcpCursor } from './list-cursor.js';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
-import { pageOfTools, wrapRequestHandler } from './tools-list-pages.js';
 import type {
   UpstreamClientHooks,
   UpstreamClientRequest,
   UpstreamNotification,
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
-import { type UpstreamNames, unknownName } from './upstream-names.js';
 import { sendToClient } from './upstream-requests.js';
 
 /** An upstream as a merged list sees it (core's {@link ListedSource}). */
@@ -62,7 +61,8 @@ interface ListedUpstream extends ListedSource {
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
   upstreams: ReadonlyMap<string, McpUpstream>;
-  names: UpstreamNames;
+  /** Prompts named like tools (`<server>__<prompt>`), resource URIs as `<server>+<uri>`. */
+  names: SourceNames;
   /** Items per page of every list the gateway serves. */
   pageSize: number;
   /** How long a request forwarded to a client (sampling, elicitation, roots) may take. */
@@ -76,7 +76,7 @@ export interface PassThroughOptions {
  * Everything an upstream offers besides tools, passed through to each client session: resources
  * (merged lists, read, subscriptions), prompts, completions, logging, progress, cancellation, and
  * the upstreams' requests to clients (sampling, elicitation, roots), each routed to the session it
- * is for. Names are namespaced by {@link UpstreamNames}. A session advertises what its upstreams
+ * is for. Names are namespaced by core's {@link SourceNames}. A session advertises what its upstreams
  * offer, at the time it is created.
  */
 export class McpPassThrough {
@@ -130,23 +130,7 @@ export class McpPassThrough {
       'tools/call',
       (call) => (request, extra) => runForClient(session, extra as ClientRequestExtra, () => call(request, extra)),
     );
-    if (capabilities.resources) this.#answerResources(server, session, Boolean(capabilities.resources.subscribe));
-    if (capabilities.prompts) this.#answerPrompts(server, session);
-    if (capabilities.completions) {
-      server.setRequestHandler(CompleteRequestSchema, (request, extra) => {
-        const { ref } = request.params;
-        const item = ref.type === 'ref/prompt' ? this.#prompt(ref.name) : this.#resource(ref.uri);
-        const forwarded = ref.type === 'ref/prompt' ? { ...ref, name: item.name } : { ...ref, uri: item.name };
-        const params = { ...request.params, ref: forwarded };
-        return this.#forward(
-          session,
-          extra,
-          item.source,
-          { method: 'completion/complete', params },
-          CompleteResultSchema,
-        );
-      });
-    }
+    this.#answerOffers(server, session, capabilities);
     if (capabilities.logging) {
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
         this.#interests.setLogLevel(session, request.params.level);
@@ -163,49 +147,43 @@ export class McpPassThrough {
     };
   }
 
-  #answerResources(server: Server, session: ClientSession, subscribe: boolean): void {
+  /** Answers the merged lists and the by-name requests of what the session advertises, and subscriptions. */
+  #answerOffers(server: Server, session: ClientSession, capabilities: ServerCapabilities): void {
     const { names } = this.#options;
-    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('resources', request.params?.cursor, async (upstream, cursor) => {
-        const result = await this.#forward(
-          session,
-          extra,
-          upstream.name,
-          listRequest('resources/list', cursor),
-          ListResourcesResultSchema,
-        );
-        return {
-          items: result.resources.map((r) => ({ ...r, uri: names.uri(upstream.name, r.uri) })),
-          nextCursor: result.nextCursor,
-        };
+    for (const [schema, resultSchema, list, field] of MERGED_LISTS) {
+      if (!capabilities[list === 'prompts' ? 'prompts' : 'resources']) continue;
+      const rename = field === 'name' ? names.name.bind(names) : names.uri.bind(names);
+      answer(server, schema, async (request, extra) => {
+        const { method, params } = request as { method: string; params?: { cursor?: string } };
+        const page = await this.#mergedPage(list, params?.cursor, async (upstream, cursor) => {
+          const forwarded = { method, params: cursor === undefined ? {} : { cursor } } as ClientRequest;
+          const result = (await this.#forward(session, extra, upstream.name, forwarded, resultSchema)) as Record<
+            string,
+            unknown
+          >;
+          const items = (result[list] as Record<string, string>[]).map((item) => ({
+            ...item,
+            [field]: rename(upstream.name, item[field]!),
+          }));
+          return { items, nextCursor: result.nextCursor as string | undefined };
+        });
+        return { [list]: page.items, ...next(page) };
       });
-      return { resources: page.items, ...next(page) };
-    });
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('resourceTemplates', request.params?.cursor, async (upstream, cursor) => {
-        const request = listRequest('resources/templates/list', cursor);
-        const result = await this.#forward(session, extra, upstream.name, request, ListResourceTemplatesResultSchema);
-        const items = result.resourceTemplates.map((t) => ({
-          ...t,
-          uriTemplate: names.uri(upstream.name, t.uriTemplate),
-        }));
-        return { items, nextCursor: result.nextCursor };
+    }
+    for (const [schema, resultSchema, capability, key] of BY_NAME) {
+      if (!capabilities[capability]) continue;
+      answer(server, schema, async (request, extra) => {
+        const { method, params } = request as { method: string; params: Record<string, unknown> };
+        const target = this.#target(params, key);
+        const forwarded = { method, params: target.params } as ClientRequest;
+        const result = await this.#forward(session, extra, target.item.source, forwarded, resultSchema);
+        return this.#renamed(target.item.source, result as Record<string, unknown>);
       });
-      return { resourceTemplates: page.items, ...next(page) };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      const item = this.#resource(request.params.uri);
-      const params = { ...request.params, uri: item.name };
-      const result = await this.#forward(
-        session,
-        extra,
-        item.source,
-        { method: 'resources/read', params },
-        ReadResourceResultSchema,
-      );
-      return this.#renamed(item.source, result);
-    });
-    if (!subscribe) return;
+    }
+    if (capabilities.resources?.subscribe) this.#answerSubscriptions(server, session);
+  }
+
+  #answerSubscriptions(server: Server, session: ClientSession): void {
     const interests = this.#interests;
     server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
       const item = this.#resource(request.params.uri);
@@ -234,31 +212,6 @@ export class McpPassThrough {
       const item = this.#resource(request.params.uri);
       if (interests.unsubscribe(session, item.source, item.name)) await this.#unsubscribeAt(item);
       return {};
-    });
-  }
-
-  #answerPrompts(server: Server, session: ClientSession): void {
-    const { names } = this.#options;
-    server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('prompts', request.params?.cursor, async (upstream, cursor) => {
-        const result = await this.#forward(
-          session,
-          extra,
-          upstream.name,
-          listRequest('prompts/list', cursor),
-          ListPromptsResultSchema,
-        );
-        return {
-          items: result.prompts.map((p) => ({ ...p, name: names.prompt(upstream.name, p.name) })),
-          nextCursor: result.nextCursor,
-        };
-      });
-      return { prompts: page.items, ...next(page) };
-    });
-    server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
-      const item = this.#prompt(request.params.name);
-      const params = { ...request.params, name: item.name };
-      return this.#forward(session, extra, item.source, { method: 'prompts/get', params }, GetPromptResultSchema);
     });
   }
 
@@ -294,10 +247,27 @@ export class McpPassThrough {
     return this.#renamed(item.source, result);
   }
 
-  /** A read result with the contents' URIs under their gateway names. */
-  #renamed(server: string, result: ReadResourceResult): ReadResourceResult {
+  /** A result with its contents' URIs (a read's) under their gateway names; any other result unchanged. */
+  #renamed<T extends Record<string, unknown>>(server: string, result: T): T {
+    if (!Array.isArray(result.contents)) return result;
     const { names } = this.#options;
-    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: names.uri(server, c.uri) })) };
+    const contents = (result.contents as { uri: string }[]).map((c) => ({ ...c, uri: names.uri(server, c.uri) }));
+    return { ...result, contents };
+  }
+
+  /**
+   * The item a by-name request is about (its param `key`; in a completion's `ref`, by the ref's
+   * type), and the request's params naming it as its upstream does.
+   */
+  #target(params: Record<string, unknown>, key: NamedBy): { item: SourceItem; params: Record<string, unknown> } {
+    if (key === 'ref') {
+      const ref = params.ref as Record<string, unknown>;
+      const inner = this.#target(ref, ref.type === 'ref/prompt' ? 'name' : 'uri');
+      return { item: inner.item, params: { ...params, ref: inner.params } };
+    }
+    const name = params[key] as string;
+    const item = key === 'uri' ? this.#resource(name) : this.#prompt(name);
+    return { item, params: { ...params, [key]: item.name } };
   }
 
   #upstream(server: string): McpUpstream {
@@ -307,7 +277,7 @@ export class McpPassThrough {
   }
 
   #prompt(name: string): SourceItem {
-    const item = this.#options.names.resolvePrompt(name);
+    const item = this.#options.names.resolveName(name);
     if (!item) throw unknownName('prompt', name);
     return item;
   }
@@ -340,13 +310,13 @@ export class McpPassThrough {
   ) {
     const { upstreams, pageSize, logger } = this.#options;
     const sources = [...upstreams.values()].map(listedUpstream);
-    return withMcpCursor(() =>
-      mergedPage(sources, list, cursor, (source, at) => fetch(source.upstream, at), {
-        pageSize,
-        onLeftOut: (source, error) =>
-          logger.warn(`server "${source.name}": its ${list} are left out of a list: ${String(error)}`),
-      }),
-    );
+    return mergedPage(sources, list, cursor, (source, at) => fetch(source.upstream, at), {
+      pageSize,
+      onLeftOut: (source, error) =>
+        logger.warn(`server "${source.name}": its ${list} are left out of a list: ${String(error)}`),
+    }).catch((error: unknown) => {
+      throw asMcpCursorError(error);
+    });
   }
 
   /** Ends at its upstream a subscription no session holds any more. */
@@ -474,16 +444,103 @@ function next(page: { nextCursor?: string }): { nextCursor?: string } {
   return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
 }
 
-function listRequest<M extends 'resources/list' | 'resources/templates/list' | 'prompts/list'>(
-  method: M,
-  cursor: string | undefined,
-) {
-  return { method, params: cursor === undefined ? {} : { cursor } } as const;
-}
-
 /** A forwarded request in words, for error messages: its method, and the URI or name it is about. */
 function describeRequest(request: ClientRequest): string {
   const params = (request.params ?? {}) as { uri?: unknown; name?: unknown };
   const about = typeof params.uri === 'string' ? params.uri : typeof params.name === 'string' ? params.name : undefined;
   return about === undefined ? request.method : `${request.method} "${about}"`;
+}
+
+/** Which param of a by-name request names its item: a resource's URI, a prompt's name, a completion's ref. */
+type NamedBy = 'uri' | 'name' | 'ref';
+
+/**
+ * The lists merged over the upstreams: the request, the result, the list (core's name, and the
+ * result's field) and the field of an item under a gateway name. A list more is a row more.
+ */
+const MERGED_LISTS = [
+  [ListResourcesRequestSchema, ListResourcesResultSchema, 'resources', 'uri'],
+  [ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, 'resourceTemplates', 'uriTemplate'],
+  [ListPromptsRequestSchema, ListPromptsResultSchema, 'prompts', 'name'],
+] as const;
+
+/**
+ * The requests forwarded to the upstream their item names: the request, the result, the capability
+ * that offers it, and the param naming the item. A request more is a row more.
+ */
+const BY_NAME = [
+  [ReadResourceRequestSchema, ReadResourceResultSchema, 'resources', 'uri'],
+  [GetPromptRequestSchema, GetPromptResultSchema, 'prompts', 'name'],
+  [CompleteRequestSchema, CompleteResultSchema, 'completions', 'ref'],
+] as const;
+
+/** Sets a handler of a row of a table above (the SDK types each request schema's handler apart). */
+function answer(
+  server: Server,
+  schema: (typeof MERGED_LISTS | typeof BY_NAME)[number][0],
+  handler: (request: unknown, extra: ClientRequestExtra) => Promise<unknown>,
+): void {
+  server.setRequestHandler(schema as typeof ListResourcesRequestSchema, handler as never);
+}
+
+/** The lists the gateway pages (core's list names): each cursor is good for its own list only. */
+type PagedList = 'tools' | (typeof MERGED_LISTS)[number][2];
+
+/**
+ * `error` as the gateway answers it: core's {@link InvalidCursorError} as the specification asks
+ * (a -32602 Invalid params naming the method), others unchanged.
+ */
+function asMcpCursorError(error: unknown): unknown {
+  if (!InvalidCursorError.isInstance(error)) return error;
+  const { list, problem } = error;
+  const method = list === 'resourceTemplates' ? 'resources/templates/list' : `${list}/list`;
+  const why =
+    problem === 'unreadable'
+      ? 'not one the gateway gave'
+      : problem === 'other-list'
+        ? `not one of ${list}/list`
+        : error.reason;
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid params for ${method}: unknown cursor (${why}); use the nextCursor of the previous page, or none for the first page.`,
+  );
+}
+
+/** A request handler as the SDK keeps it: the raw request and the handler's extra. */
+type RawRequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
+
+/**
+ * Replaces the handler of `method` on `server` with `wrap(handler)`, to add behaviour around a
+ * handler someone else set (the search server's `tools/list` and `tools/call`). The SDK keeps its
+ * handlers in a private map; without it (another SDK version), the handler stays as it is.
+ */
+function wrapRequestHandler(server: Server, method: string, wrap: (handler: RawRequestHandler) => RawRequestHandler) {
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const handler = handlers instanceof Map ? (handlers.get(method) as RawRequestHandler | undefined) : undefined;
+  if (handler) (handlers as Map<string, RawRequestHandler>).set(method, wrap(handler));
+}
+
+/**
+ * One page of a `tools/list` result: core's {@link pageOf} over its tools (a session's offered tools
+ * only grow at the end, so an offset stays valid between pages). An unknown cursor is a -32602.
+ */
+function pageOfTools(result: { tools: unknown[]; nextCursor?: string }, cursor: string | undefined, pageSize: number) {
+  let page: ReturnType<typeof pageOf>;
+  try {
+    page = pageOf('tools', result.tools, cursor, pageSize);
+  } catch (error) {
+    throw asMcpCursorError(error);
+  }
+  const { nextCursor: _ignored, ...rest } = result;
+  return { ...rest, tools: page.items, ...next(page) };
+}
+
+/** The -32602 for a prompt name or URI that leads to no server, saying what the names look like. */
+function unknownName(kind: 'prompt' | 'resource', name: string): McpError {
+  const shown = name.length > 200 ? `${name.slice(0, 200)}… (${name.length} characters)` : name;
+  const form =
+    kind === 'prompt'
+      ? 'prompts/list names prompts <server>__<prompt>'
+      : 'resources/list and resources/templates/list give URIs as <server>+<uri>';
+  return new McpError(ErrorCode.InvalidParams, `Unknown ${kind} "${shown}": ${form}.`);
 }
