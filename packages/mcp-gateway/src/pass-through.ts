@@ -40,23 +40,17 @@ import {
   ClientSession,
   currentForwardedCall,
   forwardedCall,
-  routeUpstreamRequest,
   runForClient,
+  sendToClient,
 } from './client-sessions.js';
 import type { Logger } from './logger.js';
-import type { McpUpstream } from './mcp-upstream.js';
+import type { McpUpstream, UpstreamRequestOptions } from './mcp-upstream.js';
 import type {
   UpstreamClientHooks,
   UpstreamClientRequest,
   UpstreamNotification,
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
-import { sendToClient } from './upstream-requests.js';
-
-/** An upstream as a merged list sees it (core's {@link ListedSource}). */
-interface ListedUpstream extends ListedSource {
-  readonly upstream: McpUpstream;
-}
 
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
@@ -156,11 +150,15 @@ export class McpPassThrough {
       answer(server, schema, async (request, extra) => {
         const { method, params } = request as { method: string; params?: { cursor?: string } };
         const page = await this.#mergedPage(list, params?.cursor, async (upstream, cursor) => {
-          const forwarded = { method, params: cursor === undefined ? {} : { cursor } } as ClientRequest;
-          const result = (await this.#forward(session, extra, upstream.name, forwarded, resultSchema)) as Record<
-            string,
-            unknown
-          >;
+          const forwarded = cursor === undefined ? {} : { cursor };
+          const result: Record<string, unknown> = await this.#forward(
+            session,
+            extra,
+            upstream,
+            method,
+            forwarded,
+            resultSchema,
+          );
           const items = (result[list] as Record<string, string>[]).map((item) => ({
             ...item,
             [field]: rename(upstream.name, item[field]!),
@@ -174,10 +172,12 @@ export class McpPassThrough {
       if (!capabilities[capability]) continue;
       answer(server, schema, async (request, extra) => {
         const { method, params } = request as { method: string; params: Record<string, unknown> };
-        const target = this.#target(params, key);
-        const forwarded = { method, params: target.params } as ClientRequest;
-        const result = await this.#forward(session, extra, target.item.source, forwarded, resultSchema);
-        return this.#renamed(target.item.source, result as Record<string, unknown>);
+        const { item, params: forwarded } = this.#target(params, key);
+        const upstream = this.#upstream(item.source);
+        return this.#renamed(
+          item.source,
+          await this.#forward(session, extra, upstream, method, forwarded, resultSchema),
+        );
       });
     }
     if (capabilities.resources?.subscribe) this.#answerSubscriptions(server, session);
@@ -190,7 +190,8 @@ export class McpPassThrough {
       if (interests.holds(session, item.source, item.name)) return {};
       try {
         interests.checkRoom(session);
-        if (!this.#upstream(item.source).capabilities?.resources?.subscribe) {
+        const upstream = this.#upstream(item.source);
+        if (!upstream.capabilities?.resources?.subscribe) {
           throw new McpError(
             ErrorCode.InvalidParams,
             `Server "${item.source}" does not support resource subscriptions.`,
@@ -198,7 +199,7 @@ export class McpPassThrough {
         }
         const params = { ...request.params, uri: item.name };
         const noted = await interests.subscribe(session, item.source, item.name, () =>
-          this.#forward(session, extra, item.source, { method: 'resources/subscribe', params }, EmptyResultSchema),
+          this.#forward(session, extra, upstream, 'resources/subscribe', params, EmptyResultSchema),
         );
         // The session closed meanwhile: end what no session holds.
         if (!noted && !interests.isSubscribed(item.source, item.name)) void this.#unsubscribeAt(item);
@@ -219,15 +220,14 @@ export class McpPassThrough {
   async #forward<T extends AnySchema>(
     session: ClientSession,
     extra: ClientRequestExtra,
-    server: string,
-    request: ClientRequest,
+    upstream: McpUpstream,
+    method: string,
+    params: object,
     schema: T,
   ): Promise<SchemaOutput<T>> {
-    const upstream = this.#upstream(server);
-    const call = forwardedCall(session, extra, server);
+    const call = forwardedCall(session, extra, upstream.name);
     try {
-      const what = describeRequest(request);
-      return await upstream.request(request, schema, { what, signal: extra.signal, onprogress: call.onprogress });
+      return await send(upstream, method, params, schema, { signal: extra.signal, onprogress: call.onprogress });
     } finally {
       call.done();
     }
@@ -238,10 +238,8 @@ export class McpPassThrough {
    * `read_resource` tool). Throws -32602 for a URI of no server.
    */
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const item = this.#resource(uri);
-    const request = { method: 'resources/read', params: { uri: item.name } } as const;
-    const result = await this.#upstream(item.source).request(request, ReadResourceResultSchema, {
-      what: describeRequest(request),
+    const { item, params } = this.#target({ uri }, 'uri');
+    const result = await send(this.#upstream(item.source), 'resources/read', params, ReadResourceResultSchema, {
       signal,
     });
     return this.#renamed(item.source, result);
@@ -323,13 +321,9 @@ export class McpPassThrough {
   async #unsubscribeAt(item: SourceItem): Promise<void> {
     const upstream = this.#options.upstreams.get(item.source);
     if (upstream?.status !== 'ready') return;
-    await upstream
-      .request({ method: 'resources/unsubscribe', params: { uri: item.name } }, EmptyResultSchema, {
-        what: `resources/unsubscribe "${item.name}"`,
-      })
-      .catch((error: unknown) =>
-        this.#options.logger.debug(`server "${item.source}": unsubscribing failed: ${String(error)}`),
-      );
+    await send(upstream, 'resources/unsubscribe', { uri: item.name }, EmptyResultSchema).catch((error: unknown) =>
+      this.#options.logger.debug(`server "${item.source}": unsubscribing failed: ${String(error)}`),
+    );
   }
 
   /** The most detailed level any session asked for, set on every upstream with logging when it changed. */
@@ -341,9 +335,7 @@ export class McpPassThrough {
         const level = this.#interests.logLevelFor(upstream.name, Boolean(only));
         if (level === undefined) return;
         try {
-          await upstream.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, {
-            what: 'logging/setLevel',
-          });
+          await send(upstream, 'logging/setLevel', { level }, EmptyResultSchema);
           this.#interests.logLevelSet(upstream.name, level);
         } catch (error) {
           this.#options.logger.warn(`server "${upstream.name}": logging/setLevel ${level} failed: ${String(error)}`);
@@ -357,13 +349,9 @@ export class McpPassThrough {
     const uris = this.#interests.sourceRestarted(upstream.name);
     void this.#applyLogLevel(upstream);
     for (const uri of uris) {
-      upstream
-        .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, {
-          what: `resources/subscribe "${uri}"`,
-        })
-        .catch((error: unknown) =>
-          this.#options.logger.warn(`server "${upstream.name}": re-subscribing failed: ${String(error)}`),
-        );
+      send(upstream, 'resources/subscribe', { uri }, EmptyResultSchema).catch((error: unknown) =>
+        this.#options.logger.warn(`server "${upstream.name}": re-subscribing failed: ${String(error)}`),
+      );
     }
   }
 
@@ -416,18 +404,13 @@ export class McpPassThrough {
   }
 
   #onRequest(upstream: McpUpstream, request: UpstreamClientRequest, extra: UpstreamRequestExtra): Promise<unknown> {
-    const route = routeUpstreamRequest(
-      this.#interests.sessions(),
-      upstream.name,
-      request.method,
-      this.#options.soleSession,
-    );
-    return sendToClient(route, upstream.name, request, extra, this.#options.requestTimeoutMs);
+    const { soleSession, requestTimeoutMs: timeout } = this.#options;
+    return sendToClient(this.#interests.sessions(), upstream.name, request, extra, { soleSession, timeout });
   }
 }
 
 /** An upstream as core's merged list reads it: its name, whether it is up, which lists it has. */
-function listedUpstream(upstream: McpUpstream): ListedUpstream {
+function listedUpstream(upstream: McpUpstream): ListedSource & { upstream: McpUpstream } {
   return {
     upstream,
     name: upstream.name,
@@ -444,11 +427,18 @@ function next(page: { nextCursor?: string }): { nextCursor?: string } {
   return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
 }
 
-/** A forwarded request in words, for error messages: its method, and the URI or name it is about. */
-function describeRequest(request: ClientRequest): string {
-  const params = (request.params ?? {}) as { uri?: unknown; name?: unknown };
-  const about = typeof params.uri === 'string' ? params.uri : typeof params.name === 'string' ? params.name : undefined;
-  return about === undefined ? request.method : `${request.method} "${about}"`;
+/** Sends `method` to `upstream`, named in its errors by the URI or name it is about: `resources/read "file:///a"`. */
+function send<T extends AnySchema>(
+  upstream: McpUpstream,
+  method: string,
+  params: object,
+  schema: T,
+  options: Omit<UpstreamRequestOptions, 'what'> = {},
+): Promise<SchemaOutput<T>> {
+  const { uri, name } = params as { uri?: unknown; name?: unknown };
+  const about = typeof uri === 'string' ? uri : typeof name === 'string' ? name : undefined;
+  const what = about === undefined ? method : `${method} "${about}"`;
+  return upstream.request({ method, params } as ClientRequest, schema, { what, ...options });
 }
 
 /** Which param of a by-name request names its item: a resource's URI, a prompt's name, a completion's ref. */
