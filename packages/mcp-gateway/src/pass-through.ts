@@ -1,19 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { AnyObjectSchema, AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import {
-  type ClientRequest,
   CompleteRequestSchema,
   CompleteResultSchema,
   EmptyResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
   GetPromptResultSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
-  ListResourcesRequestSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
+  type ListResourcesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
@@ -23,12 +17,11 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidCursorError, SubscriptionLimitError } from '@toolscout/core/errors';
+import { SubscriptionLimitError } from '@toolscout/core/errors';
 import {
   audienceOf,
   type ListedSource,
   mergedPage,
-  pageOf,
   SessionInterests,
   type SourceItem,
   type SourceNames,
@@ -36,21 +29,22 @@ import {
 } from '@toolscout/core/sources';
 import { answerInvalidParams } from '@toolscout/mcp/internal';
 import {
+  asMcpCursorError,
   type ClientRequestExtra,
   ClientSession,
   currentForwardedCall,
   forwardedCall,
-  runForClient,
   sendToClient,
 } from './client-sessions.js';
 import type { Logger } from './logger.js';
-import type { McpUpstream, UpstreamRequestOptions } from './mcp-upstream.js';
+import type { McpUpstream } from './mcp-upstream.js';
 import type {
   UpstreamClientHooks,
   UpstreamClientRequest,
   UpstreamNotification,
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
+import { MERGED_LISTS, type MergedList, send } from './upstream-lists.js';
 
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
@@ -114,16 +108,7 @@ export class McpPassThrough {
     const capabilities = this.capabilities();
     const session = new ClientSession(server, capabilities);
     server.registerCapabilities(capabilities);
-    const { pageSize } = this.#options;
-    wrapRequestHandler(server, 'tools/list', (list) => async (request, extra) => {
-      const { cursor } = (request as { params?: { cursor?: string } }).params ?? {};
-      return pageOfTools((await list(request, extra)) as { tools: unknown[] }, cursor, pageSize);
-    });
-    wrapRequestHandler(
-      server,
-      'tools/call',
-      (call) => (request, extra) => runForClient(session, extra as ClientRequestExtra, () => call(request, extra)),
-    );
+    session.wrapSearchHandlers(this.#options.pageSize);
     this.#answerOffers(server, session, capabilities);
     if (capabilities.logging) {
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
@@ -144,8 +129,8 @@ export class McpPassThrough {
   /** Answers the merged lists and the by-name requests of what the session advertises, and subscriptions. */
   #answerOffers(server: Server, session: ClientSession, capabilities: ServerCapabilities): void {
     const { names } = this.#options;
-    for (const [schema, resultSchema, list, field] of MERGED_LISTS) {
-      if (!capabilities[list === 'prompts' ? 'prompts' : 'resources']) continue;
+    for (const { request: schema, result: resultSchema, list, field, capability } of MERGED_LISTS) {
+      if (!capabilities[capability]) continue;
       const rename = field === 'name' ? names.name.bind(names) : names.uri.bind(names);
       answer(server, schema, async (request, extra) => {
         const { method, params } = request as { method: string; params?: { cursor?: string } };
@@ -302,7 +287,7 @@ export class McpPassThrough {
    * without the list is skipped, one that is down or fails its first page is left out with a warning.
    */
   #mergedPage<T>(
-    list: PagedList,
+    list: MergedList['list'],
     cursor: string | undefined,
     fetch: (upstream: McpUpstream, cursor: string | undefined) => Promise<SourcePage<T>>,
   ) {
@@ -427,32 +412,8 @@ function next(page: { nextCursor?: string }): { nextCursor?: string } {
   return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
 }
 
-/** Sends `method` to `upstream`, named in its errors by the URI or name it is about: `resources/read "file:///a"`. */
-function send<T extends AnySchema>(
-  upstream: McpUpstream,
-  method: string,
-  params: object,
-  schema: T,
-  options: Omit<UpstreamRequestOptions, 'what'> = {},
-): Promise<SchemaOutput<T>> {
-  const { uri, name } = params as { uri?: unknown; name?: unknown };
-  const about = typeof uri === 'string' ? uri : typeof name === 'string' ? name : undefined;
-  const what = about === undefined ? method : `${method} "${about}"`;
-  return upstream.request({ method, params } as ClientRequest, schema, { what, ...options });
-}
-
 /** Which param of a by-name request names its item: a resource's URI, a prompt's name, a completion's ref. */
 type NamedBy = 'uri' | 'name' | 'ref';
-
-/**
- * The lists merged over the upstreams: the request, the result, the list (core's name, and the
- * result's field) and the field of an item under a gateway name. A list more is a row more.
- */
-const MERGED_LISTS = [
-  [ListResourcesRequestSchema, ListResourcesResultSchema, 'resources', 'uri'],
-  [ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, 'resourceTemplates', 'uriTemplate'],
-  [ListPromptsRequestSchema, ListPromptsResultSchema, 'prompts', 'name'],
-] as const;
 
 /**
  * The requests forwarded to the upstream their item names: the request, the result, the capability
@@ -467,64 +428,13 @@ const BY_NAME = [
 /** Sets a handler of a row of a table above (the SDK types each request schema's handler apart). */
 function answer(
   server: Server,
-  schema: (typeof MERGED_LISTS | typeof BY_NAME)[number][0],
+  schema: AnyObjectSchema,
   handler: (request: unknown, extra: ClientRequestExtra) => Promise<unknown>,
 ): void {
   server.setRequestHandler(schema as typeof ListResourcesRequestSchema, handler as never);
 }
 
 /** The lists the gateway pages (core's list names): each cursor is good for its own list only. */
-type PagedList = 'tools' | (typeof MERGED_LISTS)[number][2];
-
-/**
- * `error` as the gateway answers it: core's {@link InvalidCursorError} as the specification asks
- * (a -32602 Invalid params naming the method), others unchanged.
- */
-function asMcpCursorError(error: unknown): unknown {
-  if (!InvalidCursorError.isInstance(error)) return error;
-  const { list, problem } = error;
-  const method = list === 'resourceTemplates' ? 'resources/templates/list' : `${list}/list`;
-  const why =
-    problem === 'unreadable'
-      ? 'not one the gateway gave'
-      : problem === 'other-list'
-        ? `not one of ${list}/list`
-        : error.reason;
-  return new McpError(
-    ErrorCode.InvalidParams,
-    `Invalid params for ${method}: unknown cursor (${why}); use the nextCursor of the previous page, or none for the first page.`,
-  );
-}
-
-/** A request handler as the SDK keeps it: the raw request and the handler's extra. */
-type RawRequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
-
-/**
- * Replaces the handler of `method` on `server` with `wrap(handler)`, to add behaviour around a
- * handler someone else set (the search server's `tools/list` and `tools/call`). The SDK keeps its
- * handlers in a private map; without it (another SDK version), the handler stays as it is.
- */
-function wrapRequestHandler(server: Server, method: string, wrap: (handler: RawRequestHandler) => RawRequestHandler) {
-  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  const handler = handlers instanceof Map ? (handlers.get(method) as RawRequestHandler | undefined) : undefined;
-  if (handler) (handlers as Map<string, RawRequestHandler>).set(method, wrap(handler));
-}
-
-/**
- * One page of a `tools/list` result: core's {@link pageOf} over its tools (a session's offered tools
- * only grow at the end, so an offset stays valid between pages). An unknown cursor is a -32602.
- */
-function pageOfTools(result: { tools: unknown[]; nextCursor?: string }, cursor: string | undefined, pageSize: number) {
-  let page: ReturnType<typeof pageOf>;
-  try {
-    page = pageOf('tools', result.tools, cursor, pageSize);
-  } catch (error) {
-    throw asMcpCursorError(error);
-  }
-  const { nextCursor: _ignored, ...rest } = result;
-  return { ...rest, tools: page.items, ...next(page) };
-}
-
 /** The -32602 for a prompt name or URI that leads to no server, saying what the names look like. */
 function unknownName(kind: 'prompt' | 'resource', name: string): McpError {
   const shown = name.length > 200 ? `${name.slice(0, 200)}… (${name.length} characters)` : name;
