@@ -11,7 +11,7 @@ import {
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import type { UpstreamClientHooks } from './upstream-client-hooks.js';
-import { MERGED_LISTS, send } from './upstream-lists.js';
+import { gatewayName, MERGED_LISTS, send } from './upstream-lists.js';
 
 /** What an entry of the offer index is. */
 export type OfferKind = 'resource' | 'resource template' | 'prompt';
@@ -100,11 +100,10 @@ export class OfferIndex {
     const listed: Offer<Entry>[] = [];
     for (const { method, result, list, capability, field, kind } of MERGED_LISTS) {
       if (!upstream.capabilities?.[capability]) continue;
-      const rename = field === 'name' ? this.#names.name.bind(this.#names) : this.#names.uri.bind(this.#names);
       for (const page of await allPages(upstream, method, result)) {
         for (const item of (page as Record<string, unknown>)[list] as OfferedItem[]) {
           const ownName = item[field] as string;
-          const named = rename(server, ownName);
+          const named = gatewayName(this.#names, server, field, ownName);
           const args = kind === 'prompt' && item.arguments ? { arguments: item.arguments } : {};
           const entry: Entry = { kind, server, [field]: named, ...shown(item), ...args };
           listed.push({

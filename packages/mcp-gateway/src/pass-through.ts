@@ -44,7 +44,7 @@ import type {
   UpstreamNotification,
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
-import { MERGED_LISTS, type MergedList, send } from './upstream-lists.js';
+import { gatewayName, MERGED_LISTS, type MergedList, send } from './upstream-lists.js';
 
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
@@ -129,26 +129,18 @@ export class McpPassThrough {
   /** Answers the merged lists and the by-name requests of what the session advertises, and subscriptions. */
   #answerOffers(server: Server, session: ClientSession, capabilities: ServerCapabilities): void {
     const { names } = this.#options;
-    for (const { request: schema, result: resultSchema, list, field, capability } of MERGED_LISTS) {
+    for (const { method, request: schema, result: resultSchema, list, field, capability } of MERGED_LISTS) {
       if (!capabilities[capability]) continue;
-      const rename = field === 'name' ? names.name.bind(names) : names.uri.bind(names);
       answer(server, schema, async (request, extra) => {
-        const { method, params } = request as { method: string; params?: { cursor?: string } };
-        const page = await this.#mergedPage(list, params?.cursor, async (upstream, cursor) => {
-          const forwarded = cursor === undefined ? {} : { cursor };
-          const result: Record<string, unknown> = await this.#forward(
-            session,
-            extra,
-            upstream,
-            method,
-            forwarded,
-            resultSchema,
-          );
-          const items = (result[list] as Record<string, string>[]).map((item) => ({
+        const { cursor } = (request as { params?: { cursor?: string } }).params ?? {};
+        const page = await this.#mergedPage(list, cursor, async (upstream, at) => {
+          const params = at === undefined ? {} : { cursor: at };
+          const result = await this.#forward(session, extra, upstream, method, params, resultSchema);
+          const items = (result as Record<string, Record<string, string>[]>)[list]!.map((item) => ({
             ...item,
-            [field]: rename(upstream.name, item[field]!),
+            [field]: gatewayName(names, upstream.name, field, item[field]!),
           }));
-          return { items, nextCursor: result.nextCursor as string | undefined };
+          return { items, nextCursor: (result as { nextCursor?: string }).nextCursor };
         });
         return { [list]: page.items, ...next(page) };
       });
@@ -434,7 +426,6 @@ function answer(
   server.setRequestHandler(schema as typeof ListResourcesRequestSchema, handler as never);
 }
 
-/** The lists the gateway pages (core's list names): each cursor is good for its own list only. */
 /** The -32602 for a prompt name or URI that leads to no server, saying what the names look like. */
 function unknownName(kind: 'prompt' | 'resource', name: string): McpError {
   const shown = name.length > 200 ? `${name.slice(0, 200)}… (${name.length} characters)` : name;

@@ -8,6 +8,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListResourceTemplatesResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { SourceNames } from '@toolscout/core/sources';
 import type { McpUpstream, UpstreamRequestOptions } from './mcp-upstream.js';
 
 /** One row of {@link MERGED_LISTS}. */
@@ -69,4 +70,9 @@ export function send<T extends AnySchema>(
   const about = typeof uri === 'string' ? uri : typeof name === 'string' ? name : undefined;
   const what = about === undefined ? method : `${method} "${about}"`;
   return upstream.request({ method, params } as ClientRequest, schema, { what, ...options });
+}
+
+/** An item's `field` under its gateway name: a prompt's like a tool's (`<server>__<name>`), a URI as `<server>+<uri>`. */
+export function gatewayName(names: SourceNames, server: string, field: MergedList['field'], value: string): string {
+  return field === 'name' ? names.name(server, value) : names.uri(server, value);
 }
