@@ -2,6 +2,8 @@
 // `toolscout-mcp` command and its library), and `wrapMcpServer` for one in-process SDK server. An
 // explicit list. The searchable server it serves through is `@toolscout/mcp`'s McpToolSearchServer.
 
+// What passes through besides tools: resources, prompts, logs, progress, the servers' requests
+export { DEFAULT_PAGE_SIZE } from '@toolscout/core/sources';
 // What the transports serve: a gateway, or @toolscout/mcp's search server
 export type { McpConnectable } from '@toolscout/mcp';
 // The toolscout-mcp command line
@@ -15,8 +17,6 @@ export {
 } from './cli.js';
 // Transports: stdio and Streamable HTTP
 export { DEFAULT_MAX_MESSAGE_BYTES, MessageTooLargeError } from './json-rpc-lines.js';
-// What passes through besides tools: resources, prompts, logs, progress, the servers' requests
-export { DEFAULT_PAGE_SIZE } from './list-cursor.js';
 export { createStderrLogger, type Logger, type LogLevel, type StderrLoggerOptions, silentLogger } from './logger.js';
 // The gateway, and the wrapper of one SDK server
 export {

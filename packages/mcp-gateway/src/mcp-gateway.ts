@@ -6,9 +6,16 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@toolscout/core';
 import { ImportError, InvalidArgumentError, InvalidOptionError } from '@toolscout/core/errors';
-import { describeValue, isRecord } from '@toolscout/core/internal';
+import {
+  checkOptionRules,
+  describeValue,
+  isBoolean,
+  isRecord,
+  isWholeNumberFrom,
+  type OptionRule,
+} from '@toolscout/core/internal';
+import { DEFAULT_PAGE_SIZE, SourceNames } from '@toolscout/core/sources';
 import { type McpConnectionOptions, McpToolSearchServer, type McpToolSearchServerOptions } from '@toolscout/mcp';
-import { DEFAULT_PAGE_SIZE } from './list-cursor.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import {
   isHttpServerConfig,
@@ -23,7 +30,6 @@ import { McpPassThrough } from './pass-through.js';
 import { StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { combineHooks } from './upstream-client-hooks.js';
 import { upstreamEnvironment } from './upstream-environment.js';
-import { UpstreamNames } from './upstream-names.js';
 
 /** An MCP server object of the SDK, served in-process: an `McpServer` or a low-level `Server`. */
 export interface McpServerLike {
@@ -149,51 +155,29 @@ function transportFactory(name: string, spec: McpGatewayServer): () => Transport
   };
 }
 
-/** Throws {@link InvalidOptionError} for a gateway option of the wrong kind (the upstreams' and the session's check their own). */
-function checkGatewayOptions(options: McpGatewayOptions): void {
-  if (!isRecord(options))
-    throw new InvalidOptionError('options', 'McpGateway takes an options object: { servers, ... }.');
-  if (!isRecord(options.servers)) {
-    throw new InvalidOptionError('servers', 'servers must be an object of MCP servers by name.');
-  }
-  const { logger, restart } = options;
-  const methods = ['error', 'warn', 'info', 'debug'] as const;
-  if (logger !== undefined && !(isRecord(logger) && methods.every((method) => typeof logger[method] === 'function'))) {
-    throw new InvalidOptionError(
-      'logger',
-      'logger must have error, warn, info and debug methods (see createStderrLogger).',
-    );
-  }
-  if (restart !== undefined && restart !== false && !isRecord(restart)) {
-    throw new InvalidOptionError(
-      'restart',
-      `restart must be false or { initialDelayMs, maxDelayMs }; got ${describeValue(restart)}.`,
-    );
-  }
-  if (options.soleSession !== undefined && typeof options.soleSession !== 'boolean') {
-    throw new InvalidOptionError(
-      'soleSession',
-      `soleSession must be true or false; got ${describeValue(options.soleSession)}.`,
-    );
-  }
-  if (options.searchResources !== undefined && typeof options.searchResources !== 'boolean') {
-    throw new InvalidOptionError(
-      'searchResources',
-      `searchResources must be true or false; got ${describeValue(options.searchResources)}.`,
-    );
-  }
-  const { pageSize } = options;
-  if (pageSize !== undefined && !(Number.isSafeInteger(pageSize) && pageSize > 0)) {
-    throw new InvalidOptionError(
-      'pageSize',
-      `pageSize must be a positive whole number; got ${describeValue(pageSize)}.`,
-    );
-  }
-  const { pinned } = options;
-  if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((id) => typeof id === 'string'))) {
-    throw new InvalidOptionError('pinned', 'pinned must be an array of catalog ids, e.g. ["github__create_issue"].');
-  }
-}
+const LOGGER_METHODS = ['error', 'warn', 'info', 'debug'] as const;
+
+/**
+ * The gateway's own options, one rule each (core's table form); each upstream checks its timeouts,
+ * `restart` and `pingIntervalMs` (core's SupervisedSource), the session its own options.
+ */
+const RULES: readonly OptionRule<McpGatewayOptions>[] = [
+  ['servers', isRecord, 'an object of MCP servers by name', 'required'],
+  ['namespace', isBoolean, 'true or false'],
+  [
+    'pinned',
+    (v) => Array.isArray(v) && v.every((id) => typeof id === 'string'),
+    'an array of catalog ids, e.g. ["github__create_issue"]',
+  ],
+  [
+    'logger',
+    (v) => isRecord(v) && LOGGER_METHODS.every((method) => typeof v[method] === 'function'),
+    'an object with error, warn, info and debug methods (see createStderrLogger)',
+  ],
+  ['pageSize', isWholeNumberFrom(1), 'a positive whole number'],
+  ['searchResources', isBoolean, 'true or false'],
+  ['soleSession', isBoolean, 'true or false'],
+];
 
 /**
  * Tool search in front of many MCP servers: connects to every upstream, imports their tools into
@@ -221,7 +205,7 @@ export class McpGateway {
 
   /** @throws {InvalidOptionError} for a bad option, its name in `option`. */
   constructor(options: McpGatewayOptions) {
-    checkGatewayOptions(options);
+    checkOptionRules(options, RULES, 'new McpGateway({ servers })');
     const {
       servers,
       namespace = true,
@@ -255,7 +239,7 @@ export class McpGateway {
         this.#logger.error(`a catalog listener failed on "${change.type}" of "${change.tool.id}": ${String(error)}`),
     });
     const upstreams = new Map<string, McpUpstream>();
-    const upstreamNames = new UpstreamNames(names, namespace);
+    const upstreamNames = new SourceNames(names, namespace);
     this.#passThrough = new McpPassThrough({
       upstreams,
       names: upstreamNames,
@@ -387,11 +371,13 @@ export async function wrapMcpServer(server: McpServerLike, options: WrapMcpServe
       'wrapMcpServer takes an MCP SDK server: an McpServer or a low-level Server.',
     );
   }
-  if (!isRecord(options)) throw new InvalidOptionError('options', 'The options of wrapMcpServer must be an object.');
+  const nameRule = [
+    'name',
+    (name: unknown) => typeof name === 'string' && name !== '',
+    'a non-empty string: the server name in logs and sources',
+  ] as const;
+  checkOptionRules(options, [nameRule], 'wrapMcpServer(server, { name })');
   const { name = 'server', ...rest } = options;
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidOptionError('name', 'name must be a non-empty string: the server name in logs and sources.');
-  }
   const gateway = new McpGateway({ ...rest, servers: { [name]: { server } }, namespace: false });
   await gateway.start();
   const upstream = gateway.upstreams.get(name)!;

@@ -224,10 +224,6 @@ export class McpUpstream {
     return this.#source.connection;
   }
 
-  get #status(): McpUpstreamStatus {
-    return this.#source.status;
-  }
-
   /** What the server offers (from `initialize`): the last known, also while it is down. */
   get capabilities(): ServerCapabilities | undefined {
     return this.#capabilities;
@@ -274,7 +270,7 @@ export class McpUpstream {
    * faults.
    */
   start(): Promise<boolean> {
-    if (this.#status === 'closed') {
+    if (this.status === 'closed') {
       return Promise.reject(new McpUpstreamError(this.name, 'unavailable', `Upstream "${this.name}" is closed.`));
     }
     return this.#source.start();
@@ -386,7 +382,7 @@ export class McpUpstream {
    * and removes its tools from the catalog. Resolves once the process is gone.
    */
   async close(): Promise<void> {
-    if (this.#status === 'closed') return;
+    if (this.status === 'closed') return;
     await this.#source.close();
     this.#owned.close();
   }
@@ -532,7 +528,7 @@ export class McpUpstream {
       cursor = result.nextCursor;
       if (!cursor) break;
     }
-    if (this.#status === 'closed') return;
+    if (this.status === 'closed') return;
     const descriptors: ToolDescriptor[] = [];
     for (const raw of listed) {
       if (raw.execution?.taskSupport === 'required') {

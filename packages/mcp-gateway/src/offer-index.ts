@@ -1,17 +1,17 @@
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import {
-  ListPromptsResultSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesResultSchema,
-  type Prompt,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDescriptor } from '@toolscout/core';
 import { describeValue, isRecord } from '@toolscout/core/internal';
-import { MAX_OFFER_HITS as MAX_LIMIT, type Offer, OfferIndex as SourceOffers } from '@toolscout/core/sources';
+import {
+  MAX_OFFER_HITS as MAX_LIMIT,
+  type Offer,
+  type SourceNames,
+  OfferIndex as SourceOffers,
+} from '@toolscout/core/sources';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import type { UpstreamClientHooks } from './upstream-client-hooks.js';
-import type { UpstreamNames } from './upstream-names.js';
+import { gatewayName, MERGED_LISTS, send } from './upstream-lists.js';
 
 /** What an entry of the offer index is. */
 export type OfferKind = 'resource' | 'resource template' | 'prompt';
@@ -51,9 +51,9 @@ type Entry = Omit<OfferHit, 'score'>;
  */
 export class OfferIndex {
   readonly #offers: SourceOffers<Entry>;
-  readonly #names: UpstreamNames;
+  readonly #names: SourceNames;
 
-  constructor(names: UpstreamNames, logger: Logger) {
+  constructor(names: SourceNames, logger: Logger) {
     this.#names = names;
     this.#offers = new SourceOffers<Entry>({
       onRefused: (error, offer, server) =>
@@ -96,52 +96,38 @@ export class OfferIndex {
   }
 
   async #list(upstream: McpUpstream): Promise<Offer<Entry>[]> {
-    const offers = upstream.capabilities ?? {};
     const server = upstream.name;
-    const names = this.#names;
     const listed: Offer<Entry>[] = [];
-    const add = (id: string, entry: Entry, ownName: string) =>
-      listed.push({
-        kind: entry.kind,
-        id,
-        title: entry.title,
-        description: entry.description,
-        text: entry.mimeType ? [ownName, entry.mimeType] : [ownName],
-        payload: entry,
-      });
-    if (offers.resources) {
-      for (const page of await allPages(upstream, 'resources/list', ListResourcesResultSchema)) {
-        for (const r of page.resources) {
-          const uri = names.uri(server, r.uri);
-          add(`resource ${uri}`, { kind: 'resource', server, uri, ...shown(r) }, r.uri);
-        }
-      }
-      for (const page of await allPages(upstream, 'resources/templates/list', ListResourceTemplatesResultSchema)) {
-        for (const t of page.resourceTemplates) {
-          const uriTemplate = names.uri(server, t.uriTemplate);
-          add(
-            `template ${uriTemplate}`,
-            { kind: 'resource template', server, uriTemplate, ...shown(t) },
-            t.uriTemplate,
-          );
-        }
-      }
-    }
-    if (offers.prompts) {
-      for (const page of await allPages(upstream, 'prompts/list', ListPromptsResultSchema)) {
-        for (const p of page.prompts) {
-          const name = names.prompt(server, p.name);
-          add(
-            `prompt ${name}`,
-            { kind: 'prompt', server, name, ...shown(p), ...(p.arguments ? { arguments: p.arguments } : {}) },
-            p.name,
-          );
+    for (const { method, result, list, capability, field, kind } of MERGED_LISTS) {
+      if (!upstream.capabilities?.[capability]) continue;
+      for (const page of await allPages(upstream, method, result)) {
+        for (const item of (page as Record<string, unknown>)[list] as OfferedItem[]) {
+          const ownName = item[field] as string;
+          const named = gatewayName(this.#names, server, field, ownName);
+          const args = kind === 'prompt' && item.arguments ? { arguments: item.arguments } : {};
+          const entry: Entry = { kind, server, [field]: named, ...shown(item), ...args };
+          listed.push({
+            kind,
+            id: `${kind === 'resource template' ? 'template' : kind} ${named}`,
+            title: entry.title,
+            description: entry.description,
+            text: entry.mimeType ? [ownName, entry.mimeType] : [ownName],
+            payload: entry,
+          });
         }
       }
     }
     return listed;
   }
 }
+
+/** An item of a list of an upstream, as the offer index reads it. */
+type OfferedItem = Record<string, unknown> & {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  arguments?: Prompt['arguments'];
+};
 
 /** What a search hit shows of a resource, template or prompt: its title, description and type. */
 function shown(item: { title?: string; description?: string; mimeType?: string }): Partial<Entry> {
@@ -155,14 +141,13 @@ function shown(item: { title?: string; description?: string; mimeType?: string }
 /** Every page of one of `upstream`'s lists (at most {@link MAX_PAGES}). */
 async function allPages<T extends AnySchema>(
   upstream: McpUpstream,
-  method: 'resources/list' | 'resources/templates/list' | 'prompts/list',
+  method: string,
   schema: T,
 ): Promise<SchemaOutput<T>[]> {
   const all: SchemaOutput<T>[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const params = cursor === undefined ? {} : { cursor };
-    const result = await upstream.request({ method, params }, schema, { what: method });
+    const result = await send(upstream, method, cursor === undefined ? {} : { cursor }, schema);
     all.push(result);
     cursor = (result as { nextCursor?: string }).nextCursor;
     if (!cursor) break;

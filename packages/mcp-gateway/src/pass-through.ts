@@ -1,19 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { AnyObjectSchema, AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import {
-  type ClientRequest,
   CompleteRequestSchema,
   CompleteResultSchema,
   EmptyResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
   GetPromptResultSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
-  ListResourcesRequestSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
+  type ListResourcesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
@@ -30,39 +24,33 @@ import {
   mergedPage,
   SessionInterests,
   type SourceItem,
+  type SourceNames,
   type SourcePage,
 } from '@toolscout/core/sources';
 import { answerInvalidParams } from '@toolscout/mcp/internal';
 import {
+  asMcpCursorError,
   type ClientRequestExtra,
   ClientSession,
   currentForwardedCall,
   forwardedCall,
-  routeUpstreamRequest,
-  runForClient,
+  sendToClient,
 } from './client-sessions.js';
-import { type PagedList, withMcpCursor } from './list-cursor.js';
 import type { Logger } from './logger.js';
 import type { McpUpstream } from './mcp-upstream.js';
-import { pageOfTools, wrapRequestHandler } from './tools-list-pages.js';
 import type {
   UpstreamClientHooks,
   UpstreamClientRequest,
   UpstreamNotification,
   UpstreamRequestExtra,
 } from './upstream-client-hooks.js';
-import { type UpstreamNames, unknownName } from './upstream-names.js';
-import { sendToClient } from './upstream-requests.js';
-
-/** An upstream as a merged list sees it (core's {@link ListedSource}). */
-interface ListedUpstream extends ListedSource {
-  readonly upstream: McpUpstream;
-}
+import { gatewayName, MERGED_LISTS, type MergedList, send } from './upstream-lists.js';
 
 export interface PassThroughOptions {
   /** The gateway's upstreams by name, in the order their lists are merged. Filled after construction. */
   upstreams: ReadonlyMap<string, McpUpstream>;
-  names: UpstreamNames;
+  /** Prompts named like tools (`<server>__<prompt>`), resource URIs as `<server>+<uri>`. */
+  names: SourceNames;
   /** Items per page of every list the gateway serves. */
   pageSize: number;
   /** How long a request forwarded to a client (sampling, elicitation, roots) may take. */
@@ -76,7 +64,7 @@ export interface PassThroughOptions {
  * Everything an upstream offers besides tools, passed through to each client session: resources
  * (merged lists, read, subscriptions), prompts, completions, logging, progress, cancellation, and
  * the upstreams' requests to clients (sampling, elicitation, roots), each routed to the session it
- * is for. Names are namespaced by {@link UpstreamNames}. A session advertises what its upstreams
+ * is for. Names are namespaced by core's {@link SourceNames}. A session advertises what its upstreams
  * offer, at the time it is created.
  */
 export class McpPassThrough {
@@ -120,33 +108,8 @@ export class McpPassThrough {
     const capabilities = this.capabilities();
     const session = new ClientSession(server, capabilities);
     server.registerCapabilities(capabilities);
-    const { pageSize } = this.#options;
-    wrapRequestHandler(server, 'tools/list', (list) => async (request, extra) => {
-      const { cursor } = (request as { params?: { cursor?: string } }).params ?? {};
-      return pageOfTools((await list(request, extra)) as { tools: unknown[] }, cursor, pageSize);
-    });
-    wrapRequestHandler(
-      server,
-      'tools/call',
-      (call) => (request, extra) => runForClient(session, extra as ClientRequestExtra, () => call(request, extra)),
-    );
-    if (capabilities.resources) this.#answerResources(server, session, Boolean(capabilities.resources.subscribe));
-    if (capabilities.prompts) this.#answerPrompts(server, session);
-    if (capabilities.completions) {
-      server.setRequestHandler(CompleteRequestSchema, (request, extra) => {
-        const { ref } = request.params;
-        const item = ref.type === 'ref/prompt' ? this.#prompt(ref.name) : this.#resource(ref.uri);
-        const forwarded = ref.type === 'ref/prompt' ? { ...ref, name: item.name } : { ...ref, uri: item.name };
-        const params = { ...request.params, ref: forwarded };
-        return this.#forward(
-          session,
-          extra,
-          item.source,
-          { method: 'completion/complete', params },
-          CompleteResultSchema,
-        );
-      });
-    }
+    session.wrapSearchHandlers(this.#options.pageSize);
+    this.#answerOffers(server, session, capabilities);
     if (capabilities.logging) {
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
         this.#interests.setLogLevel(session, request.params.level);
@@ -163,56 +126,49 @@ export class McpPassThrough {
     };
   }
 
-  #answerResources(server: Server, session: ClientSession, subscribe: boolean): void {
+  /** Answers the merged lists and the by-name requests of what the session advertises, and subscriptions. */
+  #answerOffers(server: Server, session: ClientSession, capabilities: ServerCapabilities): void {
     const { names } = this.#options;
-    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('resources', request.params?.cursor, async (upstream, cursor) => {
-        const result = await this.#forward(
-          session,
-          extra,
-          upstream.name,
-          listRequest('resources/list', cursor),
-          ListResourcesResultSchema,
+    for (const { method, request: schema, result: resultSchema, list, field, capability } of MERGED_LISTS) {
+      if (!capabilities[capability]) continue;
+      answer(server, schema, async (request, extra) => {
+        const { cursor } = (request as { params?: { cursor?: string } }).params ?? {};
+        const page = await this.#mergedPage(list, cursor, async (upstream, at) => {
+          const params = at === undefined ? {} : { cursor: at };
+          const result = await this.#forward(session, extra, upstream, method, params, resultSchema);
+          const items = (result as Record<string, Record<string, string>[]>)[list]!.map((item) => ({
+            ...item,
+            [field]: gatewayName(names, upstream.name, field, item[field]!),
+          }));
+          return { items, nextCursor: (result as { nextCursor?: string }).nextCursor };
+        });
+        return { [list]: page.items, ...next(page) };
+      });
+    }
+    for (const [schema, resultSchema, capability, key] of BY_NAME) {
+      if (!capabilities[capability]) continue;
+      answer(server, schema, async (request, extra) => {
+        const { method, params } = request as { method: string; params: Record<string, unknown> };
+        const { item, params: forwarded } = this.#target(params, key);
+        const upstream = this.#upstream(item.source);
+        return this.#renamed(
+          item.source,
+          await this.#forward(session, extra, upstream, method, forwarded, resultSchema),
         );
-        return {
-          items: result.resources.map((r) => ({ ...r, uri: names.uri(upstream.name, r.uri) })),
-          nextCursor: result.nextCursor,
-        };
       });
-      return { resources: page.items, ...next(page) };
-    });
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('resourceTemplates', request.params?.cursor, async (upstream, cursor) => {
-        const request = listRequest('resources/templates/list', cursor);
-        const result = await this.#forward(session, extra, upstream.name, request, ListResourceTemplatesResultSchema);
-        const items = result.resourceTemplates.map((t) => ({
-          ...t,
-          uriTemplate: names.uri(upstream.name, t.uriTemplate),
-        }));
-        return { items, nextCursor: result.nextCursor };
-      });
-      return { resourceTemplates: page.items, ...next(page) };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      const item = this.#resource(request.params.uri);
-      const params = { ...request.params, uri: item.name };
-      const result = await this.#forward(
-        session,
-        extra,
-        item.source,
-        { method: 'resources/read', params },
-        ReadResourceResultSchema,
-      );
-      return this.#renamed(item.source, result);
-    });
-    if (!subscribe) return;
+    }
+    if (capabilities.resources?.subscribe) this.#answerSubscriptions(server, session);
+  }
+
+  #answerSubscriptions(server: Server, session: ClientSession): void {
     const interests = this.#interests;
     server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
       const item = this.#resource(request.params.uri);
       if (interests.holds(session, item.source, item.name)) return {};
       try {
         interests.checkRoom(session);
-        if (!this.#upstream(item.source).capabilities?.resources?.subscribe) {
+        const upstream = this.#upstream(item.source);
+        if (!upstream.capabilities?.resources?.subscribe) {
           throw new McpError(
             ErrorCode.InvalidParams,
             `Server "${item.source}" does not support resource subscriptions.`,
@@ -220,7 +176,7 @@ export class McpPassThrough {
         }
         const params = { ...request.params, uri: item.name };
         const noted = await interests.subscribe(session, item.source, item.name, () =>
-          this.#forward(session, extra, item.source, { method: 'resources/subscribe', params }, EmptyResultSchema),
+          this.#forward(session, extra, upstream, 'resources/subscribe', params, EmptyResultSchema),
         );
         // The session closed meanwhile: end what no session holds.
         if (!noted && !interests.isSubscribed(item.source, item.name)) void this.#unsubscribeAt(item);
@@ -237,44 +193,18 @@ export class McpPassThrough {
     });
   }
 
-  #answerPrompts(server: Server, session: ClientSession): void {
-    const { names } = this.#options;
-    server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
-      const page = await this.#mergedPage('prompts', request.params?.cursor, async (upstream, cursor) => {
-        const result = await this.#forward(
-          session,
-          extra,
-          upstream.name,
-          listRequest('prompts/list', cursor),
-          ListPromptsResultSchema,
-        );
-        return {
-          items: result.prompts.map((p) => ({ ...p, name: names.prompt(upstream.name, p.name) })),
-          nextCursor: result.nextCursor,
-        };
-      });
-      return { prompts: page.items, ...next(page) };
-    });
-    server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
-      const item = this.#prompt(request.params.name);
-      const params = { ...request.params, name: item.name };
-      return this.#forward(session, extra, item.source, { method: 'prompts/get', params }, GetPromptResultSchema);
-    });
-  }
-
   /** Sends a client's request on to an upstream, with its cancellation, progress and timeout. */
   async #forward<T extends AnySchema>(
     session: ClientSession,
     extra: ClientRequestExtra,
-    server: string,
-    request: ClientRequest,
+    upstream: McpUpstream,
+    method: string,
+    params: object,
     schema: T,
   ): Promise<SchemaOutput<T>> {
-    const upstream = this.#upstream(server);
-    const call = forwardedCall(session, extra, server);
+    const call = forwardedCall(session, extra, upstream.name);
     try {
-      const what = describeRequest(request);
-      return await upstream.request(request, schema, { what, signal: extra.signal, onprogress: call.onprogress });
+      return await send(upstream, method, params, schema, { signal: extra.signal, onprogress: call.onprogress });
     } finally {
       call.done();
     }
@@ -285,19 +215,34 @@ export class McpPassThrough {
    * `read_resource` tool). Throws -32602 for a URI of no server.
    */
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const item = this.#resource(uri);
-    const request = { method: 'resources/read', params: { uri: item.name } } as const;
-    const result = await this.#upstream(item.source).request(request, ReadResourceResultSchema, {
-      what: describeRequest(request),
+    const { item, params } = this.#target({ uri }, 'uri');
+    const result = await send(this.#upstream(item.source), 'resources/read', params, ReadResourceResultSchema, {
       signal,
     });
     return this.#renamed(item.source, result);
   }
 
-  /** A read result with the contents' URIs under their gateway names. */
-  #renamed(server: string, result: ReadResourceResult): ReadResourceResult {
+  /** A result with its contents' URIs (a read's) under their gateway names; any other result unchanged. */
+  #renamed<T extends Record<string, unknown>>(server: string, result: T): T {
+    if (!Array.isArray(result.contents)) return result;
     const { names } = this.#options;
-    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: names.uri(server, c.uri) })) };
+    const contents = (result.contents as { uri: string }[]).map((c) => ({ ...c, uri: names.uri(server, c.uri) }));
+    return { ...result, contents };
+  }
+
+  /**
+   * The item a by-name request is about (its param `key`; in a completion's `ref`, by the ref's
+   * type), and the request's params naming it as its upstream does.
+   */
+  #target(params: Record<string, unknown>, key: NamedBy): { item: SourceItem; params: Record<string, unknown> } {
+    if (key === 'ref') {
+      const ref = params.ref as Record<string, unknown>;
+      const inner = this.#target(ref, ref.type === 'ref/prompt' ? 'name' : 'uri');
+      return { item: inner.item, params: { ...params, ref: inner.params } };
+    }
+    const name = params[key] as string;
+    const item = key === 'uri' ? this.#resource(name) : this.#prompt(name);
+    return { item, params: { ...params, [key]: item.name } };
   }
 
   #upstream(server: string): McpUpstream {
@@ -307,7 +252,7 @@ export class McpPassThrough {
   }
 
   #prompt(name: string): SourceItem {
-    const item = this.#options.names.resolvePrompt(name);
+    const item = this.#options.names.resolveName(name);
     if (!item) throw unknownName('prompt', name);
     return item;
   }
@@ -334,32 +279,28 @@ export class McpPassThrough {
    * without the list is skipped, one that is down or fails its first page is left out with a warning.
    */
   #mergedPage<T>(
-    list: PagedList,
+    list: MergedList['list'],
     cursor: string | undefined,
     fetch: (upstream: McpUpstream, cursor: string | undefined) => Promise<SourcePage<T>>,
   ) {
     const { upstreams, pageSize, logger } = this.#options;
     const sources = [...upstreams.values()].map(listedUpstream);
-    return withMcpCursor(() =>
-      mergedPage(sources, list, cursor, (source, at) => fetch(source.upstream, at), {
-        pageSize,
-        onLeftOut: (source, error) =>
-          logger.warn(`server "${source.name}": its ${list} are left out of a list: ${String(error)}`),
-      }),
-    );
+    return mergedPage(sources, list, cursor, (source, at) => fetch(source.upstream, at), {
+      pageSize,
+      onLeftOut: (source, error) =>
+        logger.warn(`server "${source.name}": its ${list} are left out of a list: ${String(error)}`),
+    }).catch((error: unknown) => {
+      throw asMcpCursorError(error);
+    });
   }
 
   /** Ends at its upstream a subscription no session holds any more. */
   async #unsubscribeAt(item: SourceItem): Promise<void> {
     const upstream = this.#options.upstreams.get(item.source);
     if (upstream?.status !== 'ready') return;
-    await upstream
-      .request({ method: 'resources/unsubscribe', params: { uri: item.name } }, EmptyResultSchema, {
-        what: `resources/unsubscribe "${item.name}"`,
-      })
-      .catch((error: unknown) =>
-        this.#options.logger.debug(`server "${item.source}": unsubscribing failed: ${String(error)}`),
-      );
+    await send(upstream, 'resources/unsubscribe', { uri: item.name }, EmptyResultSchema).catch((error: unknown) =>
+      this.#options.logger.debug(`server "${item.source}": unsubscribing failed: ${String(error)}`),
+    );
   }
 
   /** The most detailed level any session asked for, set on every upstream with logging when it changed. */
@@ -371,9 +312,7 @@ export class McpPassThrough {
         const level = this.#interests.logLevelFor(upstream.name, Boolean(only));
         if (level === undefined) return;
         try {
-          await upstream.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, {
-            what: 'logging/setLevel',
-          });
+          await send(upstream, 'logging/setLevel', { level }, EmptyResultSchema);
           this.#interests.logLevelSet(upstream.name, level);
         } catch (error) {
           this.#options.logger.warn(`server "${upstream.name}": logging/setLevel ${level} failed: ${String(error)}`);
@@ -387,13 +326,9 @@ export class McpPassThrough {
     const uris = this.#interests.sourceRestarted(upstream.name);
     void this.#applyLogLevel(upstream);
     for (const uri of uris) {
-      upstream
-        .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, {
-          what: `resources/subscribe "${uri}"`,
-        })
-        .catch((error: unknown) =>
-          this.#options.logger.warn(`server "${upstream.name}": re-subscribing failed: ${String(error)}`),
-        );
+      send(upstream, 'resources/subscribe', { uri }, EmptyResultSchema).catch((error: unknown) =>
+        this.#options.logger.warn(`server "${upstream.name}": re-subscribing failed: ${String(error)}`),
+      );
     }
   }
 
@@ -446,18 +381,13 @@ export class McpPassThrough {
   }
 
   #onRequest(upstream: McpUpstream, request: UpstreamClientRequest, extra: UpstreamRequestExtra): Promise<unknown> {
-    const route = routeUpstreamRequest(
-      this.#interests.sessions(),
-      upstream.name,
-      request.method,
-      this.#options.soleSession,
-    );
-    return sendToClient(route, upstream.name, request, extra, this.#options.requestTimeoutMs);
+    const { soleSession, requestTimeoutMs: timeout } = this.#options;
+    return sendToClient(this.#interests.sessions(), upstream.name, request, extra, { soleSession, timeout });
   }
 }
 
 /** An upstream as core's merged list reads it: its name, whether it is up, which lists it has. */
-function listedUpstream(upstream: McpUpstream): ListedUpstream {
+function listedUpstream(upstream: McpUpstream): ListedSource & { upstream: McpUpstream } {
   return {
     upstream,
     name: upstream.name,
@@ -474,16 +404,34 @@ function next(page: { nextCursor?: string }): { nextCursor?: string } {
   return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
 }
 
-function listRequest<M extends 'resources/list' | 'resources/templates/list' | 'prompts/list'>(
-  method: M,
-  cursor: string | undefined,
-) {
-  return { method, params: cursor === undefined ? {} : { cursor } } as const;
+/** Which param of a by-name request names its item: a resource's URI, a prompt's name, a completion's ref. */
+type NamedBy = 'uri' | 'name' | 'ref';
+
+/**
+ * The requests forwarded to the upstream their item names: the request, the result, the capability
+ * that offers it, and the param naming the item. A request more is a row more.
+ */
+const BY_NAME = [
+  [ReadResourceRequestSchema, ReadResourceResultSchema, 'resources', 'uri'],
+  [GetPromptRequestSchema, GetPromptResultSchema, 'prompts', 'name'],
+  [CompleteRequestSchema, CompleteResultSchema, 'completions', 'ref'],
+] as const;
+
+/** Sets a handler of a row of a table above (the SDK types each request schema's handler apart). */
+function answer(
+  server: Server,
+  schema: AnyObjectSchema,
+  handler: (request: unknown, extra: ClientRequestExtra) => Promise<unknown>,
+): void {
+  server.setRequestHandler(schema as typeof ListResourcesRequestSchema, handler as never);
 }
 
-/** A forwarded request in words, for error messages: its method, and the URI or name it is about. */
-function describeRequest(request: ClientRequest): string {
-  const params = (request.params ?? {}) as { uri?: unknown; name?: unknown };
-  const about = typeof params.uri === 'string' ? params.uri : typeof params.name === 'string' ? params.name : undefined;
-  return about === undefined ? request.method : `${request.method} "${about}"`;
+/** The -32602 for a prompt name or URI that leads to no server, saying what the names look like. */
+function unknownName(kind: 'prompt' | 'resource', name: string): McpError {
+  const shown = name.length > 200 ? `${name.slice(0, 200)}… (${name.length} characters)` : name;
+  const form =
+    kind === 'prompt'
+      ? 'prompts/list names prompts <server>__<prompt>'
+      : 'resources/list and resources/templates/list give URIs as <server>+<uri>';
+  return new McpError(ErrorCode.InvalidParams, `Unknown ${kind} "${shown}": ${form}.`);
 }

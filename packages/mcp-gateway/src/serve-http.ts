@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidOptionError } from '@toolscout/core/errors';
+import { checkOptionRules, isWholeNumberFrom, type OptionRule } from '@toolscout/core/internal';
 import type { McpConnectable } from '@toolscout/mcp';
 import { McpConnectionLimitError } from '@toolscout/mcp';
 import { type AccessRefusal, createAccessCheck } from './http-access.js';
@@ -99,13 +99,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
   });
 }
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidOptionError(name, `${name} must be a positive integer; got ${String(value)}.`);
-  }
-  return value;
-}
+/** The endpoint's own options, one rule each (core's table form); the access options are `createAccessCheck`'s. */
+const RULES: readonly OptionRule<ServeHttpOptions>[] = [
+  ['port', (port) => isWholeNumberFrom(0)(port) && (port as number) <= 65535, 'an integer from 0 to 65535', 'required'],
+  ['host', (host) => typeof host === 'string' && host !== '', 'a host name or address'],
+  ['path', (path) => typeof path === 'string' && path.startsWith('/'), 'a path starting with "/"'],
+  ['sessionIdleMs', isWholeNumberFrom(1), 'a positive integer (milliseconds)'],
+  ['maxSessions', isWholeNumberFrom(1), 'a positive integer'],
+  ['maxBodyBytes', isWholeNumberFrom(1), 'a positive integer (bytes)'],
+];
 
 /** What a POST body turned out to be: JSON-RPC messages, or the error to answer. */
 type PostBody = { ok: true; body: unknown } | { ok: false; status: number; code: number; message: string };
@@ -146,18 +148,15 @@ async function readPostBody(req: IncomingMessage, limit: number): Promise<PostBo
 
 /** The options with their defaults, checked; throws `InvalidOptionError`. */
 function resolveOptions(options: ServeHttpOptions) {
-  const { port } = options;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidOptionError('port', `port must be an integer from 0 to 65535; got ${String(port)}.`);
-  }
+  checkOptionRules(options, RULES, 'serveHttp(gateway, { port })');
   const host = options.host ?? '127.0.0.1';
   return {
-    port,
+    port: options.port,
     host,
     path: options.path ?? '/mcp',
-    idleMs: positiveInteger('sessionIdleMs', options.sessionIdleMs, 30 * 60_000),
-    maxSessions: positiveInteger('maxSessions', options.maxSessions, DEFAULT_MAX_SESSIONS),
-    maxBody: positiveInteger('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
+    idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxBody: options.maxBodyBytes ?? 4 * 1024 * 1024,
     logger: options.logger ?? silentLogger,
     checkAccess: createAccessCheck({ ...options, host }),
   };
