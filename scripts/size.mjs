@@ -8,8 +8,8 @@
 // (test-utils/; adapters keep theirs outside src/). The budget (issue #14) is 500 raw lines (as `wc -l`
 // counts them) per adapter, and --check holds every adapter to it; lines of code (neither blank nor
 // only comment, as cloc counts them) are shown for information. A core file's budget counts raw
-// lines too. The gateway in front of many MCP servers (@toolscout/mcp-gateway) is a program built on
-// the MCP adapter, not an adapter: it is shown on its own row, without a budget.
+// lines too. The gateway in front of many MCP servers (@toolscout/mcp-gateway) is shown on rows of its
+// own, without a budget (its program apart from its MCP wiring): see DESIGN.md for why it is over 500.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +24,31 @@ const ADAPTERS = [
   { name: '@toolscout/mcp', dir: 'packages/mcp' },
   { name: '@toolscout/tanstack-ai', dir: 'packages/tanstack-ai' },
 ];
-/** Modules shown for information, without a budget. */
-const MODULES = [{ name: '@toolscout/mcp-gateway (a program, not an adapter)', dir: 'packages/mcp-gateway' }];
+/** Modules shown for information, without a budget; `parts` splits a module's files into rows of their own. */
+const MODULES = [
+  {
+    name: '@toolscout/mcp-gateway (over the adapter budget: see DESIGN.md)',
+    dir: 'packages/mcp-gateway',
+    parts: [
+      {
+        name: 'its program: CLI, stdio and HTTP serving, access, config, child processes',
+        files: [
+          'bin.ts',
+          'cli.ts',
+          'serve-stdio.ts',
+          'serve-http.ts',
+          'http-access.ts',
+          'json-rpc-lines.ts',
+          'stdio-upstream-transport.ts',
+          'process-group.ts',
+          'upstream-environment.ts',
+          'mcp-servers-config.ts',
+          'logger.ts',
+        ],
+      },
+    ],
+  },
+];
 
 function isSource(file) {
   return file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.test-d.ts');
@@ -111,6 +134,13 @@ for (const module of MODULES) {
   if (files.length === 0) continue;
   const size = measure(files);
   rows.push(`| ${module.name} | ${size.files} | ${size.code} | ${size.raw} | no budget |`);
+  for (const part of module.parts ?? []) {
+    const inPart = files.filter((file) => part.files.includes(relative(join(root, module.dir, 'src'), file)));
+    const partSize = measure(inPart);
+    const rest = measure(files.filter((file) => !inPart.includes(file)));
+    rows.push(`| … ${part.name} | ${partSize.files} | ${partSize.code} | ${partSize.raw} | |`);
+    rows.push(`| … the rest: MCP wiring on core's sources | ${rest.files} | ${rest.code} | ${rest.raw} | |`);
+  }
 }
 const coreFiles = sourceFiles(join(root, 'packages/core/src')).map((file) => ({
   file: relative(join(root, 'packages/core/src'), file),
