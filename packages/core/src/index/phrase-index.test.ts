@@ -37,31 +37,48 @@ describe('PhraseIndex', () => {
     const docs: number[] = [];
     const freqs: number[] = [];
     const postings = postingsOf([0, 1, 2, 3], [1, 1, 1, 1]);
-    index.matches(1, 2, [postings, postings], [postings], new Int32Array(4), 2, docs, freqs);
+    index.matches(1, 2, postings, postings, docs, freqs);
     expect(docs).toEqual([0, 1]); // each document looked at once, though in both postings
     expect(freqs).toEqual([1, 2]);
   });
 
-  it('looks only at the documents the other term is in, when it is rare enough to mark them', () => {
-    const index = new PhraseIndex();
-    index.add(0, lines(1, 2, 3));
-    index.add(1, lines(2, 1, -1, 1, 2));
-    index.add(2, lines(1, 2)); // has the pair, but the other term's postings (made up) leave it out
-    const docs: number[] = [];
-    const freqs: number[] = [];
-    const seen = new Int32Array(3);
-    const candidates = postingsOf([0, 1, 2], [1, 1, 1]);
-    index.matches(1, 2, [candidates], [postingsOf([0, 1], [1, 1])], seen, 2, docs, freqs);
-    expect(docs).toEqual([0, 1]);
-    expect(freqs).toEqual([1, 2]);
-    // Far more common than the candidates: not marked, every candidate's lines are scanned.
-    docs.length = 0;
-    const common = postingsOf(
-      Array.from({ length: 100 }, (_, i) => i),
-      new Array(100).fill(1),
+  it("finds every pair of a built or loaded index's documents, their pair filters skipping only documents without it", () => {
+    // Seeded pseudo-random lines of 300 documents over 40 terms, with line breaks: every pair's
+    // documents and counts as a scan of every document's lines finds them.
+    let seed = 7;
+    const next = (below: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return (seed >>> 8) % below;
+    };
+    const docLines = Array.from({ length: 300 }, () =>
+      lines(...Array.from({ length: 1 + next(60) }, () => (next(12) === 0 ? -1 : next(40)))),
     );
-    index.matches(1, 2, [candidates], [common], new Int32Array(100), 2, docs, []);
-    expect(docs).toEqual([0, 1, 2]);
+    const buffer = Int32Array.from(docLines.flatMap((own) => [...own]));
+    const starts = new Int32Array(docLines.length + 1);
+    docLines.forEach((own, doc) => {
+      starts[doc + 1] = starts[doc]! + own.length;
+    });
+    const index = PhraseIndex.fromBuffer(buffer, starts);
+    const everyDoc = postingsOf(
+      docLines.map((_, doc) => doc),
+      docLines.map(() => 1),
+    );
+    for (let a = 0; a < 40; a++) {
+      for (let b = a + 1; b < 40; b++) {
+        const expected: [number, number][] = [];
+        docLines.forEach((own, doc) => {
+          let freq = 0;
+          for (let i = 0; i + 1 < own.length; i++) {
+            if ((own[i] === a && own[i + 1] === b) || (own[i] === b && own[i + 1] === a)) freq += 1;
+          }
+          if (freq > 0) expected.push([doc, freq]);
+        });
+        const docs: number[] = [];
+        const freqs: number[] = [];
+        index.matches(a, b, undefined, everyDoc, docs, freqs);
+        expect(docs.map((doc, i) => [doc, freqs[i]])).toEqual(expected);
+      }
+    }
   });
 
   it('keeps the running average of pairs per document as documents come and go', () => {
@@ -98,7 +115,7 @@ describe('PhraseIndex', () => {
       const docs: number[] = [];
       const freqs: number[] = [];
       const postings = postingsOf([0, 1, 2, 3, 4], [1, 1, 1, 1, 1]);
-      index.matches(1, 2, [postings], [postings], new Int32Array(5), 2, docs, freqs);
+      index.matches(1, 2, postings, undefined, docs, freqs);
       return { docs, freqs };
     };
     expect(match(bulk)).toEqual({ docs: [0, 1], freqs: [1, 2] });
