@@ -15,21 +15,29 @@ function pairHash(first: number, second: number): number {
   return (hash ^ (hash >>> 12)) >>> 0;
 }
 
-/** The words of a document's pair filter (128 bits: few documents have over 40 pairs). */
-const FILTER_WORDS = 4;
-const FILTER_MASK = FILTER_WORDS * 32 - 1;
 const EMPTY = new Int32Array(0);
 
-/** Sets in `filters` the bits of document `doc`'s pairs, its lines being `lines[start]` to `lines[end - 1]`. */
+/**
+ * Where the pair filter of bulk document `doc`, whose lines start at `lineStart`, starts (in words):
+ * a document of `n` line entries has `n / 4` words and one more (8 bits an entry at least).
+ */
+function filterStart(lineStart: number, doc: number): number {
+  return (lineStart >>> 2) + doc;
+}
+
+/** Sets in `filters` the bits of bulk document `doc`'s pairs (its lines `lines[start]` to `lines[end - 1]`). */
 function fillFilter(filters: Uint32Array, doc: number, lines: Int32Array, start: number, end: number): void {
-  const base = doc * FILTER_WORDS;
+  const from = filterStart(start, doc);
+  const bits = (filterStart(end, doc + 1) - from) * 32;
   for (let i = start; i + 1 < end; i++) {
     const x = lines[i]!;
     const y = lines[i + 1]!;
     if (x < 0 || y < 0 || x === y) continue;
     const hash = pairHash(Math.min(x, y), Math.max(x, y));
-    filters[base + ((hash & FILTER_MASK) >>> 5)]! |= 1 << (hash & 31);
-    filters[base + (((hash >>> 16) & FILTER_MASK) >>> 5)]! |= 1 << ((hash >>> 16) & 31);
+    const first = (((hash & 0xffff) / 0x10000) * bits) | 0;
+    const second = (((hash >>> 16) / 0x10000) * bits) | 0;
+    filters[from + (first >>> 5)]! |= 1 << (first & 31);
+    filters[from + (second >>> 5)]! |= 1 << (second & 31);
   }
 }
 
@@ -155,14 +163,6 @@ export class PhraseIndex {
     this.#lines[doc] = lines;
     this.#lengths[doc] = length;
     this.#count += 1;
-    if (this.#filters !== undefined) {
-      if (this.#filters.length < (doc + 1) * FILTER_WORDS) {
-        const grown = new Uint32Array(Math.max(doc + 1, (this.#filters.length / FILTER_WORDS) * 2) * FILTER_WORDS);
-        grown.set(this.#filters);
-        this.#filters = grown;
-      }
-      fillFilter(this.#filters, doc, lines, 0, lines.length);
-    }
     const previous = this.#count - 1;
     this.#average = (this.#average * previous + length) / (previous + 1);
   }
@@ -173,8 +173,10 @@ export class PhraseIndex {
     const count = this.#count;
     this.#average = count === 1 ? 0 : (this.#average * count - this.#lengths[doc]!) / (count - 1);
     if (this.#lines[doc] !== undefined) this.#lines[doc] = undefined;
-    else this.#alive[doc] = 0;
-    this.#filters?.fill(0, doc * FILTER_WORDS, (doc + 1) * FILTER_WORDS);
+    else {
+      this.#alive[doc] = 0;
+      this.#filters?.fill(0, filterStart(this.#starts[doc]!, doc), filterStart(this.#starts[doc + 1]!, doc + 1));
+    }
     this.#count -= 1;
   }
 
@@ -192,11 +194,12 @@ export class PhraseIndex {
     freqs: number[],
   ): void {
     const filters = this.#pairFilters();
+    const bulkCount = this.#bulkCount;
+    const starts = this.#starts;
+    // The pair's two bits, as fractions of a document's filter.
     const hash = pairHash(Math.min(a, b), Math.max(a, b));
-    const firstWord = (hash & FILTER_MASK) >>> 5;
-    const firstBit = 1 << (hash & 31);
-    const secondWord = ((hash >>> 16) & FILTER_MASK) >>> 5;
-    const secondBit = 1 << ((hash >>> 16) & 31);
+    const low = (hash & 0xffff) / 0x10000;
+    const high = (hash >>> 16) / 0x10000;
     // The two lists merged in document order, each document once.
     const data1 = name?.data ?? EMPTY;
     let at1 = name?.docsAt ?? 0;
@@ -210,15 +213,19 @@ export class PhraseIndex {
       const doc = Math.min(doc1, doc2);
       if (doc1 === doc) at1 += 1;
       if (doc2 === doc) at2 += 1;
-      // Skipped when its filter says the document lacks the pair (a removed one's is empty).
-      const base = doc * FILTER_WORDS;
-      if ((filters[base + firstWord]! & firstBit) === 0 || (filters[base + secondWord]! & secondBit) === 0) continue;
       let lines = this.#bulk;
       let start = 0;
       let end = 0;
-      if (doc < this.#bulkCount) {
-        start = this.#starts[doc]!;
-        end = this.#starts[doc + 1]!;
+      if (doc < bulkCount) {
+        start = starts[doc]!;
+        end = starts[doc + 1]!;
+        // Skipped when its filter says the document lacks the pair (a removed one's is empty).
+        const from = filterStart(start, doc);
+        const bits = (filterStart(end, doc + 1) - from) * 32;
+        const first = (low * bits) | 0;
+        const second = (high * bits) | 0;
+        if ((filters[from + (first >>> 5)]! & (1 << (first & 31))) === 0) continue;
+        if ((filters[from + (second >>> 5)]! & (1 << (second & 31))) === 0) continue;
       } else {
         const own = this.#lines[doc];
         if (own === undefined) continue;
@@ -240,20 +247,18 @@ export class PhraseIndex {
   }
 
   /**
-   * Per document number, {@link FILTER_WORDS} words of a Bloom filter of its pairs (two bits a
-   * pair), made on first use and kept as documents come and go (a removed one's emptied).
+   * The bulk documents' Bloom filters of their pairs (two bits a pair; see {@link filterStart}),
+   * made on first use, a removed document's emptied; a document added later has none.
    */
   #filters: Uint32Array | undefined;
 
   #pairFilters(): Uint32Array {
     if (this.#filters !== undefined) return this.#filters;
-    const filters = new Uint32Array(Math.max(this.#bulkCount, this.#lines.length) * FILTER_WORDS);
-    for (let doc = 0; doc < this.#bulkCount; doc++) {
+    const count = this.#bulkCount;
+    const filters = new Uint32Array(filterStart(this.#starts[count]!, count));
+    for (let doc = 0; doc < count; doc++) {
       if (this.#alive[doc] === 1) fillFilter(filters, doc, this.#bulk, this.#starts[doc]!, this.#starts[doc + 1]!);
     }
-    this.#lines.forEach((own, doc) => {
-      if (own !== undefined) fillFilter(filters, doc, own, 0, own.length);
-    });
     this.#filters = filters;
     return filters;
   }
