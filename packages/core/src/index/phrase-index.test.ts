@@ -37,14 +37,35 @@ describe('PhraseIndex', () => {
     const docs: number[] = [];
     const freqs: number[] = [];
     const postings = postingsOf([0, 1, 2, 3], [1, 1, 1, 1]);
-    index.matches(1, 2, postings, postings, docs, freqs);
+    index.matches(1, 2, [postings, postings], [postings], new Int32Array(4), 2, docs, freqs);
     expect(docs).toEqual([0, 1]); // each document looked at once, though in both postings
     expect(freqs).toEqual([1, 2]);
   });
 
-  it("finds every pair of a built or loaded index's documents, their pair filters skipping only documents without it", () => {
-    // Seeded pseudo-random lines of 300 documents over 40 terms, with line breaks: every pair's
-    // documents and counts as a scan of every document's lines finds them.
+  it('looks only at the documents the other term is in, when it is rare enough to mark them', () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(1, 2, 3));
+    index.add(1, lines(2, 1, -1, 1, 2));
+    index.add(2, lines(1, 2)); // has the pair, but the other term's postings (made up) leave it out
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    const seen = new Int32Array(3);
+    const candidates = postingsOf([0, 1, 2], [1, 1, 1]);
+    index.matches(1, 2, [candidates], [postingsOf([0, 1], [1, 1])], seen, 2, docs, freqs);
+    expect(docs).toEqual([0, 1]);
+    expect(freqs).toEqual([1, 2]);
+    // Far more common than the candidates: not marked, every candidate's lines are scanned.
+    docs.length = 0;
+    const common = postingsOf(
+      Array.from({ length: 100 }, (_, i) => i),
+      new Array(100).fill(1),
+    );
+    index.matches(1, 2, [candidates], [common], new Int32Array(100), 2, docs, []);
+    expect(docs).toEqual([0, 1, 2]);
+  });
+
+  it('finds every pair of a built index, with its count, as a scan of every document finds it', () => {
+    // Seeded pseudo-random lines of 300 documents over 40 terms, with line breaks.
     let seed = 7;
     const next = (below: number) => {
       seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
@@ -59,10 +80,9 @@ describe('PhraseIndex', () => {
       starts[doc + 1] = starts[doc]! + own.length;
     });
     const index = PhraseIndex.fromBuffer(buffer, starts);
-    const everyDoc = postingsOf(
-      docLines.map((_, doc) => doc),
-      docLines.map(() => 1),
-    );
+    const docsOf = (term: number) => docLines.flatMap((own, doc) => (own.includes(term) ? [doc] : []));
+    const seen = new Int32Array(docLines.length);
+    let stamp = 0;
     for (let a = 0; a < 40; a++) {
       for (let b = a + 1; b < 40; b++) {
         const expected: [number, number][] = [];
@@ -73,9 +93,12 @@ describe('PhraseIndex', () => {
           }
           if (freq > 0) expected.push([doc, freq]);
         });
+        const [ofA, ofB] = [docsOf(a), docsOf(b)];
         const docs: number[] = [];
         const freqs: number[] = [];
-        index.matches(a, b, undefined, everyDoc, docs, freqs);
+        stamp += 2;
+        const postings = (of: number[]) => postingsOf(of, new Array(of.length).fill(1));
+        index.matches(a, b, [postings(ofA)], [postings(ofB)], seen, stamp, docs, freqs);
         expect(docs.map((doc, i) => [doc, freqs[i]])).toEqual(expected);
       }
     }
@@ -115,7 +138,7 @@ describe('PhraseIndex', () => {
       const docs: number[] = [];
       const freqs: number[] = [];
       const postings = postingsOf([0, 1, 2, 3, 4], [1, 1, 1, 1, 1]);
-      index.matches(1, 2, postings, undefined, docs, freqs);
+      index.matches(1, 2, [postings], [postings], new Int32Array(5), 2, docs, freqs);
       return { docs, freqs };
     };
     expect(match(bulk)).toEqual({ docs: [0, 1], freqs: [1, 2] });

@@ -1,44 +1,16 @@
 // Phrase matching: two query terms found side by side, in either order, in a line of a tool's name
 // or description. Rather than indexing every pair of neighbouring words (a pair vocabulary as big
 // as the word vocabulary, built for every tool), each document keeps its lines as the ids of its
-// keyword index entries, and a query pair is matched at search time among the documents of its rarer
-// word, each document's lines read only when its pair filter (a small Bloom filter made from its
-// lines, under 5% false positives) says it may have the pair.
+// keyword index entries, and a query pair is matched at search time among the documents that have
+// both words.
 import { describeNumber, isCount, isMeanOf } from '../values.js';
 import type { Postings } from './keyword-index.js';
 
-/** A hash of the pair of entry ids `first < second` (for the documents' pair filters). */
-function pairHash(first: number, second: number): number {
-  let hash = Math.imul(first, 0x9e3779b1) ^ Math.imul(second + 0x7f4a7c15, 0x85ebca6b);
-  hash ^= hash >>> 15;
-  hash = Math.imul(hash, 0x2c1b3c6d);
-  return (hash ^ (hash >>> 12)) >>> 0;
-}
-
-const EMPTY = new Int32Array(0);
-
-/**
- * Where the pair filter of bulk document `doc`, whose lines start at `lineStart`, starts (in words):
- * a document of `n` line entries has `n / 4` words and one more (8 bits an entry at least).
- */
-function filterStart(lineStart: number, doc: number): number {
-  return (lineStart >>> 2) + doc;
-}
-
-/** Sets in `filters` the bits of bulk document `doc`'s pairs (its lines `lines[start]` to `lines[end - 1]`). */
-function fillFilter(filters: Uint32Array, doc: number, lines: Int32Array, start: number, end: number): void {
-  const from = filterStart(start, doc);
-  const bits = (filterStart(end, doc + 1) - from) * 32;
-  for (let i = start; i + 1 < end; i++) {
-    const x = lines[i]!;
-    const y = lines[i + 1]!;
-    if (x < 0 || y < 0 || x === y) continue;
-    const hash = pairHash(Math.min(x, y), Math.max(x, y));
-    const first = (((hash & 0xffff) / 0x10000) * bits) | 0;
-    const second = (((hash >>> 16) / 0x10000) * bits) | 0;
-    filters[from + (first >>> 5)]! |= 1 << (first & 31);
-    filters[from + (second >>> 5)]! |= 1 << (second & 31);
-  }
+/** How many postings some postings lists have. */
+function postingCount(lists: readonly (Postings | undefined)[]): number {
+  let count = 0;
+  for (const postings of lists) count += postings?.length ?? 0;
+  return count;
 }
 
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
@@ -173,94 +145,71 @@ export class PhraseIndex {
     const count = this.#count;
     this.#average = count === 1 ? 0 : (this.#average * count - this.#lengths[doc]!) / (count - 1);
     if (this.#lines[doc] !== undefined) this.#lines[doc] = undefined;
-    else {
-      this.#alive[doc] = 0;
-      this.#filters?.fill(0, filterStart(this.#starts[doc]!, doc), filterStart(this.#starts[doc + 1]!, doc + 1));
-    }
+    else this.#alive[doc] = 0;
     this.#count -= 1;
   }
 
   /**
    * The documents where the entries `a` and `b` (ids) stand side by side, in either order, and how
-   * often, in `docs` (ascending) and `freqs`, looking only at the documents of `name` and
-   * `description`, the postings of one of the two terms that cover every line it is in.
+   * often, in `docs` and `freqs`. `candidates` are postings of one of the two terms that cover every
+   * line it is in (its name and description postings), `others` those of the other term: a line
+   * can have the pair only in a document of both. `seen` marks documents: `stamp - 1` those of
+   * `others` (when it pays to mark them), `stamp` those looked at.
    */
   matches(
     a: number,
     b: number,
-    name: Postings | undefined,
-    description: Postings | undefined,
+    candidates: readonly (Postings | undefined)[],
+    others: readonly (Postings | undefined)[],
+    seen: Int32Array,
+    stamp: number,
     docs: number[],
     freqs: number[],
   ): void {
-    const filters = this.#pairFilters();
-    const bulkCount = this.#bulkCount;
-    const starts = this.#starts;
-    // The pair's two bits, as fractions of a document's filter.
-    const hash = pairHash(Math.min(a, b), Math.max(a, b));
-    const low = (hash & 0xffff) / 0x10000;
-    const high = (hash >>> 16) / 0x10000;
-    // The two lists merged in document order, each document once.
-    const data1 = name?.data ?? EMPTY;
-    let at1 = name?.docsAt ?? 0;
-    const end1 = at1 + (name?.length ?? 0);
-    const data2 = description?.data ?? EMPTY;
-    let at2 = description?.docsAt ?? 0;
-    const end2 = at2 + (description?.length ?? 0);
-    while (at1 < end1 || at2 < end2) {
-      const doc1 = at1 < end1 ? data1[at1]! : 0x7fffffff;
-      const doc2 = at2 < end2 ? data2[at2]! : 0x7fffffff;
-      const doc = Math.min(doc1, doc2);
-      if (doc1 === doc) at1 += 1;
-      if (doc2 === doc) at2 += 1;
-      let lines = this.#bulk;
-      let start = 0;
-      let end = 0;
-      if (doc < bulkCount) {
-        start = starts[doc]!;
-        end = starts[doc + 1]!;
-        // Skipped when its filter says the document lacks the pair (a removed one's is empty).
-        const from = filterStart(start, doc);
-        const bits = (filterStart(end, doc + 1) - from) * 32;
-        const first = (low * bits) | 0;
-        const second = (high * bits) | 0;
-        if ((filters[from + (first >>> 5)]! & (1 << (first & 31))) === 0) continue;
-        if ((filters[from + (second >>> 5)]! & (1 << (second & 31))) === 0) continue;
-      } else {
-        const own = this.#lines[doc];
-        if (own === undefined) continue;
-        lines = own;
-        end = own.length;
-      }
-      let freq = 0;
-      for (let i = start; i + 1 < end; i++) {
-        const x = lines[i];
-        if (x !== a && x !== b) continue;
-        const y = lines[i + 1];
-        if ((x === a && y === b) || (x === b && y === a)) freq += 1;
-      }
-      if (freq > 0) {
-        docs.push(doc);
-        freqs.push(freq);
+    // Marking the other term's documents costs one write each, and spares scanning the lines of
+    // every candidate without it: worth it unless the other term is far more common.
+    const inOthers = stamp - 1;
+    const filter = postingCount(others) < postingCount(candidates) * (this.#average + 1);
+    if (filter) {
+      for (const postings of others) {
+        if (postings === undefined) continue;
+        const { data, docsAt, length } = postings;
+        for (let i = docsAt; i < docsAt + length; i++) seen[data[i]!] = inOthers;
       }
     }
-  }
-
-  /**
-   * The bulk documents' Bloom filters of their pairs (two bits a pair; see {@link filterStart}),
-   * made on first use, a removed document's emptied; a document added later has none.
-   */
-  #filters: Uint32Array | undefined;
-
-  #pairFilters(): Uint32Array {
-    if (this.#filters !== undefined) return this.#filters;
-    const count = this.#bulkCount;
-    const filters = new Uint32Array(filterStart(this.#starts[count]!, count));
-    for (let doc = 0; doc < count; doc++) {
-      if (this.#alive[doc] === 1) fillFilter(filters, doc, this.#bulk, this.#starts[doc]!, this.#starts[doc + 1]!);
+    for (const postings of candidates) {
+      if (postings === undefined) continue;
+      const { data, docsAt, length } = postings;
+      for (let p = docsAt; p < docsAt + length; p++) {
+        const doc = data[p]!;
+        const mark = seen[doc];
+        if (mark === stamp || (filter && mark !== inOthers)) continue;
+        seen[doc] = stamp;
+        let lines = this.#bulk;
+        let start = 0;
+        let end = 0;
+        if (doc < this.#bulkCount && this.#alive[doc] === 1) {
+          start = this.#starts[doc]!;
+          end = this.#starts[doc + 1]!;
+        } else {
+          const own = this.#lines[doc];
+          if (own === undefined) continue;
+          lines = own;
+          end = own.length;
+        }
+        let freq = 0;
+        for (let i = start; i + 1 < end; i++) {
+          const x = lines[i];
+          if (x !== a && x !== b) continue;
+          const y = lines[i + 1];
+          if ((x === a && y === b) || (x === b && y === a)) freq += 1;
+        }
+        if (freq > 0) {
+          docs.push(doc);
+          freqs.push(freq);
+        }
+      }
     }
-    this.#filters = filters;
-    return filters;
   }
 
   /**

@@ -262,13 +262,17 @@ export class Scorer {
       const second = keyword.get(y);
       if (first === undefined || second === undefined) continue;
       const rarer = phraseCandidates(first) <= phraseCandidates(second) ? first : second;
+      const other = rarer === first ? second : first;
       docs.length = 0;
       freqs.length = 0;
+      this.#stamp += 2; // (two marks: see PhraseIndex.matches)
       this.#phrases.matches(
         first.id,
         second.id,
-        rarer.fields[NAME_FIELD],
-        rarer.fields[DESCRIPTION_FIELD],
+        [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]],
+        [other.fields[NAME_FIELD], other.fields[DESCRIPTION_FIELD]],
+        this.#termMark,
+        this.#stamp,
         docs,
         freqs,
       );
