@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { TermEntry } from './keyword-index.js';
 import { distinctPairCount, PhraseIndex } from './phrase-index.js';
-import { postingsOf } from './postings.js';
+import { type Postings, postingsOf } from './postings.js';
+import { INDEX_FIELDS } from './tool-document.js';
 
 const lines = (...ids: number[]) => Int32Array.from(ids);
+
+/** A keyword entry with only name postings (of frequency 1). */
+function nameEntry(id: number, docs: number[]): TermEntry {
+  const fields: (Postings | undefined)[] = [];
+  fields[INDEX_FIELDS.indexOf('name')] = postingsOf(docs, new Array(docs.length).fill(1));
+  return { id, term: `t${id}`, fields, refs: docs.length, lookupRefs: docs.length };
+}
 
 describe('distinctPairCount', () => {
   it('counts each unordered pair of different neighbours once, never across lines', () => {
@@ -102,6 +111,37 @@ describe('PhraseIndex', () => {
         expect(docs.map((doc, i) => [doc, freqs[i]])).toEqual(expected);
       }
     }
+  });
+
+  it("keeps a pair's matches for the next query, until a document comes or goes", () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(1, 2, 3));
+    index.add(1, lines(2, 1, -1, 1, 2));
+    index.add(2, lines(1, 3));
+    const seen = new Int32Array(8);
+    const matchesOf = (first: TermEntry, second: TermEntry, stamp: number) => {
+      const { docs, freqs } = index.pairMatches(first, second, seen, stamp);
+      return [...docs].map((doc, i) => [doc, freqs[i]]);
+    };
+    const one = nameEntry(1, [0, 1, 2]);
+    const two = nameEntry(2, [0, 1]);
+    expect(matchesOf(one, two, 2)).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    // The same pair in the other order: the same matches, kept from the first time.
+    expect(index.pairMatches(two, one, seen, 4)).toBe(index.pairMatches(one, two, seen, 6));
+    index.add(3, lines(2, 1));
+    expect(matchesOf(nameEntry(1, [0, 1, 2, 3]), nameEntry(2, [0, 1, 3]), 8)).toEqual([
+      [0, 1],
+      [1, 2],
+      [3, 1],
+    ]);
+    index.remove(0);
+    expect(matchesOf(nameEntry(1, [1, 2, 3]), nameEntry(2, [1, 3]), 10)).toEqual([
+      [1, 2],
+      [3, 1],
+    ]);
   });
 
   it('keeps the running average of pairs per document as documents come and go', () => {
