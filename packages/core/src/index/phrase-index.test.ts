@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { TermEntry } from './keyword-index.js';
 import { distinctPairCount, PhraseIndex } from './phrase-index.js';
-import { postingsOf } from './postings.js';
+import { type Postings, postingsOf } from './postings.js';
+import { INDEX_FIELDS } from './tool-document.js';
 
 const lines = (...ids: number[]) => Int32Array.from(ids);
+
+/** A keyword entry with only name postings (of frequency 1). */
+function nameEntry(id: number, docs: number[]): TermEntry {
+  const fields: (Postings | undefined)[] = [];
+  fields[INDEX_FIELDS.indexOf('name')] = postingsOf(docs, new Array(docs.length).fill(1));
+  return { id, term: `t${id}`, fields, refs: docs.length, lookupRefs: docs.length };
+}
 
 describe('distinctPairCount', () => {
   it('counts each unordered pair of different neighbours once, never across lines', () => {
@@ -62,6 +71,77 @@ describe('PhraseIndex', () => {
     );
     index.matches(1, 2, [candidates], [common], new Int32Array(100), 2, docs, []);
     expect(docs).toEqual([0, 1, 2]);
+  });
+
+  it('finds every pair of a built index, with its count, as a scan of every document finds it', () => {
+    // Seeded pseudo-random lines of 300 documents over 40 terms, with line breaks.
+    let seed = 7;
+    const next = (below: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return (seed >>> 8) % below;
+    };
+    const docLines = Array.from({ length: 300 }, () =>
+      lines(...Array.from({ length: 1 + next(60) }, () => (next(12) === 0 ? -1 : next(40)))),
+    );
+    const buffer = Int32Array.from(docLines.flatMap((own) => [...own]));
+    const starts = new Int32Array(docLines.length + 1);
+    docLines.forEach((own, doc) => {
+      starts[doc + 1] = starts[doc]! + own.length;
+    });
+    const index = PhraseIndex.fromBuffer(buffer, starts);
+    const docsOf = (term: number) => docLines.flatMap((own, doc) => (own.includes(term) ? [doc] : []));
+    const seen = new Int32Array(docLines.length);
+    let stamp = 0;
+    for (let a = 0; a < 40; a++) {
+      for (let b = a + 1; b < 40; b++) {
+        const expected: [number, number][] = [];
+        docLines.forEach((own, doc) => {
+          let freq = 0;
+          for (let i = 0; i + 1 < own.length; i++) {
+            if ((own[i] === a && own[i + 1] === b) || (own[i] === b && own[i + 1] === a)) freq += 1;
+          }
+          if (freq > 0) expected.push([doc, freq]);
+        });
+        const [ofA, ofB] = [docsOf(a), docsOf(b)];
+        const docs: number[] = [];
+        const freqs: number[] = [];
+        stamp += 2;
+        const postings = (of: number[]) => postingsOf(of, new Array(of.length).fill(1));
+        index.matches(a, b, [postings(ofA)], [postings(ofB)], seen, stamp, docs, freqs);
+        expect(docs.map((doc, i) => [doc, freqs[i]])).toEqual(expected);
+      }
+    }
+  });
+
+  it("keeps a pair's matches for the next query, until a document comes or goes", () => {
+    const index = new PhraseIndex();
+    index.add(0, lines(1, 2, 3));
+    index.add(1, lines(2, 1, -1, 1, 2));
+    index.add(2, lines(1, 3));
+    const seen = new Int32Array(8);
+    const matchesOf = (first: TermEntry, second: TermEntry, stamp: number) => {
+      const { docs, freqs } = index.pairMatches(first, second, seen, stamp);
+      return [...docs].map((doc, i) => [doc, freqs[i]]);
+    };
+    const one = nameEntry(1, [0, 1, 2]);
+    const two = nameEntry(2, [0, 1]);
+    expect(matchesOf(one, two, 2)).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    // The same pair in the other order: the same matches, kept from the first time.
+    expect(index.pairMatches(two, one, seen, 4)).toBe(index.pairMatches(one, two, seen, 6));
+    index.add(3, lines(2, 1));
+    expect(matchesOf(nameEntry(1, [0, 1, 2, 3]), nameEntry(2, [0, 1, 3]), 8)).toEqual([
+      [0, 1],
+      [1, 2],
+      [3, 1],
+    ]);
+    index.remove(0);
+    expect(matchesOf(nameEntry(1, [1, 2, 3]), nameEntry(2, [1, 3]), 10)).toEqual([
+      [1, 2],
+      [3, 1],
+    ]);
   });
 
   it('keeps the running average of pairs per document as documents come and go', () => {

@@ -4,7 +4,27 @@
 // keyword index entries, and a query pair is matched at search time among the documents that have
 // both words.
 import { describeNumber, isCount, isMeanOf } from '../values.js';
-import type { Postings } from './keyword-index.js';
+import type { Postings, TermEntry } from './keyword-index.js';
+import { INDEX_FIELDS } from './tool-document.js';
+
+const NAME_FIELD = INDEX_FIELDS.indexOf('name');
+const DESCRIPTION_FIELD = INDEX_FIELDS.indexOf('description');
+
+/** How many pairs' matches a {@link PhraseIndex} keeps at most (the cache then starts over). */
+const MAX_CACHED_PAIRS = 4096;
+/** How many documents the kept matches hold at most (8 bytes each; the cache then starts over). */
+const MAX_CACHED_PAIR_DOCS = 250_000;
+
+/** The documents where a pair stands side by side (ascending or not) and how often in each. */
+export interface PairMatches {
+  readonly docs: Int32Array;
+  readonly freqs: Int32Array;
+}
+
+/** How many documents a term's phrase lines may be in (its name and description postings). */
+function phraseCandidates(entry: TermEntry): number {
+  return (entry.fields[NAME_FIELD]?.length ?? 0) + (entry.fields[DESCRIPTION_FIELD]?.length ?? 0);
+}
 
 /** How many postings some postings lists have. */
 function postingCount(lists: readonly (Postings | undefined)[]): number {
@@ -132,6 +152,7 @@ export class PhraseIndex {
   /** Adds a document's lines under its (new) document number; `length` is {@link distinctPairCount}'s. */
   add(doc: number, lines: PhraseLines, length = distinctPairCount(lines)): void {
     if (this.has(doc)) throw new Error(`PhraseIndex: document ${doc} added twice`);
+    this.#forgetPairs();
     this.#lines[doc] = lines;
     this.#lengths[doc] = length;
     this.#count += 1;
@@ -142,11 +163,55 @@ export class PhraseIndex {
   /** Removes a document (nothing when absent). */
   remove(doc: number): void {
     if (!this.has(doc)) return;
+    this.#forgetPairs();
     const count = this.#count;
     this.#average = count === 1 ? 0 : (this.#average * count - this.#lengths[doc]!) / (count - 1);
     if (this.#lines[doc] !== undefined) this.#lines[doc] = undefined;
     else this.#alive[doc] = 0;
     this.#count -= 1;
+  }
+
+  /** The matches of recent pairs, by their entries' ids (`low,high`), until a document comes or goes. */
+  readonly #pairs = new Map<string, PairMatches>();
+  #pairDocs = 0;
+
+  #forgetPairs(): void {
+    this.#pairs.clear();
+    this.#pairDocs = 0;
+  }
+
+  /**
+   * The documents where the terms of the entries `first` and `second` stand side by side, and how
+   * often ({@link PhraseIndex.matches} among the rarer one's documents, `seen` and `stamp` as there),
+   * kept for the next query with the pair until a document comes or goes.
+   */
+  pairMatches(first: TermEntry, second: TermEntry, seen: Int32Array, stamp: number): PairMatches {
+    const key = first.id < second.id ? `${first.id},${second.id}` : `${second.id},${first.id}`;
+    const cached = this.#pairs.get(key);
+    if (cached !== undefined) return cached;
+    const rarer = phraseCandidates(first) <= phraseCandidates(second) ? first : second;
+    const other = rarer === first ? second : first;
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    const candidates = [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]];
+    this.matches(
+      first.id,
+      second.id,
+      candidates,
+      [other.fields[NAME_FIELD], other.fields[DESCRIPTION_FIELD]],
+      seen,
+      stamp,
+      docs,
+      freqs,
+    );
+    const found = { docs: Int32Array.from(docs), freqs: Int32Array.from(freqs) };
+    if (this.#pairs.size >= MAX_CACHED_PAIRS || this.#pairDocs + docs.length > MAX_CACHED_PAIR_DOCS)
+      this.#forgetPairs();
+    if (docs.length <= MAX_CACHED_PAIR_DOCS / 8) {
+      this.#pairs.set(key, found);
+      this.#pairDocs += docs.length;
+    }
+    return found;
   }
 
   /**

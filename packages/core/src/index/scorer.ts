@@ -1,7 +1,7 @@
 import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenizeQuery } from '../text/tokenize.js';
-import { inTermOrder, type KeywordIndex, type TermEntry } from './keyword-index.js';
+import { inTermOrder, type KeywordIndex } from './keyword-index.js';
 import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
@@ -13,12 +13,6 @@ import type { ToolSources } from './tool-sources.js';
 const TERM_FIELDS: string[] = ['name', 'description', 'tags', 'source', 'parameters'];
 
 const NAME_FIELD = INDEX_FIELDS.indexOf('name');
-const DESCRIPTION_FIELD = INDEX_FIELDS.indexOf('description');
-
-/** How many documents a term's phrase lines may be in (its name and description postings). */
-function phraseCandidates(entry: TermEntry): number {
-  return (entry.fields[NAME_FIELD]?.length ?? 0) + (entry.fields[DESCRIPTION_FIELD]?.length ?? 0);
-}
 
 /** The fields whose terms are looked up by prefix and with typos (by number). */
 export const LOOKUP_FIELDS: readonly number[] = TERM_FIELDS.map((field) => INDEX_FIELDS.indexOf(field as IndexField));
@@ -255,27 +249,12 @@ export class Scorer {
     const { k1: k, b, delta: d } = this.#ranking;
     const total = keyword.size;
     const average = this.#phrases.average;
-    const docs: number[] = [];
-    const freqs: number[] = [];
     for (const [x, y] of pairs.values()) {
       const first = keyword.get(x);
       const second = keyword.get(y);
       if (first === undefined || second === undefined) continue;
-      const rarer = phraseCandidates(first) <= phraseCandidates(second) ? first : second;
-      const other = rarer === first ? second : first;
-      docs.length = 0;
-      freqs.length = 0;
       this.#stamp += 2; // (two marks: see PhraseIndex.matches)
-      this.#phrases.matches(
-        first.id,
-        second.id,
-        [rarer.fields[NAME_FIELD], rarer.fields[DESCRIPTION_FIELD]],
-        [other.fields[NAME_FIELD], other.fields[DESCRIPTION_FIELD]],
-        this.#termMark,
-        this.#stamp,
-        docs,
-        freqs,
-      );
+      const { docs, freqs } = this.#phrases.pairMatches(first, second, this.#termMark, this.#stamp);
       const matching = docs.length;
       if (matching === 0) continue;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
