@@ -161,7 +161,7 @@ export class McpUpstream {
   readonly #progress = new Map<string, (progress: Progress) => void>();
   #progressTokens = 0;
   /** The server's tools in the catalog: the ids it owns, with a signature of the definition each came from. */
-  #mirror: CatalogMirror<unknown> | undefined;
+  readonly #owned: CatalogMirror<unknown>;
   #transport: Transport | undefined;
   /** A connection that sent `list_changed` before its first listing was applied: it lists again once ready. */
   #changedWhileConnecting: Client | undefined;
@@ -195,6 +195,14 @@ export class McpUpstream {
     this.#logger = options.logger ?? silentLogger;
     this.#pinned = new Set(options.pinned ?? []);
     this.#reserved = new Set(options.reservedNames ?? []);
+    this.#owned = new CatalogMirror<unknown>({
+      catalog: options.catalog,
+      signature: (descriptor) => JSON.stringify([descriptor.tool, descriptor.pinned === true]),
+      onRefused: (error, descriptor) =>
+        this.#logger.warn(
+          `server "${this.name}": tool "${String((descriptor.tool as Tool).name)}" skipped: ${whySkipped(error)}`,
+        ),
+    });
     this.#source = new SupervisedSource<Client>({
       name: options.name,
       kind: 'server',
@@ -503,19 +511,6 @@ export class McpUpstream {
   #requestSync(client: Client): void {
     if (client !== this.#client) return; // the first sync of a new connection runs in #connectOnce
     void this.#syncing.request();
-  }
-
-  /** The mirror of the server's tools in the catalog (made on first use: it needs the options). */
-  get #owned(): CatalogMirror<unknown> {
-    this.#mirror ??= new CatalogMirror<unknown>({
-      catalog: this.#options.catalog,
-      signature: (descriptor) => JSON.stringify([descriptor.tool, descriptor.pinned === true]),
-      onRefused: (error, descriptor) =>
-        this.#logger.warn(
-          `server "${this.name}": tool "${String((descriptor.tool as Tool).name)}" skipped: ${whySkipped(error)}`,
-        ),
-    });
-    return this.#mirror;
   }
 
   /** Lists the server's tools and applies the difference to the catalog: adds, replaces, removes. */
