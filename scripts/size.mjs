@@ -2,14 +2,16 @@
 // The size budget of the design (DESIGN.md): every adapter at most 500 lines of source, no core
 // source file over 500 lines. Prints the table; with --check, exits 1 when a budget is broken.
 //
-//   node scripts/size.mjs [--check] [--markdown]
+//   node scripts/size.mjs [--check]   (DESIGN.md keeps a copy of the table between its size markers)
 //
 // "Source" is a package's src/**/*.ts without tests (*.test.ts, *.test-d.ts) and test helpers
 // (test-utils/; adapters keep theirs outside src/). The budget (issue #14) is 500 raw lines (as `wc -l`
 // counts them) per adapter, and --check holds every adapter to it; lines of code (neither blank nor
 // only comment, as cloc counts them) are shown for information. A core file's budget counts raw
 // lines too. The gateway in front of many MCP servers (@toolscout/mcp-gateway) is shown on rows of its
-// own, without a budget (its program apart from its MCP wiring): see DESIGN.md for why it is over 500.
+// own (its program apart from its MCP wiring): see DESIGN.md for why it is over 500. It has a
+// ceiling instead, its size when the adapter budget was set aside for it: --check fails when it grows,
+// so new behaviour lands in core (`@toolscout/core/sources`) and the gateway can only shrink.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,11 +26,15 @@ const ADAPTERS = [
   { name: '@toolscout/mcp', dir: 'packages/mcp' },
   { name: '@toolscout/tanstack-ai', dir: 'packages/tanstack-ai' },
 ];
-/** Modules shown for information, without a budget; `parts` splits a module's files into rows of their own. */
+/**
+ * Modules over the adapter budget, shown with a ceiling (`cap`, raw lines) that --check holds them to;
+ * `parts` splits a module's files into rows of their own.
+ */
 const MODULES = [
   {
     name: '@toolscout/mcp-gateway (over the adapter budget: see DESIGN.md)',
     dir: 'packages/mcp-gateway',
+    cap: 4150,
     parts: [
       {
         name: 'its program: CLI, stdio and HTTP serving, access, config, child processes',
@@ -133,7 +139,10 @@ for (const module of MODULES) {
   const files = sourceFiles(join(root, module.dir, 'src'));
   if (files.length === 0) continue;
   const size = measure(files);
-  rows.push(`| ${module.name} | ${size.files} | ${size.code} | ${size.raw} | no budget |`);
+  const ok = size.raw <= module.cap;
+  if (!ok) failures.push(`${module.name}: ${size.raw} lines (ceiling ${module.cap}: it may only shrink)`);
+  const budget = ok ? `≤ ${module.cap} (a ceiling: may only shrink)` : `**over its ceiling of ${module.cap}**`;
+  rows.push(`| ${module.name} | ${size.files} | ${size.code} | ${size.raw} | ${budget} |`);
   for (const part of module.parts ?? []) {
     const inPart = files.filter((file) => part.files.includes(relative(join(root, module.dir, 'src'), file)));
     const partSize = measure(inPart);
