@@ -4,7 +4,7 @@ import { buildKeywordIndex } from './keyword-build.js';
 import { INDEX_FIELDS, ToolIndexFeeder, toolContentHash } from './tool-document.js';
 
 describe('toolContentHash', () => {
-  it("hashes a catalog tool's text once (its tools are frozen), and a tool with other text apart", () => {
+  it("hashes a tool's text every time (a load pays it, as a fresh process does), the same text alike", () => {
     const catalog = new ToolCatalog([{ id: 'weather', description: 'Forecast for a city' }]);
     const tool = catalog.get('weather')!;
     let reads = 0;
@@ -19,10 +19,29 @@ describe('toolContentHash', () => {
     );
     const hash = toolContentHash(counted);
     expect(toolContentHash(counted)).toBe(hash);
-    expect(reads).toBe(1);
+    expect(reads).toBe(2);
     expect(toolContentHash(tool)).toBe(hash);
     const other = new ToolCatalog([{ id: 'weather', description: 'Forecast for a town' }]).get('weather')!;
     expect(toolContentHash(other)).not.toBe(hash);
+  });
+
+  it('hashes the parameter names, titles and descriptions, nested and in variants', () => {
+    const hashOf = (inputSchema: Record<string, unknown>) =>
+      toolContentHash(new ToolCatalog([{ id: 'a', inputSchema }]).get('a')!);
+    const schema = (leaf = 'the day', variant = 'zip', item = 'tag') => ({
+      type: 'object',
+      properties: {
+        city: { type: 'string', title: 'City', description: 'where' },
+        when: { type: 'object', properties: { day: { type: 'string', description: leaf } } },
+        list: { type: 'array', items: { type: 'object', properties: { [item]: { type: 'string' } } } },
+      },
+      anyOf: [{ properties: { [variant]: { type: 'string' } } }],
+    });
+    const base = hashOf(schema());
+    expect(hashOf(schema())).toBe(base);
+    expect(hashOf(schema('the date'))).not.toBe(base);
+    expect(hashOf(schema(undefined, 'postcode'))).not.toBe(base);
+    expect(hashOf(schema(undefined, undefined, 'label'))).not.toBe(base);
   });
 
   it('hashes a tool that is not frozen every time (its text may change)', () => {

@@ -289,19 +289,8 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
  * so they tell nothing more (and tokenising them is most of a fingerprint's cost).
  */
 export function toolContentHash(tool: CatalogTool<unknown>): number {
-  let hash = contentHashes.get(tool);
-  if (hash === undefined) {
-    hash = feedContent(new PairHash().text(tool.name), tool).value();
-    if (Object.isFrozen(tool)) contentHashes.set(tool, hash);
-  }
-  return hash;
+  return feedContent(new PairHash().text(tool.name), tool).value();
 }
-
-/**
- * The {@link toolContentHash} of each frozen tool (a catalog's tools are frozen, their schemas and
- * tags too: their text cannot change), so that a tool is hashed once, not at every save and load.
- */
-const contentHashes = new WeakMap<CatalogTool<unknown>, number>();
 
 /**
  * {@link Fnv32}'s rule fed two UTF-16 units at a time (one multiplication per pair): the hash of
@@ -349,17 +338,34 @@ function feedContent<H extends TextHash>(hash: H, tool: CatalogTool<unknown>): H
     .text(tool.source ?? '')
     .char(SEPARATOR);
   // (the parameter strings hashed as they are found, as if joined with `\n`: no list of them made)
-  let first = true;
-  collectParameterStrings(tool.jsonSchema, 1, {
-    count: 0,
-    add(text) {
-      if (!first) hash.char(NEWLINE);
-      first = false;
-      hash.text(text);
-    },
-  });
+  parameterHash.feed(tool.jsonSchema, hash);
   return hash;
 }
+
+/**
+ * Feeds the parameter strings of a schema to a hash, a newline between them. (One, reused: a
+ * class, so that the walk's calls of `add` see one shape; nothing here re-enters.)
+ */
+class ParameterHash implements ParameterSink {
+  count = 0;
+  #first = true;
+  #hash: TextHash = new Fnv32();
+
+  feed(schema: unknown, hash: TextHash): void {
+    this.count = 0;
+    this.#first = true;
+    this.#hash = hash;
+    collectParameterStrings(schema, 1, this);
+  }
+
+  add(text: string): void {
+    if (!this.#first) this.#hash.char(NEWLINE);
+    this.#first = false;
+    this.#hash.text(text);
+  }
+}
+
+const parameterHash = new ParameterHash();
 
 /** A tool's terms as runs (see {@link visitTool}). */
 export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {

@@ -22,7 +22,14 @@ export interface ParameterSink {
  */
 export function collectParameterStrings(node: unknown, depth: number, found: ParameterSink): void {
   if (!isRecord(node) || depth > MAX_PARAMETER_DEPTH) return;
-  const properties = node.properties;
+  // (each node's own keys read once: named reads of absent keys on schemas of a thousand shapes
+  // cost more than one pass over the few keys a node has)
+  let properties: unknown;
+  let variants = false;
+  for (const key in node) {
+    if (key === 'properties') properties = node[key];
+    else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') variants = true;
+  }
   if (isRecord(properties)) {
     const names = Object.keys(properties);
     for (let i = 0; i < names.length; i++) {
@@ -31,17 +38,28 @@ export function collectParameterStrings(node: unknown, depth: number, found: Par
       found.add(name);
       const property = properties[name];
       if (isRecord(property)) {
-        if (typeof property.title === 'string') found.add(property.title);
-        if (typeof property.description === 'string') found.add(property.description);
-        collectParameterStrings(property, depth + 1, found);
-        if (isRecord(property.items)) collectParameterStrings(property.items, depth + 1, found);
+        let title: unknown;
+        let description: unknown;
+        let items: unknown;
+        let nested = false;
+        for (const key in property) {
+          if (key === 'title') title = property[key];
+          else if (key === 'description') description = property[key];
+          else if (key === 'items') items = property[key];
+          else if (key === 'properties' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') nested = true;
+        }
+        if (typeof title === 'string') found.add(title);
+        if (typeof description === 'string') found.add(description);
+        if (nested) collectParameterStrings(property, depth + 1, found);
+        if (isRecord(items)) collectParameterStrings(items, depth + 1, found);
       }
     }
   }
+  if (!variants) return;
   for (let k = 0; k < VARIANT_KEYS.length; k++) {
-    const variants = node[VARIANT_KEYS[k]!];
-    if (Array.isArray(variants)) {
-      for (let i = 0; i < variants.length; i++) collectParameterStrings(variants[i], depth, found);
+    const list = node[VARIANT_KEYS[k]!];
+    if (Array.isArray(list)) {
+      for (let i = 0; i < list.length; i++) collectParameterStrings(list[i], depth, found);
     }
   }
 }
