@@ -2,6 +2,7 @@ import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenizeQuery } from '../text/tokenize.js';
 import { inTermOrder, type KeywordIndex } from './keyword-index.js';
+import { type LengthNorms, lengthNorms } from './length-norms.js';
 import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
@@ -77,22 +78,23 @@ export class Scorer {
   }
 
   /**
-   * Per field (by number), each document's BM25 length norm `k1 × (1 − b + b × length / average)`,
-   * computed as the formula computes it (so scores are the same to the bit), kept until the index
-   * changes: a search then reads one number per posting instead of computing it.
+   * Per field (by number), each document's BM25 length norm (see {@link lengthNorms}), kept until the
+   * index changes: a search then reads it per posting instead of computing it.
    */
-  readonly #norms: (Float64Array | undefined)[] = [];
+  readonly #norms: (LengthNorms | undefined)[] = [];
 
-  #normsOf(field: number): Float64Array {
+  #normsOf(field: number): LengthNorms {
     const cached = this.#norms[field];
     if (cached !== undefined) return cached;
     const keyword = this.#keyword;
-    const { k1: k, b } = this.#ranking;
-    const average = keyword.averageLength(field);
-    const norms = new Float64Array(keyword.nextDoc);
-    for (let doc = 0; doc < norms.length; doc++) {
-      if (keyword.idOf(doc) !== undefined) norms[doc] = k * (1 - b + (b * keyword.fieldLength(doc, field)) / average);
-    }
+    const lengthOf = (doc: number) => (keyword.idOf(doc) === undefined ? undefined : keyword.fieldLength(doc, field));
+    const norms = lengthNorms(
+      keyword.nextDoc,
+      lengthOf,
+      this.#ranking.k1,
+      this.#ranking.b,
+      keyword.averageLength(field),
+    );
     this.#norms[field] = norms;
     return norms;
   }
@@ -155,13 +157,13 @@ export class Scorer {
       const postings = source.entry.fields[field.id];
       if (postings === undefined) continue;
       const { data, docsAt, freqsAt, length: matching } = postings;
-      const norms = this.#normsOf(field.id);
+      const { classOf, norm } = this.#normsOf(field.id);
       const scale = source.weight * field.boost;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       for (let i = 0; i < matching; i++) {
         const doc = data[docsAt + i]!;
         const termFreq = data[freqsAt + i]!;
-        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + norms[doc]!));
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + norm[classOf[doc]!]!));
         const weighted = scale * raw;
         if (marks[doc] !== stamp) {
           marks[doc] = stamp;
