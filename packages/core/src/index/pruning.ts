@@ -122,7 +122,7 @@ export class QueryDocs {
 
 /** What a search needs of a source: its factor and total (see the Scorer), by source number. */
 export interface SourceEvidence {
-  ofDoc: readonly number[] | undefined;
+  ofDoc: ArrayLike<number> | undefined;
   factor: Float64Array;
   total: Float64Array;
 }

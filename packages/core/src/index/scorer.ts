@@ -75,6 +75,19 @@ export class Scorer {
   changed(): void {
     this.#lookups.clear();
     this.#norms.fill(undefined);
+    this.#sourceOfDoc = undefined;
+  }
+
+  /** Each document's source number (-1: none), by document number, 4 bytes a document (see `ToolSources.ofDoc`). */
+  #sourceOfDoc: Int32Array | undefined;
+
+  #sourcesByDoc(): Int32Array {
+    if (this.#sourceOfDoc !== undefined) return this.#sourceOfDoc;
+    const { ofDoc } = this.#sources;
+    const sources = new Int32Array(this.#keyword.nextDoc);
+    for (let doc = 0; doc < sources.length; doc++) sources[doc] = ofDoc[doc] ?? -1;
+    this.#sourceOfDoc = sources;
+    return sources;
   }
 
   /**
@@ -349,7 +362,7 @@ export class Scorer {
       const sourceBest = this.#sourceBest;
       const sourceTotal = this.#sourceTotal;
       const bestSources: number[] = [];
-      const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
+      const sourceOfDoc = useSources ? this.#sourcesByDoc() : undefined;
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
         state.termSources[t] = this.#scoreTerm(terms[t]!, termFields);
