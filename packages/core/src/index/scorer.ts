@@ -82,12 +82,9 @@ export class Scorer {
   #sourceOfDoc: Int32Array | undefined;
 
   #sourcesByDoc(): Int32Array {
-    if (this.#sourceOfDoc !== undefined) return this.#sourceOfDoc;
     const { ofDoc } = this.#sources;
-    const sources = new Int32Array(this.#keyword.nextDoc);
-    for (let doc = 0; doc < sources.length; doc++) sources[doc] = ofDoc[doc] ?? -1;
-    this.#sourceOfDoc = sources;
-    return sources;
+    this.#sourceOfDoc ??= Int32Array.from({ length: this.#keyword.nextDoc }, (_, doc) => ofDoc[doc] ?? -1);
+    return this.#sourceOfDoc;
   }
 
   /**
@@ -128,8 +125,18 @@ export class Scorer {
   /** Per-document accumulators for one query term, reused across searches (by document number). */
   #termScore = new Float64Array(0);
   /** The query term (stamp) that last touched each document, so accumulators need no clearing. */
-  #termMark = new Int32Array(0);
+  #termMark = new Uint16Array(0);
   #stamp = 0;
+
+  /** Moves the term marks' stamp on by `step` (2 bytes a mark, to stay in a core's cache: cleared when they run out). */
+  #nextStamp(step: number): void {
+    if (this.#stamp + step > 0xffff) {
+      this.#termMark.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp += step;
+  }
+
   /** The documents the current query term touched (`#touchedCount` of them), in the order first touched. */
   #touched = new Int32Array(0);
   #touchedCount = 0;
@@ -145,7 +152,7 @@ export class Scorer {
     if (this.#termScore.length >= size) return;
     const length = Math.max(size, 2 * this.#termScore.length, 256);
     this.#termScore = new Float64Array(length);
-    this.#termMark = new Int32Array(length);
+    this.#termMark = new Uint16Array(length);
     this.#touched = new Int32Array(length);
     this.#slotOfDoc = new Int32Array(length).fill(-1);
     this.#asks = new Uint8Array(length);
@@ -195,7 +202,7 @@ export class Scorer {
    * is rare. Returns the index terms scored (for the match report).
    */
   #scoreTerm(term: string, fields: readonly FieldSpec[]): TermSource[] {
-    this.#stamp += 1;
+    this.#nextStamp(1);
     this.#touchedCount = 0;
     const cached = this.#lookups.get(term);
     if (cached !== undefined) {
@@ -268,7 +275,7 @@ export class Scorer {
       const first = keyword.get(x);
       const second = keyword.get(y);
       if (first === undefined || second === undefined) continue;
-      this.#stamp += 2; // (two marks: see PhraseIndex.matches)
+      this.#nextStamp(2); // (two marks: see PhraseIndex.matches)
       const { docs, freqs } = this.#phrases.pairMatches(first, second, this.#termMark, this.#stamp);
       const matching = docs.length;
       if (matching === 0) continue;
