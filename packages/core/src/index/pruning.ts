@@ -37,7 +37,10 @@ export class QueryDocs {
   sum = new Float64Array(0);
   matched = new Uint16Array(0);
   top = new Float64Array(0);
+  /** (0 but for the documents in `phrased`, so that a document first touched need not clear it) */
   phrase = new Float64Array(0);
+  /** The documents given phrase evidence in this search (see {@link QueryDocs.addPhrase}). */
+  readonly phrased: number[] = [];
   /** (2 bytes a document, to stay in a core's cache: cleared once every 65,535 searches) */
   mark = new Uint16Array(0);
   stamp = 0;
@@ -57,6 +60,8 @@ export class QueryDocs {
 
   /** Starts a search over documents numbered below `size`. */
   begin(size: number): void {
+    for (const doc of this.phrased) this.phrase[doc] = 0;
+    this.phrased.length = 0;
     if (this.sum.length < size) {
       const length = Math.max(size, 2 * this.sum.length, 256);
       this.sum = new Float64Array(length);
@@ -87,13 +92,18 @@ export class QueryDocs {
       this.sum[doc] = score;
       this.matched[doc] = 1;
       this.top[doc] = score;
-      this.phrase[doc] = 0;
       this.list[this.count++] = doc;
     } else {
       this.sum[doc]! += score;
       this.matched[doc]! += 1;
       if (score > this.top[doc]!) this.top[doc] = score;
     }
+  }
+
+  /** Adds to a document's phrase evidence. */
+  addPhrase(doc: number, evidence: number): void {
+    if (this.phrase[doc] === 0) this.phrased.push(doc);
+    this.phrase[doc]! += evidence;
   }
 
   /** Whether a document was touched in this search. */

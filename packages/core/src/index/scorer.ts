@@ -257,7 +257,6 @@ export class Scorer {
    */
   #scorePhrases(clauseTerms: readonly string[][], weight: number): void {
     const queryDocs = this.#docs;
-    const phrase = queryDocs.phrase;
     const keyword = this.#keyword;
     const pairs = new Map<string, [string, string]>();
     for (const terms of clauseTerms) {
@@ -286,7 +285,7 @@ export class Scorer {
         const termFreq = freqs[i]!;
         const fieldLength = this.#phrases.length(doc);
         const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
-        phrase[doc]! += weight * raw;
+        queryDocs.addPhrase(doc, weight * raw);
       }
     }
   }
@@ -378,7 +377,7 @@ export class Scorer {
         const touchedCount = this.#touchedCount;
         if (width > 0) docs.nextTerm(touchedCount);
         // (QueryDocs.add and .log inlined: this loop runs once per posting)
-        const { sum, matched, top, phrase, mark, list, logDocs, logScores } = docs;
+        const { sum, matched, top, mark, list, logDocs, logScores } = docs;
         const stamp = docs.stamp;
         let count = docs.count;
         let logged = docs.logged;
@@ -389,13 +388,12 @@ export class Scorer {
             mark[doc] = stamp;
             sum[doc] = score;
             matched[doc] = 1;
-            top[doc] = score;
-            phrase[doc] = 0;
+            if (width > 0) top[doc] = score; // (read for the clauses' bounds only)
             list[count++] = doc;
           } else {
             sum[doc]! += score;
             matched[doc]! += 1;
-            if (score > top[doc]!) top[doc] = score;
+            if (width > 0 && score > top[doc]!) top[doc] = score;
           }
           if (width > 0) {
             logDocs[logged] = doc;
