@@ -117,6 +117,31 @@ export class QueryDocs {
     this.logScores[this.logged++] = score;
   }
 
+  /** Bits by document number: the documents {@link QueryDocs.replay} is given (all 0 between its calls). */
+  #keptBits = new Uint32Array(0);
+
+  /**
+   * Calls `record` with each logged (document, term number, score) of the documents `kept`, in the
+   * order logged (a bit per document, read per entry, where a lookup by document missed the caches).
+   */
+  replay(kept: Int32Array, record: (doc: number, term: number, score: number) => void): void {
+    if (this.#keptBits.length * 32 < this.size) this.#keptBits = new Uint32Array(Math.ceil(this.size / 32) + 1);
+    const bits = this.#keptBits;
+    for (const doc of kept) bits[doc >>> 5]! |= 1 << (doc & 31);
+    try {
+      const { logDocs, logScores, segments } = this;
+      for (let t = 0; t < segments.length; t++) {
+        const end = t + 1 < segments.length ? segments[t + 1]! : this.logged;
+        for (let i = segments[t]!; i < end; i++) {
+          const doc = logDocs[i]!;
+          if ((bits[doc >>> 5]! & (1 << (doc & 31))) !== 0) record(doc, t, logScores[i]!);
+        }
+      }
+    } finally {
+      for (const doc of kept) bits[doc >>> 5] = 0;
+    }
+  }
+
   /** Opens the next query term's part of the log, with room for `room` more entries. */
   nextTerm(room: number): void {
     this.segments.push(this.logged);

@@ -446,15 +446,8 @@ export class Scorer {
       }
       if (width > 0) {
         // The kept tools' clause sums, from the log (term after term, as the sums were made).
-        const { logDocs, logScores, segments } = docs;
-        for (let t = 0; t < terms.length; t++) {
-          const inClauses = clausesOf.get(terms[t]!)!;
-          const end = t + 1 < segments.length ? segments[t + 1]! : docs.logged;
-          for (let i = segments[t]!; i < end; i++) {
-            const slot = slotOfDoc[logDocs[i]!]!;
-            if (slot >= 0) state.record(slot, inClauses, logScores[i]!);
-          }
-        }
+        const inClauses = terms.map((term) => clausesOf.get(term)!);
+        docs.replay(kept, (doc, t, score) => state.record(slotOfDoc[doc]!, inClauses[t]!, score));
       } else {
         for (let slot = 0; slot < state.count; slot++) {
           const doc = state.docs[slot]!;
