@@ -447,7 +447,7 @@ export class Scorer {
       if (width > 0) {
         // The kept tools' clause sums, from the log (term after term, as the sums were made).
         const inClauses = terms.map((term) => clausesOf.get(term)!);
-        docs.replay(kept, (doc, t, score) => state.record(slotOfDoc[doc]!, inClauses[t]!, score));
+        docs.replay(kept, (doc, t, score) => state.record(slotOfDoc[doc]!, t, inClauses[t]!, score));
       } else {
         for (let slot = 0; slot < state.count; slot++) {
           const doc = state.docs[slot]!;
