@@ -55,7 +55,7 @@ export class NameHeads {
     term: string,
     ranking: RankingParams,
     scores: Float64Array,
-    marks: Int32Array,
+    marks: Int32Array | Uint16Array,
     stamp: number,
   ): void {
     const names = keyword.get(term)?.fields[NAME_FIELD];

@@ -185,7 +185,7 @@ export class PhraseIndex {
    * often ({@link PhraseIndex.matches} among the rarer one's documents, `seen` and `stamp` as there),
    * kept for the next query with the pair until a document comes or goes.
    */
-  pairMatches(first: TermEntry, second: TermEntry, seen: Int32Array, stamp: number): PairMatches {
+  pairMatches(first: TermEntry, second: TermEntry, seen: Int32Array | Uint16Array, stamp: number): PairMatches {
     const key = first.id < second.id ? `${first.id},${second.id}` : `${second.id},${first.id}`;
     const cached = this.#pairs.get(key);
     if (cached !== undefined) return cached;
@@ -226,7 +226,7 @@ export class PhraseIndex {
     b: number,
     candidates: readonly (Postings | undefined)[],
     others: readonly (Postings | undefined)[],
-    seen: Int32Array,
+    seen: Int32Array | Uint16Array,
     stamp: number,
     docs: number[],
     freqs: number[],

@@ -297,6 +297,33 @@ describe('keptDocs in either order', () => {
   });
 });
 
+describe('the marks of 2 bytes', () => {
+  it('forget the documents of earlier searches when the stamps start over', () => {
+    const docs = new QueryDocs();
+    docs.begin(10);
+    docs.add(3, 1.5);
+    docs.addPhrase(3, 0.25);
+    expect(docs.touched(3)).toBe(true);
+    // (65,535 searches later the stamp has started over: without clearing, it would match again)
+    for (let i = 0; i < 0xffff; i++) {
+      docs.begin(10);
+      expect(docs.touched(3)).toBe(false);
+    }
+    expect(docs.phrase[3]).toBe(0);
+    docs.add(4, 2);
+    expect([docs.touched(3), docs.touched(4)]).toEqual([false, true]);
+  });
+
+  it('rank a search as before after the term and query marks have started over', async () => {
+    const index = new ToolIndex(new ToolCatalog(catalogTools()));
+    const query = 'send the weather forecast. track a package';
+    const first = await index.search(query, { limit: 10 });
+    // (a search moves the term stamps by one a term and two a word pair: several wraps)
+    for (let i = 0; i < 25_000; i++) await index.search(query, { limit: 10 });
+    expect(await index.search(query, { limit: 10 })).toEqual(first);
+  });
+});
+
 describe('KthLargest', () => {
   it('is -Infinity until k numbers came, then the k-th largest of all', () => {
     const heap = new KthLargest(3);

@@ -37,8 +37,12 @@ export class QueryDocs {
   sum = new Float64Array(0);
   matched = new Uint16Array(0);
   top = new Float64Array(0);
+  /** (0 but for the documents in `phrased`, so that a document first touched need not clear it) */
   phrase = new Float64Array(0);
-  mark = new Int32Array(0);
+  /** The documents given phrase evidence in this search (see {@link QueryDocs.addPhrase}). */
+  readonly phrased: number[] = [];
+  /** (2 bytes a document, to stay in a core's cache: cleared once every 65,535 searches) */
+  mark = new Uint16Array(0);
   stamp = 0;
   /** The documents of the running search are numbered below this. */
   size = 0;
@@ -56,19 +60,21 @@ export class QueryDocs {
 
   /** Starts a search over documents numbered below `size`. */
   begin(size: number): void {
+    for (const doc of this.phrased) this.phrase[doc] = 0;
+    this.phrased.length = 0;
     if (this.sum.length < size) {
       const length = Math.max(size, 2 * this.sum.length, 256);
       this.sum = new Float64Array(length);
       this.matched = new Uint16Array(length);
       this.top = new Float64Array(length);
       this.phrase = new Float64Array(length);
-      this.mark = new Int32Array(length);
+      this.mark = new Uint16Array(length);
       this.list = new Int32Array(length);
       this.upper = new Float64Array(length);
       this.kept = new Int32Array(length);
       this.stamp = 0;
     }
-    if (this.stamp === 0x7fffffff) {
+    if (this.stamp === 0xffff) {
       this.mark.fill(0);
       this.stamp = 0;
     }
@@ -86,13 +92,18 @@ export class QueryDocs {
       this.sum[doc] = score;
       this.matched[doc] = 1;
       this.top[doc] = score;
-      this.phrase[doc] = 0;
       this.list[this.count++] = doc;
     } else {
       this.sum[doc]! += score;
       this.matched[doc]! += 1;
       if (score > this.top[doc]!) this.top[doc] = score;
     }
+  }
+
+  /** Adds to a document's phrase evidence. */
+  addPhrase(doc: number, evidence: number): void {
+    if (this.phrase[doc] === 0) this.phrased.push(doc);
+    this.phrase[doc]! += evidence;
   }
 
   /** Whether a document was touched in this search. */
@@ -104,6 +115,31 @@ export class QueryDocs {
   log(doc: number, score: number): void {
     this.logDocs[this.logged] = doc;
     this.logScores[this.logged++] = score;
+  }
+
+  /** Bits by document number: the documents {@link QueryDocs.replay} is given (all 0 between its calls). */
+  #keptBits = new Uint32Array(0);
+
+  /**
+   * Calls `record` with each logged (document, term number, score) of the documents `kept`, in the
+   * order logged (a bit per document, read per entry, where a lookup by document missed the caches).
+   */
+  replay(kept: Int32Array, record: (doc: number, term: number, score: number) => void): void {
+    if (this.#keptBits.length * 32 < this.size) this.#keptBits = new Uint32Array(Math.ceil(this.size / 32) + 1);
+    const bits = this.#keptBits;
+    for (const doc of kept) bits[doc >>> 5]! |= 1 << (doc & 31);
+    try {
+      const { logDocs, logScores, segments } = this;
+      for (let t = 0; t < segments.length; t++) {
+        const end = t + 1 < segments.length ? segments[t + 1]! : this.logged;
+        for (let i = segments[t]!; i < end; i++) {
+          const doc = logDocs[i]!;
+          if ((bits[doc >>> 5]! & (1 << (doc & 31))) !== 0) record(doc, t, logScores[i]!);
+        }
+      }
+    } finally {
+      for (const doc of kept) bits[doc >>> 5] = 0;
+    }
   }
 
   /** Opens the next query term's part of the log, with room for `room` more entries. */
@@ -122,7 +158,7 @@ export class QueryDocs {
 
 /** What a search needs of a source: its factor and total (see the Scorer), by source number. */
 export interface SourceEvidence {
-  ofDoc: readonly number[] | undefined;
+  ofDoc: ArrayLike<number> | undefined;
   factor: Float64Array;
   total: Float64Array;
 }

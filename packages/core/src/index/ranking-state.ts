@@ -68,7 +68,14 @@ export class RankingState {
     return slot;
   }
 
-  record(slot: number, clauses: readonly number[], score: number): void {
+  /** Per slot, the query terms (by number, ascending) {@link RankingState.record} was given (several clauses only). */
+  readonly #termsOf: number[][] = [];
+
+  /** Adds query term `term`'s score of a slot (terms in order) to its sums and those of the term's `clauses`. */
+  record(slot: number, term: number, clauses: readonly number[], score: number): void {
+    const terms = this.#termsOf[slot];
+    if (terms === undefined) this.#termsOf[slot] = [term];
+    else terms.push(term);
     this.sum[slot]! += score;
     this.matched[slot]! += 1;
     const width = this.width;
@@ -87,7 +94,10 @@ export class RankingState {
   matchesOf(slot: number): Record<string, SearchField[]> {
     const doc = this.docs[slot]!;
     const found: [string, SearchField[]][] = [];
-    for (let t = 0; t < this.terms.length; t++) {
+    // (with several clauses the terms that matched the tool are known: the others match none of its postings)
+    const known = this.width > 0 ? (this.#termsOf[slot] ?? []) : undefined;
+    for (let i = 0; i < (known === undefined ? this.terms.length : known.length); i++) {
+      const t = known === undefined ? i : known[i]!;
       // The index terms and fields the tool matched, in the order of the original MiniSearch report
       // (its match object's key order included: integer-like terms first).
       const match: Record<string, string[]> = Object.create(null);

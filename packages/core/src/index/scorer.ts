@@ -2,6 +2,7 @@ import { ACTION_TERMS, requestActions } from '../text/action-verbs.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenizeQuery } from '../text/tokenize.js';
 import { inTermOrder, type KeywordIndex } from './keyword-index.js';
+import { type LengthNorms, lengthNorms } from './length-norms.js';
 import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
@@ -74,25 +75,36 @@ export class Scorer {
   changed(): void {
     this.#lookups.clear();
     this.#norms.fill(undefined);
+    this.#sourceOfDoc = undefined;
+  }
+
+  /** Each document's source number (-1: none), by document number, 4 bytes a document (see `ToolSources.ofDoc`). */
+  #sourceOfDoc: Int32Array | undefined;
+
+  #sourcesByDoc(): Int32Array {
+    const { ofDoc } = this.#sources;
+    this.#sourceOfDoc ??= Int32Array.from({ length: this.#keyword.nextDoc }, (_, doc) => ofDoc[doc] ?? -1);
+    return this.#sourceOfDoc;
   }
 
   /**
-   * Per field (by number), each document's BM25 length norm `k1 × (1 − b + b × length / average)`,
-   * computed as the formula computes it (so scores are the same to the bit), kept until the index
-   * changes: a search then reads one number per posting instead of computing it.
+   * Per field (by number), each document's BM25 length norm (see {@link lengthNorms}), kept until the
+   * index changes: a search then reads it per posting instead of computing it.
    */
-  readonly #norms: (Float64Array | undefined)[] = [];
+  readonly #norms: (LengthNorms | undefined)[] = [];
 
-  #normsOf(field: number): Float64Array {
+  #normsOf(field: number): LengthNorms {
     const cached = this.#norms[field];
     if (cached !== undefined) return cached;
     const keyword = this.#keyword;
-    const { k1: k, b } = this.#ranking;
-    const average = keyword.averageLength(field);
-    const norms = new Float64Array(keyword.nextDoc);
-    for (let doc = 0; doc < norms.length; doc++) {
-      if (keyword.idOf(doc) !== undefined) norms[doc] = k * (1 - b + (b * keyword.fieldLength(doc, field)) / average);
-    }
+    const lengthOf = (doc: number) => (keyword.idOf(doc) === undefined ? undefined : keyword.fieldLength(doc, field));
+    const norms = lengthNorms(
+      keyword.nextDoc,
+      lengthOf,
+      this.#ranking.k1,
+      this.#ranking.b,
+      keyword.averageLength(field),
+    );
     this.#norms[field] = norms;
     return norms;
   }
@@ -113,8 +125,18 @@ export class Scorer {
   /** Per-document accumulators for one query term, reused across searches (by document number). */
   #termScore = new Float64Array(0);
   /** The query term (stamp) that last touched each document, so accumulators need no clearing. */
-  #termMark = new Int32Array(0);
+  #termMark = new Uint16Array(0);
   #stamp = 0;
+
+  /** Moves the term marks' stamp on by `step` (2 bytes a mark, to stay in a core's cache: cleared when they run out). */
+  #nextStamp(step: number): void {
+    if (this.#stamp + step > 0xffff) {
+      this.#termMark.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp += step;
+  }
+
   /** The documents the current query term touched (`#touchedCount` of them), in the order first touched. */
   #touched = new Int32Array(0);
   #touchedCount = 0;
@@ -130,7 +152,7 @@ export class Scorer {
     if (this.#termScore.length >= size) return;
     const length = Math.max(size, 2 * this.#termScore.length, 256);
     this.#termScore = new Float64Array(length);
-    this.#termMark = new Int32Array(length);
+    this.#termMark = new Uint16Array(length);
     this.#touched = new Int32Array(length);
     this.#slotOfDoc = new Int32Array(length).fill(-1);
     this.#asks = new Uint8Array(length);
@@ -155,13 +177,13 @@ export class Scorer {
       const postings = source.entry.fields[field.id];
       if (postings === undefined) continue;
       const { data, docsAt, freqsAt, length: matching } = postings;
-      const norms = this.#normsOf(field.id);
+      const { classOf, norm } = this.#normsOf(field.id);
       const scale = source.weight * field.boost;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       for (let i = 0; i < matching; i++) {
         const doc = data[docsAt + i]!;
         const termFreq = data[freqsAt + i]!;
-        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + norms[doc]!));
+        const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + norm[classOf[doc]!]!));
         const weighted = scale * raw;
         if (marks[doc] !== stamp) {
           marks[doc] = stamp;
@@ -180,7 +202,7 @@ export class Scorer {
    * is rare. Returns the index terms scored (for the match report).
    */
   #scoreTerm(term: string, fields: readonly FieldSpec[]): TermSource[] {
-    this.#stamp += 1;
+    this.#nextStamp(1);
     this.#touchedCount = 0;
     const cached = this.#lookups.get(term);
     if (cached !== undefined) {
@@ -235,7 +257,6 @@ export class Scorer {
    */
   #scorePhrases(clauseTerms: readonly string[][], weight: number): void {
     const queryDocs = this.#docs;
-    const phrase = queryDocs.phrase;
     const keyword = this.#keyword;
     const pairs = new Map<string, [string, string]>();
     for (const terms of clauseTerms) {
@@ -253,7 +274,7 @@ export class Scorer {
       const first = keyword.get(x);
       const second = keyword.get(y);
       if (first === undefined || second === undefined) continue;
-      this.#stamp += 2; // (two marks: see PhraseIndex.matches)
+      this.#nextStamp(2); // (two marks: see PhraseIndex.matches)
       const { docs, freqs } = this.#phrases.pairMatches(first, second, this.#termMark, this.#stamp);
       const matching = docs.length;
       if (matching === 0) continue;
@@ -264,7 +285,7 @@ export class Scorer {
         const termFreq = freqs[i]!;
         const fieldLength = this.#phrases.length(doc);
         const raw = idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / average)));
-        phrase[doc]! += weight * raw;
+        queryDocs.addPhrase(doc, weight * raw);
       }
     }
   }
@@ -347,7 +368,7 @@ export class Scorer {
       const sourceBest = this.#sourceBest;
       const sourceTotal = this.#sourceTotal;
       const bestSources: number[] = [];
-      const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
+      const sourceOfDoc = useSources ? this.#sourcesByDoc() : undefined;
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
         state.termSources[t] = this.#scoreTerm(terms[t]!, termFields);
@@ -356,7 +377,7 @@ export class Scorer {
         const touchedCount = this.#touchedCount;
         if (width > 0) docs.nextTerm(touchedCount);
         // (QueryDocs.add and .log inlined: this loop runs once per posting)
-        const { sum, matched, top, phrase, mark, list, logDocs, logScores } = docs;
+        const { sum, matched, top, mark, list, logDocs, logScores } = docs;
         const stamp = docs.stamp;
         let count = docs.count;
         let logged = docs.logged;
@@ -367,13 +388,12 @@ export class Scorer {
             mark[doc] = stamp;
             sum[doc] = score;
             matched[doc] = 1;
-            top[doc] = score;
-            phrase[doc] = 0;
+            if (width > 0) top[doc] = score; // (read for the clauses' bounds only)
             list[count++] = doc;
           } else {
             sum[doc]! += score;
             matched[doc]! += 1;
-            if (score > top[doc]!) top[doc] = score;
+            if (width > 0 && score > top[doc]!) top[doc] = score;
           }
           if (width > 0) {
             logDocs[logged] = doc;
@@ -426,15 +446,8 @@ export class Scorer {
       }
       if (width > 0) {
         // The kept tools' clause sums, from the log (term after term, as the sums were made).
-        const { logDocs, logScores, segments } = docs;
-        for (let t = 0; t < terms.length; t++) {
-          const inClauses = clausesOf.get(terms[t]!)!;
-          const end = t + 1 < segments.length ? segments[t + 1]! : docs.logged;
-          for (let i = segments[t]!; i < end; i++) {
-            const slot = slotOfDoc[logDocs[i]!]!;
-            if (slot >= 0) state.record(slot, inClauses, logScores[i]!);
-          }
-        }
+        const inClauses = terms.map((term) => clausesOf.get(term)!);
+        docs.replay(kept, (doc, t, score) => state.record(slotOfDoc[doc]!, t, inClauses[t]!, score));
       } else {
         for (let slot = 0; slot < state.count; slot++) {
           const doc = state.docs[slot]!;
