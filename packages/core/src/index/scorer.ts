@@ -7,6 +7,7 @@ import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
 import { type FieldSpec, RankingState, type TermSource } from './ranking-state.js';
+import { addTermScores } from './term-sums.js';
 import { INDEX_FIELDS, type IndexField, pairTerm } from './tool-document.js';
 import type { ToolSources } from './tool-sources.js';
 
@@ -369,44 +370,13 @@ export class Scorer {
       const sourceTotal = this.#sourceTotal;
       const bestSources: number[] = [];
       const sourceOfDoc = useSources ? this.#sourcesByDoc() : undefined;
+      const bests =
+        sourceOfDoc === undefined ? undefined : { ofDoc: sourceOfDoc, best: sourceBest, touched: bestSources };
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
         state.termSources[t] = this.#scoreTerm(terms[t]!, termFields);
         if (terms[t] === head) this.#sources.heads.boost(keyword, head!, ranking, scores, this.#termMark, this.#stamp);
-        const touched = this.#touched;
-        const touchedCount = this.#touchedCount;
-        if (width > 0) docs.nextTerm(touchedCount);
-        // (QueryDocs.add and .log inlined: this loop runs once per posting)
-        const { sum, matched, top, mark, list, logDocs, logScores } = docs;
-        const stamp = docs.stamp;
-        let count = docs.count;
-        let logged = docs.logged;
-        for (let i = 0; i < touchedCount; i++) {
-          const doc = touched[i]!;
-          const score = scores[doc]!;
-          if (mark[doc] !== stamp) {
-            mark[doc] = stamp;
-            sum[doc] = score;
-            matched[doc] = 1;
-            if (width > 0) top[doc] = score; // (read for the clauses' bounds only)
-            list[count++] = doc;
-          } else {
-            sum[doc]! += score;
-            matched[doc]! += 1;
-            if (width > 0 && score > top[doc]!) top[doc] = score;
-          }
-          if (width > 0) {
-            logDocs[logged] = doc;
-            logScores[logged++] = score;
-          }
-          const source = sourceOfDoc === undefined ? -1 : sourceOfDoc[doc]!;
-          if (source >= 0 && score > sourceBest[source]!) {
-            if (sourceBest[source] === 0) bestSources.push(source);
-            sourceBest[source] = score;
-          }
-        }
-        docs.count = count;
-        docs.logged = logged;
+        addTermScores(docs, this.#touched, this.#touchedCount, scores, width > 0, bests);
         for (const source of bestSources) {
           if (sourceTotal[source] === 0) totalSources.push(source);
           sourceTotal[source]! += sourceBest[source]!;
