@@ -31,7 +31,29 @@ export function addTermScores(
   const withSources = sources !== undefined;
   let listed = docs.count;
   let entries = docs.logged;
-  if (logged) {
+  if (listed === 0) {
+    // (the query's first term: every document is new, no mark to compare)
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!;
+      const score = scores[doc]!;
+      mark[doc] = stamp;
+      sum[doc] = score;
+      matched[doc] = 1;
+      list[i] = doc;
+      if (logged) {
+        top[doc] = score;
+        logDocs[i] = doc;
+        logScores[i] = score;
+      }
+      const source = withSources ? ofDoc[doc]! : -1;
+      if (source >= 0 && score > best[source]!) {
+        if (best[source] === 0) bestSources.push(source);
+        best[source] = score;
+      }
+    }
+    listed = count;
+    if (logged) entries = count;
+  } else if (logged) {
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
       const score = scores[doc]!;
