@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
 import type { SearchHit, SearchOptions, ToolDescriptor } from '../types.js';
 import { KthLargest, keptDocs, QueryDocs } from './pruning.js';
+import { addTermScores } from './term-sums.js';
 import { ToolIndex } from './tool-index.js';
 
 const WORDS = [
@@ -191,15 +192,24 @@ describe('search pruning', () => {
   });
 });
 
+/**
+ * Adds one query term's scores (`score` by document) of the `touched` documents as a search does,
+ * logged for the clause sums when the query has several clauses.
+ */
+function addTerm(docs: QueryDocs, touched: readonly number[], score: (doc: number) => number, clauses = false): void {
+  const scores = new Float64Array(docs.size);
+  for (const doc of touched) scores[doc] = score(doc);
+  addTermScores(docs, Int32Array.from(touched), touched.length, scores, clauses, undefined);
+}
+
 describe('keptDocs', () => {
-  /** Accumulators of a one-clause search over the given per-document term scores. */
-  function accumulated(scores: number[][]): QueryDocs {
+  /** Accumulators of a search (of one clause, or of several) over the given per-document term scores. */
+  function accumulated(scores: number[][], clauses = false): QueryDocs {
     const docs = new QueryDocs();
     docs.begin(scores.length);
     for (let t = 0; t < scores[0]!.length; t++) {
-      scores.forEach((row, doc) => {
-        if (row[t]! > 0) docs.add(doc, row[t]!);
-      });
+      const touched = scores.flatMap((row, doc) => (row[t]! > 0 ? [doc] : []));
+      addTerm(docs, touched, (doc) => scores[doc]![t]!, clauses);
     }
     return docs;
   }
@@ -222,11 +232,14 @@ describe('keptDocs', () => {
   });
 
   it('keeps, with clauses, every tool whose upper bound reaches the k-th lower bound', () => {
-    const docs = accumulated([
-      [2, 2],
-      [3, 0],
-      [0, 1],
-    ]);
+    const docs = accumulated(
+      [
+        [2, 2],
+        [3, 0],
+        [0, 1],
+      ],
+      true,
+    );
     // whole: 4√2 ≈ 5.66, 3, 1; lower (0.4 whole + 0.6 top): 3.46, 3, 1; upper: the whole.
     expect([...keptDocs(docs, 1, -1, powers, 0.6, true, noSources)]).toEqual([0]);
     expect([...keptDocs(docs, 2, -1, powers, 0.6, true, noSources)]).toEqual([0, 1]);
@@ -270,15 +283,16 @@ describe('keptDocs in either order', () => {
       while (touched.size < touchedCount) touched.add(Math.floor(next() * size));
       // (touched in a scrambled order, up to 5 terms each)
       const evidence = new Map<number, number>();
+      const termScores = new Map<number, number[]>();
       for (const doc of touched) {
         const terms = 1 + Math.floor(next() * 5);
-        let sum = 0;
-        for (let t = 0; t < terms; t++) {
-          const score = next() * 10;
-          docs.add(doc, score);
-          sum += score;
-        }
-        evidence.set(doc, sum * powers[terms]!);
+        const scores = Array.from({ length: terms }, () => next() * 10);
+        termScores.set(doc, scores);
+        evidence.set(doc, scores.reduce((sum, score) => sum + score, 0) * powers[terms]!);
+      }
+      for (let t = 0; t < 5; t++) {
+        const inTerm = [...touched].filter((doc) => termScores.get(doc)!.length > t);
+        addTerm(docs, inTerm, (doc) => termScores.get(doc)![t]!);
       }
       const ranked = [...evidence.values()].sort((a, b) => b - a);
       for (const wanted of [1, 5, 10, 25]) {
@@ -301,7 +315,7 @@ describe('the marks of 2 bytes', () => {
   it('forget the documents of earlier searches when the stamps start over', () => {
     const docs = new QueryDocs();
     docs.begin(10);
-    docs.add(3, 1.5);
+    addTerm(docs, [3], () => 1.5);
     docs.addPhrase(3, 0.25);
     expect(docs.touched(3)).toBe(true);
     // (65,535 searches later the stamp has started over: without clearing, it would match again)
@@ -310,7 +324,7 @@ describe('the marks of 2 bytes', () => {
       expect(docs.touched(3)).toBe(false);
     }
     expect(docs.phrase[3]).toBe(0);
-    docs.add(4, 2);
+    addTerm(docs, [4], () => 2);
     expect([docs.touched(3), docs.touched(4)]).toEqual([false, true]);
   });
 

@@ -85,21 +85,6 @@ export class QueryDocs {
     this.segments.length = 0;
   }
 
-  /** Adds one query term's score of a document (terms in query order, each document once per term). */
-  add(doc: number, score: number): void {
-    if (this.mark[doc] !== this.stamp) {
-      this.mark[doc] = this.stamp;
-      this.sum[doc] = score;
-      this.matched[doc] = 1;
-      this.top[doc] = score;
-      this.list[this.count++] = doc;
-    } else {
-      this.sum[doc]! += score;
-      this.matched[doc]! += 1;
-      if (score > this.top[doc]!) this.top[doc] = score;
-    }
-  }
-
   /** Adds to a document's phrase evidence. */
   addPhrase(doc: number, evidence: number): void {
     if (this.phrase[doc] === 0) this.phrased.push(doc);
@@ -109,12 +94,6 @@ export class QueryDocs {
   /** Whether a document was touched in this search. */
   touched(doc: number): boolean {
     return this.mark[doc] === this.stamp;
-  }
-
-  /** Logs a term's score of a document (for the clause sums), after {@link QueryDocs.nextTerm}. */
-  log(doc: number, score: number): void {
-    this.logDocs[this.logged] = doc;
-    this.logScores[this.logged++] = score;
   }
 
   /** Bits by document number: the documents {@link QueryDocs.replay} is given (all 0 between its calls). */
