@@ -76,16 +76,6 @@ export class Scorer {
   changed(): void {
     this.#lookups.clear();
     this.#norms.fill(undefined);
-    this.#sourceOfDoc = undefined;
-  }
-
-  /** Each document's source number (-1: none), by document number, 4 bytes a document (see `ToolSources.ofDoc`). */
-  #sourceOfDoc: Int32Array | undefined;
-
-  #sourcesByDoc(): Int32Array {
-    const { ofDoc } = this.#sources;
-    this.#sourceOfDoc ??= Int32Array.from({ length: this.#keyword.nextDoc }, (_, doc) => ofDoc[doc] ?? -1);
-    return this.#sourceOfDoc;
   }
 
   /**
@@ -369,7 +359,7 @@ export class Scorer {
       const sourceBest = this.#sourceBest;
       const sourceTotal = this.#sourceTotal;
       const bestSources: number[] = [];
-      const sourceOfDoc = useSources ? this.#sourcesByDoc() : undefined;
+      const sourceOfDoc = useSources ? this.#sources.ofDoc : undefined;
       const bests =
         sourceOfDoc === undefined ? undefined : { ofDoc: sourceOfDoc, best: sourceBest, touched: bestSources };
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)

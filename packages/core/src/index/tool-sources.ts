@@ -10,8 +10,11 @@ export class ToolSources {
   readonly #numbers = new Map<string, number>();
   /** How many tools each source has, by source number. */
   readonly sizeOf: number[] = [];
-  /** Each document's source number (-1: none), by document number. */
-  readonly ofDoc: number[] = [];
+  #ofDoc = new Int32Array(0);
+  /** Each document's source number (-1: none), by document number (4 bytes a document: a search reads one per posting). */
+  get ofDoc(): Int32Array {
+    return this.#ofDoc;
+  }
   /** How many sources have tools. */
   inUse = 0;
   /** The heads of the tools' names. */
@@ -21,7 +24,12 @@ export class ToolSources {
   track(tool: CatalogTool<unknown>, doc: number): void {
     this.heads.track(doc, tool.name);
     const source = tool.source?.trim();
-    this.ofDoc[doc] = -1;
+    if (doc >= this.#ofDoc.length) {
+      const grown = new Int32Array(Math.max(doc + 1, 2 * this.#ofDoc.length, 256)).fill(-1);
+      grown.set(this.#ofDoc);
+      this.#ofDoc = grown;
+    }
+    this.#ofDoc[doc] = -1;
     if (!source) return;
     let number = this.#numbers.get(source);
     if (number === undefined) {
@@ -30,15 +38,15 @@ export class ToolSources {
       this.sizeOf.push(0);
     }
     if (this.sizeOf[number]!++ === 0) this.inUse += 1;
-    this.ofDoc[doc] = number;
+    this.#ofDoc[doc] = number;
   }
 
   /** Forgets the source of the tool of document `doc` (leaving the index). */
   untrack(doc: number): void {
     this.heads.untrack(doc);
-    const number = this.ofDoc[doc];
+    const number = this.#ofDoc[doc];
     if (number === undefined || number < 0) return;
-    this.ofDoc[doc] = -1;
+    this.#ofDoc[doc] = -1;
     if (--this.sizeOf[number]! === 0) this.inUse -= 1;
   }
 }
