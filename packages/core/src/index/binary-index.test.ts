@@ -132,11 +132,11 @@ describe('ToolIndex binary form', () => {
     const newer = bytes.slice();
     new DataView(newer.buffer).setUint32(4, 99, true);
     expect(loadError(catalog, newer).message).toMatch(/format version 99, written by a newer toolscout/);
-    // (version 4 had no sorted order of the terms)
+    // (version 5 kept field lengths and hashed no ids)
     const older = bytes.slice();
-    new DataView(older.buffer).setUint32(4, 4, true);
+    new DataView(older.buffer).setUint32(4, 5, true);
     expect(loadError(catalog, older).message).toMatch(
-      /format version 4, written by an older toolscout; this toolscout reads format version 5\. Rebuild/,
+      /format version 5, written by an older toolscout; this toolscout reads format version 6\. Rebuild/,
     );
     expect(loadError(catalog, bytes.subarray(0, bytes.length - 1)).message).toMatch(
       /damaged \(its length .* is not what its header says\)/,
@@ -194,28 +194,31 @@ describe('ToolIndex binary form', () => {
     expect(error.message).toMatch(/damaged \(its number of documents is \d+, more than its \d+ bytes left can hold\)/);
   });
 
-  it('refuses a field length beyond 32 bits, which no postings can confirm', () => {
+  it('counts the field lengths from the postings, and refuses averages that are not their mean', () => {
     const catalog = new ToolCatalog(TOOLS);
     const bytes = new ToolIndex(catalog).toBinary();
-    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
-    // Skip the field count, the counts of documents and terms, the first id's length and its
-    // fingerprint: the first field length follows, made 2^32 more than it is (five bytes).
-    let at = start;
-    for (let skipped = 0; skipped < 5; skipped++) while (bytes[at++]! >= 0x80);
-    const length = bytes[at]!;
-    expect(length).toBeLessThan(0x80);
-    const huge = [0x80 | length, 0x80, 0x80, 0x80, 0x10]; // length + 2^32
-    const changed = new Uint8Array(bytes.length + huge.length - 1);
-    changed.set(bytes.subarray(0, at));
-    changed.set(huge, at);
-    changed.set(bytes.subarray(at + 1), at + huge.length);
-    new DataView(changed.buffer).setUint32(24, new DataView(bytes.buffer).getUint32(24, true) + huge.length - 1, true);
-    const error = loadError(
-      catalog,
-      rehashed(changed, () => {}),
+    // The floats start with the fields' average lengths: the first one made a little larger.
+    const changed = rehashed(bytes, (copy) => {
+      const view = new DataView(copy.buffer);
+      view.setFloat64(40, view.getFloat64(40, true) + 0.5, true);
+    });
+    expect(loadError(catalog, changed).message).toMatch(
+      /damaged \(average length of field 0 is [\d.]+, not the mean of the documents' lengths\)/,
     );
-    expect(InvalidIndexError.isInstance(error)).toBe(true);
-    expect(error.message).toMatch(/field lengths of "[^"]+": field 0 has 4294967\d+ terms/);
+  });
+
+  it('checks every tool of a catalog in another order, by id', async () => {
+    const bytes = new ToolIndex(new ToolCatalog(TOOLS)).toBinary();
+    const reversed = new ToolCatalog([...TOOLS].reverse());
+    const loaded = ToolIndex.fromBinary(reversed, bytes);
+    const built = new ToolIndex(reversed);
+    for (const query of QUERIES) {
+      expect(await loaded.search(query, { minScore: 0 })).toEqual(await built.search(query, { minScore: 0 }));
+    }
+    const changed = new ToolCatalog([...TOOLS].reverse().map((tool, i) => (i === 2 ? { ...tool, name: 'x' } : tool)));
+    const error = loadError(changed, bytes);
+    expect(IndexMismatchError.isInstance(error)).toBe(true);
+    expect((error as IndexMismatchError).toolId).toBe(TOOLS[TOOLS.length - 3]!.id);
   });
 
   it('tells a catalog that changed since (IndexMismatchError naming the tool)', () => {

@@ -9,6 +9,9 @@
 // Version 5 added the terms' sorted order (their positions, after the terms), so that a loaded
 // index looks terms up by prefix or near spelling without sorting or building a tree first, and
 // the number of phrase-line entries (before the phrase lines), so that they are read in one pass.
+// Version 6 hashes each tool's id with its text (so that a load into a catalog in the saved order
+// compares no ids: the hashes say the tools are the saved ones) and leaves out the documents' field
+// lengths, which a load counts from the postings it checks anyway.
 import type { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidIndexError } from '../errors.js';
 import { isMeanOf } from '../values.js';
@@ -34,10 +37,11 @@ import type { SerializedVectorIndex } from './vector-index.js';
 /** The first four bytes of a binary saved index. */
 const MAGIC = [0x54, 0x53, 0x49, 0x58]; // "TSIX"
 /**
- * The format version of the binary form: 5, the content of the JSON form's version
- * ({@link TOOL_INDEX_FORMAT_VERSION}, 4) and the terms' sorted order.
+ * The format version of the binary form: 6 (the content of the JSON form's version
+ * {@link TOOL_INDEX_FORMAT_VERSION}, 4, with the terms' sorted order, each tool's id in its hash,
+ * and no field lengths).
  */
-export const BINARY_INDEX_FORMAT_VERSION = TOOL_INDEX_FORMAT_VERSION + 1;
+export const BINARY_INDEX_FORMAT_VERSION = 6;
 const HEADER_BYTES = 40;
 
 /** A saved index for `catalog` in the binary form (see {@link loadBinaryIndexes}). */
@@ -49,10 +53,9 @@ export function encodeBinaryIndex<T>(catalog: ToolCatalog<T>, indexes: SavedInde
   out.uint(keyword.documents.length);
   out.uint(keyword.terms.length);
   for (const average of keyword.averages) out.float(average);
-  for (const [, id, lengths] of keyword.documents) {
+  for (const [, id] of keyword.documents) {
     out.string(id);
     out.uint(toolContentHash(catalog.get(id)!));
-    out.uints(lengths);
   }
   for (const [term, fields] of keyword.terms) {
     out.string(term);
@@ -176,39 +179,58 @@ function readHeader(data: Uint8Array): ByteReader {
   );
 }
 
-/** The documents' ids, fingerprints and field lengths, checked against the catalog. */
-function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: number, fieldCount: number) {
-  const ids: string[] = new Array(count);
+/**
+ * The documents' ids, checked against the catalog: each tool's hash (of its id and text) must be
+ * the saved one. A catalog in the saved order (the common case) is checked position by position,
+ * no saved id made or compared (the hash covers the id), and its own ids are the documents'; any
+ * other order looks each tool up among the saved ids.
+ */
+function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: number) {
+  const idAt = new Float64Array(count + 1);
   const hashes = new Float64Array(count);
-  const docOf = new Map<string, number>();
-  const lengths = new Int32Array(count * fieldCount);
   for (let doc = 0; doc < count; doc++) {
-    const id = reader.string();
+    idAt[doc] = reader.textPosition;
+    reader.skipString();
+    hashes[doc] = reader.uint();
+  }
+  idAt[count] = reader.textPosition;
+  const tools = catalog.list();
+  if (tools.length === count) {
+    let doc = 0;
+    while (doc < count) {
+      const tool = tools[doc]!;
+      if (tool.id.length !== idAt[doc + 1]! - idAt[doc]! || hashes[doc] !== toolContentHash(tool)) break;
+      doc += 1;
+    }
+    if (doc === count) {
+      const ids: string[] = new Array(count);
+      const docOf = new Map<string, number>();
+      for (let i = 0; i < count; i++) {
+        const id = tools[i]!.id;
+        ids[i] = id;
+        docOf.set(id, i);
+      }
+      return { ids, docOf };
+    }
+  }
+  const ids: string[] = new Array(count);
+  const docOf = new Map<string, number>();
+  for (let doc = 0; doc < count; doc++) {
+    const id = reader.text(idAt[doc]!, idAt[doc + 1]!);
     docOf.set(id, doc);
     if (docOf.size === doc) throw damaged(`document id "${id}" twice`);
     ids[doc] = id;
-    hashes[doc] = reader.uint();
-    for (let f = 0; f < fieldCount; f++) {
-      const length = reader.uint();
-      // (a length the postings then confirm: one beyond 32 bits could not be theirs)
-      if (length > 0x7fffffff) throw damaged(`field lengths of "${id}": field ${f} has ${length} terms`);
-      lengths[doc * fieldCount + f] = length;
-    }
   }
-  // (the catalog's order is the documents' unless tools were replaced: try the next one first)
-  let next = 0;
   checkCatalogMatches(
     catalog,
     count,
     (tool) => {
-      const doc = ids[next] === tool.id ? next : docOf.get(tool.id);
-      if (doc === undefined) return undefined;
-      next = doc + 1;
-      return hashes[doc] === toolContentHash(tool);
+      const doc = docOf.get(tool.id);
+      return doc === undefined ? undefined : hashes[doc] === toolContentHash(tool);
     },
     () => ids,
   );
-  return { ids, docOf, lengths };
+  return { ids, docOf };
 }
 
 function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: ToolIndexOptions): SavedIndexes {
@@ -217,11 +239,11 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   const count = reader.count('its number of documents');
   const termCount = reader.count('its number of terms');
   const averages = Array.from({ length: fieldCount }, () => reader.float());
-  const { ids, docOf, lengths } = readDocuments(catalog, reader, count, fieldCount);
+  const { ids, docOf } = readDocuments(catalog, reader, count);
 
   // The terms and where their postings are (decoded on first use), checked now: each document's
-  // count of terms per field, to check its lengths, and each term's reference counts.
-  const counted = new Int32Array(count * fieldCount);
+  // count of terms per field (its field lengths), and each term's reference counts.
+  const lengths = new Int32Array(count * fieldCount);
   const entries: TermEntry[] = new Array(termCount);
   const starts = new Float64Array(termCount);
   const masks = new Int32Array(termCount);
@@ -238,7 +260,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
       if ((mask & (1 << f)) === 0) continue;
       const size = reader.uint();
       if (size === 0 || size > count) throw damaged(`term "${term}" has ${size} documents in field ${f}`);
-      reader.checkAscending(size, count, counted, fieldCount, f);
+      reader.checkAscending(size, count, lengths, fieldCount, f);
       reader.skip(size);
       refs += size;
       if (lookedUp[f]) lookupRefs += size;
@@ -264,15 +286,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   };
   const totals = new Array<number>(fieldCount).fill(0);
   for (let doc = 0; doc < count; doc++) {
-    for (let f = 0; f < fieldCount; f++) {
-      const length = lengths[doc * fieldCount + f]!;
-      if (counted[doc * fieldCount + f] !== length) {
-        throw damaged(
-          `field lengths of "${ids[doc]}": field ${f} has ${counted[doc * fieldCount + f]} terms, not ${length}`,
-        );
-      }
-      totals[f]! += length;
-    }
+    for (let f = 0; f < fieldCount; f++) totals[f]! += lengths[doc * fieldCount + f]!;
   }
   for (let f = 0; f < fieldCount; f++) {
     if (!isMeanOf(averages[f]!, totals[f]!, count)) {

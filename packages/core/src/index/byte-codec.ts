@@ -269,6 +269,23 @@ export class ByteReader {
     return value;
   }
 
+  /** Where the next string starts (a position in the string block's text). */
+  get textPosition(): number {
+    return this.#textAt;
+  }
+
+  /** Skips the next string (its length read here), making no string of it. */
+  skipString(): void {
+    const end = this.#textAt + this.uint();
+    if (end > this.#text.length) throw new ByteDataError('its strings end early');
+    this.#textAt = end;
+  }
+
+  /** The text between two positions of the string block (as {@link ByteReader.textPosition} gave them). */
+  text(start: number, end: number): string {
+    return this.#text.slice(start, end);
+  }
+
   /** Throws unless every block was read to its end. */
   end(): void {
     if (

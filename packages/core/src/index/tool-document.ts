@@ -284,12 +284,12 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
 }
 
 /**
- * {@link toolFingerprint} without the id words the name lacks, as a number: what the binary saved
- * index keeps. Those words follow from the id and the name, and a saved tool is found by its id,
- * so they tell nothing more (and tokenising them is most of a fingerprint's cost).
+ * A hash of a tool's id and of the text {@link toolFingerprint} covers, as a number: what the binary
+ * saved index keeps per tool, so that one hash per tool tells both that the catalog's tool at a
+ * position is the saved one and that its text is unchanged (no saved id read or compared).
  */
 export function toolContentHash(tool: CatalogTool<unknown>): number {
-  return feedContent(new PairHash().text(tool.name), tool).value();
+  return feedContent(new PairHash().text(tool.id).char(SEPARATOR).text(tool.name), tool).value();
 }
 
 /**
