@@ -30,7 +30,8 @@ import {
   savedSections,
   TOOL_INDEX_FORMAT_VERSION,
 } from './serialize.js';
-import { INDEX_FIELDS, toolContentHash } from './tool-document.js';
+import { INDEX_FIELDS } from './tool-document.js';
+import { toolContentHash } from './tool-hash.js';
 import type { ToolIndexOptions } from './tool-index.js';
 import type { SerializedVectorIndex } from './vector-index.js';
 
@@ -204,13 +205,9 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
     }
     if (doc === count) {
       const ids: string[] = new Array(count);
-      const docOf = new Map<string, number>();
-      for (let i = 0; i < count; i++) {
-        const id = tools[i]!.id;
-        ids[i] = id;
-        docOf.set(id, i);
-      }
-      return { ids, docOf };
+      for (let i = 0; i < count; i++) ids[i] = tools[i]!.id;
+      // (the index makes its map of ids when first needed: a search rarely needs it)
+      return { ids, docOf: undefined };
     }
   }
   const ids: string[] = new Array(count);
@@ -296,7 +293,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   const sorted = readSortedOrder(reader, entries);
   const keyword = KeywordIndex.restore(fieldCount, LOOKUP_FIELDS, {
     ids,
-    docOf,
+    ...(docOf === undefined ? {} : { docOf }),
     lengths,
     averages,
     entries,
@@ -305,7 +302,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
   });
   if (keyword.vocabularySize !== termCount) throw damaged('a term is in it twice');
   const phrases = readPhrases(reader, count, termCount);
-  const vector = readVector(reader, docOf, options);
+  const vector = readVector(reader, docOf ?? new Set(ids), options);
   reader.end();
   return { keyword, phrases, vector };
 }
@@ -354,7 +351,7 @@ function readPhrases(reader: ByteReader, count: number, termCount: number): Phra
 }
 
 /** The vector section, read when the index has an embedder (else skipped). */
-function readVector(reader: ByteReader, docOf: ReadonlyMap<string, number>, options: ToolIndexOptions) {
+function readVector(reader: ByteReader, docOf: { has(id: string): boolean }, options: ToolIndexOptions) {
   const flag = reader.below(2, 'the vector flag');
   if (flag === 0) return undefined;
   const text = reader.string();

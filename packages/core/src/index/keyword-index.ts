@@ -83,8 +83,8 @@ export interface KeywordIndexBuilder {
 export interface KeywordIndexContent {
   /** Each document's id, by number. */
   ids: string[];
-  /** Each id's document number. */
-  docOf: Map<string, number>;
+  /** Each id's document number; when absent, made from `ids` when first needed (a loaded index may never need it). */
+  docOf?: Map<string, number>;
   /**
    * Each document's field lengths (distinct terms per field), one document's after another's
    * (document `d`'s field `f` at `d * fieldCount + f`).
@@ -141,7 +141,8 @@ export class KeywordIndex {
    * index is as {@link KeywordIndex.restore} made it from a sorted order; dropped at its first change.
    */
   #sorted: SortedVocabulary | undefined;
-  #docOf = new Map<string, number>();
+  /** Each id's document number (`undefined` until first needed, for an index restored without it). */
+  #docOf: Map<string, number> | undefined = new Map<string, number>();
   #ids: (string | undefined)[] = [];
   /** Each document's field lengths, document after document (`doc * fieldCount + field`): no array per document. */
   #lengths: Int32Array = new Int32Array(0);
@@ -186,12 +187,25 @@ export class KeywordIndex {
   }
 
   has(id: string): boolean {
-    return this.#docOf.has(id);
+    return this.#docMap().has(id);
   }
 
   /** The document number of an id (undefined when absent). */
   docOf(id: string): number | undefined {
-    return this.#docOf.get(id);
+    return this.#docMap().get(id);
+  }
+
+  /** Each id's document number, made from the ids the first time it is needed. */
+  #docMap(): Map<string, number> {
+    if (this.#docOf !== undefined) return this.#docOf;
+    const docOf = new Map<string, number>();
+    const ids = this.#ids;
+    for (let doc = 0; doc < ids.length; doc++) {
+      const id = ids[doc];
+      if (id !== undefined) docOf.set(id, doc);
+    }
+    this.#docOf = docOf;
+    return docOf;
   }
 
   /** The id of a document number (undefined when removed). */
@@ -261,11 +275,11 @@ export class KeywordIndex {
     if (fields.length !== this.#fieldCount) {
       throw new Error(`KeywordIndex: expected ${this.#fieldCount} fields, got ${fields.length}`);
     }
-    if (this.#docOf.has(id)) this.remove(id);
+    if (this.#docMap().has(id)) this.remove(id);
     this.#changed();
     const doc = this.#nextDoc++;
     this.#count += 1;
-    this.#docOf.set(id, doc);
+    this.#docMap().set(id, doc);
     this.#ids[doc] = id;
     const fieldCount = this.#fieldCount;
     if ((doc + 1) * fieldCount > this.#lengths.length) {
@@ -317,7 +331,7 @@ export class KeywordIndex {
 
   /** Removes a document; returns whether it was there. */
   remove(id: string): boolean {
-    const doc = this.#docOf.get(id);
+    const doc = this.#docMap().get(id);
     if (doc === undefined) return false;
     this.#changed();
     if (this.#docTermsPending) this.#makeDocTerms();
@@ -339,7 +353,7 @@ export class KeywordIndex {
         if (entry.refs === 0) this.#vocabulary.delete(entry.term);
       }
     }
-    this.#docOf.delete(id);
+    this.#docMap().delete(id);
     this.#ids[doc] = undefined;
     lengths.fill(0);
     this.#docTerms[doc] = undefined;

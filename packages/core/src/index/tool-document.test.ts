@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/catalog.js';
 import { buildKeywordIndex } from './keyword-build.js';
-import { INDEX_FIELDS, ToolIndexFeeder, toolContentHash } from './tool-document.js';
+import { INDEX_FIELDS, ToolIndexFeeder } from './tool-document.js';
+import { toolContentHash } from './tool-hash.js';
 
 describe('toolContentHash', () => {
   it("hashes a tool's text every time (a load pays it, as a fresh process does), the same text alike", () => {

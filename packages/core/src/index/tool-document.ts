@@ -283,44 +283,7 @@ export function toolFingerprint(tool: CatalogTool<unknown>): string {
   return feedContent(hash, tool).digest();
 }
 
-/**
- * A hash of a tool's id and of the text {@link toolFingerprint} covers, as a number: what the binary
- * saved index keeps per tool, so that one hash per tool tells both that the catalog's tool at a
- * position is the saved one and that its text is unchanged (no saved id read or compared).
- */
-export function toolContentHash(tool: CatalogTool<unknown>): number {
-  return feedContent(new PairHash().text(tool.id).char(SEPARATOR).text(tool.name), tool).value();
-}
-
-/**
- * {@link Fnv32}'s rule fed two UTF-16 units at a time (one multiplication per pair): the hash of
- * {@link toolContentHash}, which a load computes for every tool's whole text.
- */
-class PairHash {
-  #hash = 0x811c9dc5;
-
-  text(text: string): this {
-    let hash = this.#hash;
-    const even = text.length & ~1;
-    for (let i = 0; i < even; i += 2) {
-      hash = Math.imul(hash ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 0x01000193);
-    }
-    if (even < text.length) hash = Math.imul(hash ^ text.charCodeAt(even) ^ 0x10000, 0x01000193);
-    this.#hash = hash;
-    return this;
-  }
-
-  char(code: number): this {
-    this.#hash = Math.imul(this.#hash ^ code ^ 0x20000, 0x01000193);
-    return this;
-  }
-
-  value(): number {
-    return this.#hash >>> 0;
-  }
-}
-
-/** What {@link feedContent} feeds: {@link Fnv32} (the JSON form's fingerprint) or a {@link PairHash}. */
+/** What {@link feedContent} feeds: an {@link Fnv32} (the JSON form's fingerprint). */
 interface TextHash {
   text(text: string): TextHash;
   char(code: number): TextHash;
