@@ -51,6 +51,12 @@ function rehashed(bytes: Uint8Array, edit: (copy: Uint8Array) => void): Uint8Arr
   return copy;
 }
 
+/** Where the integer block of saved bytes starts: after the header, the floats and the phrase entries. */
+function integersAt(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  return 40 + 8 * view.getUint32(28, true) + view.getUint32(36, true);
+}
+
 describe('ToolIndex binary form', () => {
   it('round-trips with identical results (ids, scores and matches), then follows the catalog', async () => {
     const catalog = new ToolCatalog(TOOLS);
@@ -156,7 +162,7 @@ describe('ToolIndex binary form', () => {
     const bytes = new ToolIndex(catalog).toBinary();
     // Every single-byte change of the integer block, rehashed, is refused as damaged (or as another
     // catalog's), or keeps the content well-formed (a term frequency, say): an index that answers.
-    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
+    const start = integersAt(bytes);
     const end = start + new DataView(bytes.buffer).getUint32(24, true);
     let refused = 0;
     for (let at = start; at < end; at++) {
@@ -180,7 +186,7 @@ describe('ToolIndex binary form', () => {
   it('refuses counts its data cannot hold before allocating for them', () => {
     const catalog = new ToolCatalog(TOOLS);
     const bytes = new ToolIndex(catalog).toBinary();
-    const start = 40 + 8 * new DataView(bytes.buffer).getUint32(28, true);
+    const start = integersAt(bytes);
     // The number of documents (after the field count) made 2^35: five bytes in place of one.
     const varints = bytes.subarray(start);
     const huge = [0x80, 0x80, 0x80, 0x80, 0x80 | 0x01]; // (not the end: the next byte ends it)
@@ -205,6 +211,48 @@ describe('ToolIndex binary form', () => {
     expect(loadError(catalog, changed).message).toMatch(
       /damaged \(average length of field 0 is [\d.]+, not the mean of the documents' lengths\)/,
     );
+  });
+
+  it('keeps the phrase entries in 2 bytes each, and refuses one beyond the vocabulary', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    const view = new DataView(bytes.buffer);
+    const entriesAt = 40 + 8 * view.getUint32(28, true);
+    const entryBytes = view.getUint32(36, true);
+    expect(entryBytes).toBeGreaterThan(0);
+    expect(entryBytes % 2).toBe(0);
+    const changed = rehashed(bytes, (copy) => new DataView(copy.buffer).setUint16(entriesAt, 0xfffe, true));
+    expect(loadError(catalog, changed).message).toMatch(/damaged \(a phrase term is 65533, not a term\)/);
+    const odd = rehashed(bytes, (copy) => new DataView(copy.buffer).setUint32(36, entryBytes - 1, true));
+    expect(loadError(catalog, odd).message).toMatch(/damaged/);
+  });
+
+  it('keeps the phrase entries in 4 bytes each for a vocabulary of 65,535 terms or more', async () => {
+    // 700 tools of 100 made-up words each (letters only: the tokeniser splits at digits).
+    const word = (n: number) => {
+      let text = 'q';
+      for (let rest = n; rest > 0; rest = Math.floor(rest / 26)) text += String.fromCharCode(97 + (rest % 26));
+      return `${text}z`;
+    };
+    const tools = Array.from({ length: 700 }, (_, t) => ({
+      id: `tool_${word(t)}`,
+      description: Array.from({ length: 100 }, (_, w) => word(t * 100 + w)).join(' '),
+    }));
+    const catalog = new ToolCatalog(tools);
+    const index = new ToolIndex(catalog);
+    const bytes = index.toBinary();
+    const view = new DataView(bytes.buffer);
+    const entryBytes = view.getUint32(36, true);
+    expect(entryBytes % 4).toBe(0);
+    // (70,000 description words and a few name words a tool: 4 bytes each, not 2)
+    expect(entryBytes / 4).toBeGreaterThan(70_000);
+    expect(entryBytes / 4).toBeLessThan(80_000);
+    const loaded = ToolIndex.fromBinary(catalog, bytes);
+    for (const query of [word(123), `${word(70_000 - 1)} ${word(5)}`, word(68_000)]) {
+      const hits = await index.search(query);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(await loaded.search(query)).toEqual(hits);
+    }
   });
 
   it('checks every tool of a catalog in another order, by id', async () => {

@@ -4,14 +4,17 @@
 // load, and an integrity hash of the whole content.
 //
 // Layout: 4 bytes "TSIX", the format version (uint32, little-endian), the integrity hash (16 ASCII
-// hexadecimal digits), the lengths of the three blocks (uint32 each: integer bytes, float count,
-// string bytes), 4 bytes of zero, then the floats (8 bytes each), the integers and the strings.
+// hexadecimal digits), the lengths of the four blocks (uint32 each: integer bytes, float count,
+// string bytes, phrase-entry bytes), then the floats (8 bytes each), the phrase entries (fixed
+// width, see below), the integers and the strings.
 // Version 5 added the terms' sorted order (their positions, after the terms), so that a loaded
 // index looks terms up by prefix or near spelling without sorting or building a tree first, and
 // the number of phrase-line entries (before the phrase lines), so that they are read in one pass.
 // Version 6 hashes each tool's id with its text (so that a load into a catalog in the saved order
 // compares no ids: the hashes say the tools are the saved ones) and leaves out the documents' field
-// lengths, which a load counts from the postings it checks anyway.
+// lengths, which a load counts from the postings it checks anyway; and it keeps the phrase lines'
+// entries (each a term's position plus one, 0 between lines) in a block of their own, 2 bytes
+// each (4 when the vocabulary has 65,535 terms or more), which a load reads as a typed array.
 import type { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidIndexError } from '../errors.js';
 import { isMeanOf } from '../values.js';
@@ -80,28 +83,42 @@ export function encodeBinaryIndex<T>(catalog: ToolCatalog<T>, indexes: SavedInde
   for (const position of order) out.uint(position);
   out.float(phrases.average);
   if (phrases.documents.length !== keyword.documents.length) throw new Error('binary index: a document without lines');
-  out.uint(phrases.documents.reduce((sum, [, , lines]) => sum + lines.length, 0));
+  const total = phrases.documents.reduce((sum, [, , lines]) => sum + lines.length, 0);
+  const entries = entryArray(keyword.terms.length, total);
+  let at = 0;
   for (const [, pairs, lines] of phrases.documents) {
     out.uint(pairs);
     out.uint(lines.length);
-    for (let i = 0; i < lines.length; i++) out.uint(lines[i]! + 1); // (-1 between lines: 0)
+    for (let i = 0; i < lines.length; i++) entries[at++] = lines[i]! + 1; // (-1 between lines: 0)
   }
   out.uint(vector === undefined ? 0 : 1);
   if (vector !== undefined) out.string(JSON.stringify(vector));
   const { varints, floats, strings } = out.finish();
-  const bytes = new Uint8Array(HEADER_BYTES + floats.length + varints.length + strings.length);
+  const units = new Uint8Array(entries.buffer);
+  const bytes = new Uint8Array(HEADER_BYTES + floats.length + units.length + varints.length + strings.length);
   const view = new DataView(bytes.buffer);
   bytes.set(MAGIC, 0);
   view.setUint32(4, BINARY_INDEX_FORMAT_VERSION, true);
   view.setUint32(24, varints.length, true);
   view.setUint32(28, floats.length / 8, true);
   view.setUint32(32, strings.length, true);
+  view.setUint32(36, units.length, true);
   bytes.set(floats, HEADER_BYTES);
-  bytes.set(varints, HEADER_BYTES + floats.length);
-  bytes.set(strings, HEADER_BYTES + floats.length + varints.length);
+  bytes.set(units, HEADER_BYTES + floats.length);
+  bytes.set(varints, HEADER_BYTES + floats.length + units.length);
+  bytes.set(strings, HEADER_BYTES + floats.length + units.length + varints.length);
   // The hash covers everything after itself: the block lengths and the blocks.
   bytes.set(new TextEncoder().encode(bytesIntegrity(bytes.subarray(24))), 8);
   return bytes;
+}
+
+/**
+ * An array for `total` phrase-line entries of a vocabulary of `termCount` terms (each a term's
+ * position plus one, 0 between lines): 2 bytes an entry while they fit, else 4. (Little-endian:
+ * the byte order of every platform Node runs on.)
+ */
+function entryArray(termCount: number, total: number): Uint16Array | Uint32Array {
+  return termCount < 0xffff ? new Uint16Array(total) : new Uint32Array(total);
 }
 
 /** Whether `data` starts like a binary saved index. */
@@ -120,9 +137,9 @@ export function loadBinaryIndexes<T>(
   data: Uint8Array,
   options: ToolIndexOptions,
 ): SavedIndexes {
-  const reader = openBinary(data);
+  const { reader, entries } = openBinary(data);
   try {
-    return readIndexes(catalog, reader, options);
+    return readIndexes(catalog, reader, entries, options);
   } catch (error) {
     if (error instanceof ByteDataError) throw damaged(error.message, error);
     throw error;
@@ -130,7 +147,7 @@ export function loadBinaryIndexes<T>(
 }
 
 /** Checks the header, the version and the integrity hash, and returns a reader of the content. */
-function openBinary(data: unknown): ByteReader {
+function openBinary(data: unknown): { reader: ByteReader; entries: Uint8Array } {
   if (!(data instanceof Uint8Array)) {
     throw new InvalidIndexError(
       `Not a binary saved tool index: expected the Uint8Array that ToolIndex.toBinary() returns, got ${typeof data === 'string' ? 'a string (a JSON saved index is loaded with ToolIndex.fromJSON)' : typeof data}.`,
@@ -150,7 +167,7 @@ function openBinary(data: unknown): ByteReader {
  * The header and content of a copy of the caller's data (a copy: the index decodes each term's
  * postings on first use, from data the caller may reuse; and a copy is aligned).
  */
-function readHeader(data: Uint8Array): ByteReader {
+function readHeader(data: Uint8Array): { reader: ByteReader; entries: Uint8Array } {
   const view = new DataView(data.buffer);
   const version = view.getUint32(4, true);
   if (version !== BINARY_INDEX_FORMAT_VERSION) {
@@ -162,7 +179,8 @@ function readHeader(data: Uint8Array): ByteReader {
   const varintBytes = view.getUint32(24, true);
   const floatCount = view.getUint32(28, true);
   const stringBytes = view.getUint32(32, true);
-  if (HEADER_BYTES + floatCount * 8 + varintBytes + stringBytes !== data.length) {
+  const entryBytes = view.getUint32(36, true);
+  if (HEADER_BYTES + floatCount * 8 + entryBytes + varintBytes + stringBytes !== data.length) {
     throw damaged(`its length (${data.length} bytes) is not what its header says`);
   }
   const integrity = new TextDecoder().decode(data.subarray(8, 24));
@@ -172,12 +190,14 @@ function readHeader(data: Uint8Array): ByteReader {
     );
   }
   const floats = new Float64Array(data.buffer, HEADER_BYTES, floatCount);
-  const varintStart = HEADER_BYTES + floatCount * 8;
-  return new ByteReader(
+  const entryStart = HEADER_BYTES + floatCount * 8;
+  const varintStart = entryStart + entryBytes;
+  const reader = new ByteReader(
     data.subarray(varintStart, varintStart + varintBytes),
     floats,
     data.subarray(varintStart + varintBytes),
   );
+  return { reader, entries: data.subarray(entryStart, varintStart) };
 }
 
 /**
@@ -230,7 +250,12 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
   return { ids, docOf };
 }
 
-function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: ToolIndexOptions): SavedIndexes {
+function readIndexes<T>(
+  catalog: ToolCatalog<T>,
+  reader: ByteReader,
+  entryBytes: Uint8Array,
+  options: ToolIndexOptions,
+): SavedIndexes {
   const fieldCount = reader.uint();
   if (fieldCount !== INDEX_FIELDS.length) throw damaged(`it has ${fieldCount} fields, expected ${INDEX_FIELDS.length}`);
   const count = reader.count('its number of documents');
@@ -301,7 +326,7 @@ function readIndexes<T>(catalog: ToolCatalog<T>, reader: ByteReader, options: To
     sorted,
   });
   if (keyword.vocabularySize !== termCount) throw damaged('a term is in it twice');
-  const phrases = readPhrases(reader, count, termCount);
+  const phrases = readPhrases(reader, entryBytes, count, termCount);
   const vector = readVector(reader, docOf ?? new Set(ids), options);
   reader.end();
   return { keyword, phrases, vector };
@@ -325,24 +350,35 @@ function readSortedOrder(reader: ByteReader, entries: readonly TermEntry[]): Ter
 }
 
 /** Every document's phrase lines, their terms as vocabulary positions (the loaded entries' ids). */
-function readPhrases(reader: ByteReader, count: number, termCount: number): PhraseIndex {
+function readPhrases(reader: ByteReader, entryBytes: Uint8Array, count: number, termCount: number): PhraseIndex {
   const average = reader.float();
   const pairs = new Int32Array(count);
-  // Every document's lines in one buffer, where each starts (no array per document).
-  const total = reader.count('the number of phrase-line entries');
-  const buffer = new Int32Array(total);
+  // Every document's lines in one buffer (the entries, each less one), where each starts.
+  const width = entryArray(termCount, 0).BYTES_PER_ELEMENT;
+  if (entryBytes.length % width !== 0)
+    throw damaged(`its phrase entries take ${entryBytes.length} bytes, not ${width} each`);
+  const total = entryBytes.length / width;
   const starts = new Int32Array(count + 1);
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
     pairs[doc] = reader.uint();
-    const size = reader.count('the length of a phrase line');
-    if (at + size > total) throw damaged(`the phrase lines of document ${doc} go beyond their ${total} entries`);
-    const wrong = reader.minusOne(size, termCount, buffer, at);
-    if (wrong !== undefined) throw damaged(`a phrase term of document ${doc} is ${wrong}, not a term`);
-    at += size;
+    at += reader.uint();
+    if (at > total) throw damaged(`the phrase lines of document ${doc} go beyond their ${total} entries`);
     starts[doc + 1] = at;
   }
   if (at !== total) throw damaged(`its phrase lines have ${at} entries, not ${total}`);
+  const units =
+    width === 2
+      ? new Uint16Array(entryBytes.buffer, entryBytes.byteOffset, total)
+      : new Uint32Array(entryBytes.buffer, entryBytes.byteOffset, total);
+  const buffer = new Int32Array(total);
+  let wrong = 0;
+  for (let i = 0; i < total; i++) {
+    const unit = units[i]!;
+    if (unit > wrong) wrong = unit;
+    buffer[i] = unit - 1;
+  }
+  if (wrong > termCount) throw damaged(`a phrase term is ${wrong - 1}, not a term`);
   try {
     return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
   } catch (error) {
