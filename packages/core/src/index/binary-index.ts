@@ -36,6 +36,7 @@ import {
 import { INDEX_FIELDS } from './tool-document.js';
 import { toolContentHash } from './tool-hash.js';
 import type { ToolIndexOptions } from './tool-index.js';
+import { ToolSources } from './tool-sources.js';
 import type { SerializedVectorIndex } from './vector-index.js';
 
 /** The first four bytes of a binary saved index. */
@@ -217,18 +218,21 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
   idAt[count] = reader.textPosition;
   const tools = catalog.list();
   if (tools.length === count) {
+    // (each tool's source tracked as it is checked, while the tool is in the cache: a pass of its
+    // own over 100,000 tools took a tenth of a load, mostly waiting for memory)
+    const ids: string[] = new Array(count);
+    const sources = new ToolSources();
     let doc = 0;
     while (doc < count) {
       const tool = tools[doc]!;
-      if (tool.id.length !== idAt[doc + 1]! - idAt[doc]! || hashes[doc] !== toolContentHash(tool)) break;
+      const id = tool.id;
+      if (id.length !== idAt[doc + 1]! - idAt[doc]! || hashes[doc] !== toolContentHash(tool)) break;
+      ids[doc] = id;
+      sources.track(tool, doc);
       doc += 1;
     }
-    if (doc === count) {
-      const ids: string[] = new Array(count);
-      for (let i = 0; i < count; i++) ids[i] = tools[i]!.id;
-      // (the index makes its map of ids when first needed: a search rarely needs it)
-      return { ids, docOf: undefined };
-    }
+    // (the index makes its map of ids when first needed: a search rarely needs it)
+    if (doc === count) return { ids, docOf: undefined, sources };
   }
   const ids: string[] = new Array(count);
   const docOf = new Map<string, number>();
@@ -247,7 +251,7 @@ function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: nu
     },
     () => ids,
   );
-  return { ids, docOf };
+  return { ids, docOf, sources: undefined };
 }
 
 function readIndexes<T>(
@@ -261,7 +265,7 @@ function readIndexes<T>(
   const count = reader.count('its number of documents');
   const termCount = reader.count('its number of terms');
   const averages = Array.from({ length: fieldCount }, () => reader.float());
-  const { ids, docOf } = readDocuments(catalog, reader, count);
+  const { ids, docOf, sources } = readDocuments(catalog, reader, count);
 
   // The terms and where their postings are (decoded on first use), checked now: each document's
   // count of terms per field (its field lengths), and each term's reference counts.
@@ -329,7 +333,7 @@ function readIndexes<T>(
   const phrases = readPhrases(reader, entryBytes, count, termCount);
   const vector = readVector(reader, docOf ?? new Set(ids), options);
   reader.end();
-  return { keyword, phrases, vector };
+  return { keyword, phrases, vector, ...(sources === undefined ? {} : { sources }) };
 }
 
 /** The entries in code-unit order of their terms, as written: every position once, each term above the one before. */

@@ -9,6 +9,7 @@ import { PhraseIndex, type SerializedPhraseIndex } from './phrase-index.js';
 import { LOOKUP_FIELDS } from './scorer.js';
 import { INDEX_FIELDS, toolFingerprint } from './tool-document.js';
 import type { ToolIndexOptions } from './tool-index.js';
+import type { ToolSources } from './tool-sources.js';
 import { type SerializedVectorIndex, VectorIndex } from './vector-index.js';
 
 /**
@@ -45,6 +46,11 @@ export interface SavedIndexes {
   phrases: PhraseIndex;
   /** Absent when the index has no embedder, or the saved one has no vector section. */
   vector: VectorIndex | undefined;
+  /**
+   * The catalog's tools' sources, when the load tracked them as it checked each tool (while the
+   * tool is in the cache); else the index tracks them.
+   */
+  sources?: ToolSources;
 }
 
 /**

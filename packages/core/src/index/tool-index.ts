@@ -121,7 +121,7 @@ export class ToolIndex<TTool = unknown> {
   readonly #catalog: ToolCatalog<TTool>;
   readonly #minScore: number;
   readonly #ranking: RankingParams;
-  readonly #sources = new ToolSources();
+  readonly #sources: ToolSources;
   readonly #keyword: KeywordIndex;
   readonly #phrases: PhraseIndex;
   readonly #vector: VectorIndex | undefined;
@@ -151,10 +151,14 @@ export class ToolIndex<TTool = unknown> {
     this.#keyword = built.keyword;
     this.#phrases = built.phrases;
     this.#vector = saved?.vector ?? (options.embedder ? embedAll(catalog, options) : undefined);
-    for (let i = 0; i < tools.length; i++) {
-      const id = tools[i]!.id;
-      // (documents are numbered in catalog order, unless a saved index's tools were replaced since)
-      this.#sources.track(tools[i]!, this.#keyword.idOf(i) === id ? i : this.#keyword.docOf(id)!);
+    if (saved?.sources !== undefined) this.#sources = saved.sources;
+    else {
+      this.#sources = new ToolSources();
+      for (let i = 0; i < tools.length; i++) {
+        const id = tools[i]!.id;
+        // (documents are numbered in catalog order, unless a saved index's tools were replaced since)
+        this.#sources.track(tools[i]!, this.#keyword.idOf(i) === id ? i : this.#keyword.docOf(id)!);
+      }
     }
     this.#scorer = new Scorer(this.#keyword, this.#phrases, this.#ranking, this.#sources);
     this.#unsubscribe = this.#catalog.subscribe((change) => this.#apply(change));
