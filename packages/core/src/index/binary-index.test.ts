@@ -72,7 +72,11 @@ describe('ToolIndex binary form', () => {
     }
     // A Buffer at an odd offset (a slice of a bigger one) loads too.
     const shifted = Buffer.concat([Buffer.from([1]), Buffer.from(bytes)]).subarray(1);
-    expect(await ToolIndex.fromBinary(catalog, shifted).search('weather')).toEqual(await original.search('weather'));
+    const fromShifted = ToolIndex.fromBinary(catalog, shifted);
+    expect(await fromShifted.search('weather')).toEqual(await original.search('weather'));
+    // It keeps its own copy of what it decodes later: the caller may reuse its buffer.
+    shifted.fill(0);
+    expect(await fromShifted.search('send email')).toEqual(await original.search('send email'));
     // Both follow the catalog alike (a removal decodes every term's postings the loaded index had left).
     catalog.remove('cal__calendar_events');
     catalog.replace({ ...TOOLS[0]!, description: 'Forecast of rain.' });

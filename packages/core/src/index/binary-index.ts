@@ -147,6 +147,17 @@ export function loadBinaryIndexes<T>(
   }
 }
 
+/** A copy of bytes in a buffer of its own (Uint8Array's `slice`: a Buffer's `slice` copies nothing). */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
+/** `length` bytes of `data` from `start`, at a multiple of `alignment` in their buffer (copied when they are not). */
+function alignedBytes(data: Uint8Array, start: number, length: number, alignment: number): Uint8Array {
+  const bytes = data.subarray(start, start + length);
+  return bytes.byteOffset % alignment === 0 ? bytes : copyOf(bytes);
+}
+
 /** Checks the header, the version and the integrity hash, and returns a reader of the content. */
 function openBinary(data: unknown): { reader: ByteReader; entries: Uint8Array } {
   if (!(data instanceof Uint8Array)) {
@@ -161,7 +172,7 @@ function openBinary(data: unknown): { reader: ByteReader; entries: Uint8Array } 
     );
   }
   if (data.length < HEADER_BYTES) throw damaged('it ends inside its header');
-  return readHeader(Uint8Array.prototype.slice.call(data));
+  return readHeader(data);
 }
 
 /**
@@ -169,7 +180,7 @@ function openBinary(data: unknown): { reader: ByteReader; entries: Uint8Array } 
  * postings on first use, from data the caller may reuse; and a copy is aligned).
  */
 function readHeader(data: Uint8Array): { reader: ByteReader; entries: Uint8Array } {
-  const view = new DataView(data.buffer);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const version = view.getUint32(4, true);
   if (version !== BINARY_INDEX_FORMAT_VERSION) {
     const by = version < BINARY_INDEX_FORMAT_VERSION ? 'an older' : 'a newer';
@@ -190,15 +201,18 @@ function readHeader(data: Uint8Array): { reader: ByteReader; entries: Uint8Array
       `The saved tool index failed its integrity check: its content is not what was saved (changed or damaged since). ${REBUILD}`,
     );
   }
-  const floats = new Float64Array(data.buffer, HEADER_BYTES, floatCount);
+  const floatBytes = alignedBytes(data, HEADER_BYTES, floatCount * 8, 8);
+  const floats = new Float64Array(floatBytes.buffer, floatBytes.byteOffset, floatCount);
   const entryStart = HEADER_BYTES + floatCount * 8;
   const varintStart = entryStart + entryBytes;
+  // (the integers copied: the index decodes each term's postings from them on first use, and the
+  // caller may reuse its data; the other blocks are read during the load)
   const reader = new ByteReader(
-    data.subarray(varintStart, varintStart + varintBytes),
+    copyOf(data.subarray(varintStart, varintStart + varintBytes)),
     floats,
     data.subarray(varintStart + varintBytes),
   );
-  return { reader, entries: data.subarray(entryStart, varintStart) };
+  return { reader, entries: alignedBytes(data, entryStart, entryBytes, 4) };
 }
 
 /**

@@ -12,6 +12,16 @@ export interface IndexContent {
   vector?: unknown;
 }
 
+const FIRST_BASIS = 0x811c9dc5 | 0;
+const SECOND_BASIS = 0xcbf29ce4 | 0;
+const FIRST_PRIME = 0x01000193;
+const SECOND_PRIME = 0x5bd1e995;
+
+/** A 32-bit lane of a hash as 8 hexadecimal digits. */
+function hex(value: number): string {
+  return (value >>> 0).toString(16).padStart(8, '0');
+}
+
 const FLOAT = new Float64Array(1);
 const FLOAT_WORDS = new Int32Array(FLOAT.buffer);
 
@@ -21,12 +31,12 @@ const FLOAT_WORDS = new Int32Array(FLOAT.buffer);
  * characters. Fast (no strings made, no BigInt), and not cryptographic.
  */
 class ContentHash {
-  #first = 0x811c9dc5 | 0;
-  #second = 0xcbf29ce4 | 0;
+  #first = FIRST_BASIS;
+  #second = SECOND_BASIS;
 
   word(value: number): void {
-    this.#first = Math.imul(this.#first ^ value, 0x01000193);
-    this.#second = Math.imul(this.#second ^ value ^ (this.#first >>> 15), 0x5bd1e995);
+    this.#first = Math.imul(this.#first ^ value, FIRST_PRIME);
+    this.#second = Math.imul(this.#second ^ value ^ (this.#first >>> 15), SECOND_PRIME);
   }
 
   number(value: number): void {
@@ -77,7 +87,6 @@ class ContentHash {
 
   /** The hash as 16 hexadecimal digits. */
   digest(): string {
-    const hex = (value: number) => (value >>> 0).toString(16).padStart(8, '0');
     return hex(this.#first) + hex(this.#second);
   }
 }
@@ -143,16 +152,23 @@ export function indexIntegrity(content: IndexContent): string {
  * the content's bytes four at a time (little-endian words, zeros after the last byte).
  */
 export function bytesIntegrity(bytes: Uint8Array): string {
-  const hash = new ContentHash();
   const whole = bytes.length >>> 2;
   const words =
     bytes.byteOffset % 4 === 0
       ? new Int32Array(bytes.buffer, bytes.byteOffset, whole)
       : new Int32Array(new Uint8Array(bytes.subarray(0, whole * 4)).buffer); // (a copy, aligned)
-  hash.word(bytes.length);
-  for (let i = 0; i < whole; i++) hash.word(words[i]!);
   let last = 0;
   for (let i = whole * 4; i < bytes.length; i++) last |= bytes[i]! << (8 * (i - whole * 4));
-  hash.word(last);
-  return hash.digest();
+  // (ContentHash's two lanes in local variables: a method call and two field writes per word cost
+  // a third more over the 4 million words of an index of 100,000 tools)
+  let first = Math.imul(FIRST_BASIS ^ bytes.length, FIRST_PRIME);
+  let second = Math.imul(SECOND_BASIS ^ bytes.length ^ (first >>> 15), SECOND_PRIME);
+  for (let i = 0; i < whole; i++) {
+    const value = words[i]!;
+    first = Math.imul(first ^ value, FIRST_PRIME);
+    second = Math.imul(second ^ value ^ (first >>> 15), SECOND_PRIME);
+  }
+  first = Math.imul(first ^ last, FIRST_PRIME);
+  second = Math.imul(second ^ last ^ (first >>> 15), SECOND_PRIME);
+  return hex(first) + hex(second);
 }
