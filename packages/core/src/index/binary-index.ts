@@ -345,7 +345,7 @@ function readIndexes<T>(
   });
   if (keyword.vocabularySize !== termCount) throw damaged('a term is in it twice');
   const phrases = readPhrases(reader, entryBytes, count, termCount);
-  const vector = readVector(reader, docOf ?? new Set(ids), options);
+  const vector = readVector(reader, () => docOf ?? new Set(ids), options);
   reader.end();
   return { keyword, phrases, vector, ...(sources === undefined ? {} : { sources }) };
 }
@@ -405,7 +405,7 @@ function readPhrases(reader: ByteReader, entryBytes: Uint8Array, count: number, 
 }
 
 /** The vector section, read when the index has an embedder (else skipped). */
-function readVector(reader: ByteReader, docOf: { has(id: string): boolean }, options: ToolIndexOptions) {
+function readVector(reader: ByteReader, indexed: () => { has(id: string): boolean }, options: ToolIndexOptions) {
   const flag = reader.below(2, 'the vector flag');
   if (flag === 0) return undefined;
   const text = reader.string();
@@ -416,5 +416,6 @@ function readVector(reader: ByteReader, docOf: { has(id: string): boolean }, opt
   } catch (error) {
     throw damaged(`its vector section is not JSON (${String(error)})`, error);
   }
-  return loadVectors(section, (id) => docOf.has(id), options);
+  const ids = indexed();
+  return loadVectors(section, (id) => ids.has(id), options);
 }
