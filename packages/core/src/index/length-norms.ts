@@ -13,6 +13,9 @@ export interface LengthNorms {
   readonly norm: Float64Array;
 }
 
+/** Lengths below this find their class in a table (above, in a map). */
+const SMALL_LENGTHS = 4096;
+
 /**
  * The length norms of documents numbered below `size`, `lengthOf(doc)` a document's length in the
  * field (undefined: no such document); `k1`, `b` and `average` as BM25 takes them.
@@ -24,16 +27,20 @@ export function lengthNorms(
   b: number,
   average: number,
 ): LengthNorms {
+  // (each length's class in a table while lengths are small, as they nearly all are; a map beyond)
+  const classOfSmall = new Uint32Array(SMALL_LENGTHS);
   const classOfLength = new Map<number, number>();
   const norms: number[] = [0];
   const classes = new Uint32Array(size);
   for (let doc = 0; doc < size; doc++) {
     const length = lengthOf(doc);
     if (length === undefined) continue;
-    let found = classOfLength.get(length);
-    if (found === undefined) {
+    const small = length < SMALL_LENGTHS;
+    let found = small ? classOfSmall[length]! : (classOfLength.get(length) ?? 0);
+    if (found === 0) {
       found = norms.length;
-      classOfLength.set(length, found);
+      if (small) classOfSmall[length] = found;
+      else classOfLength.set(length, found);
       norms.push(k1 * (1 - b + (b * length) / average));
     }
     classes[doc] = found;
