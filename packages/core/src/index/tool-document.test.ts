@@ -24,6 +24,11 @@ describe('toolContentHash', () => {
     expect(toolContentHash(tool)).toBe(hash);
     const other = new ToolCatalog([{ id: 'weather', description: 'Forecast for a town' }]).get('weather')!;
     expect(toolContentHash(other)).not.toBe(hash);
+    // The id is hashed too (a load in the saved order compares no saved ids), and so are tags and source.
+    expect(toolContentHash({ ...tool, id: 'weather2' })).not.toBe(hash);
+    expect(toolContentHash({ ...tool, tags: ['sky'] })).not.toBe(hash);
+    expect(toolContentHash({ ...tool, source: 'sky' })).not.toBe(hash);
+    expect(toolContentHash({ ...tool, name: 'weather!' })).not.toBe(hash);
   });
 
   it('hashes the parameter names, titles and descriptions, nested and in variants', () => {
