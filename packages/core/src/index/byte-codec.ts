@@ -142,14 +142,23 @@ export class ByteReader {
     let value = -1;
     for (let i = 0; i < size; i++) {
       let byte = bytes[at++];
-      let gap = byte! & 0x7f;
-      let shift = 7;
-      while (byte !== undefined && byte >= 0x80 && shift < 35) {
-        byte = bytes[at++];
-        gap += (byte! & 0x7f) * 2 ** shift;
-        shift += 7;
+      let gap: number;
+      // (gaps of one or two bytes, most of them, read without the general loop)
+      const next = bytes[at];
+      if (byte !== undefined && byte < 0x80) gap = byte;
+      else if (byte !== undefined && next !== undefined && next < 0x80) {
+        gap = (byte & 0x7f) | (next << 7);
+        at += 1;
+      } else {
+        gap = byte! & 0x7f;
+        let shift = 7;
+        while (byte !== undefined && byte >= 0x80 && shift < 35) {
+          byte = bytes[at++];
+          gap += (byte! & 0x7f) * 2 ** shift;
+          shift += 7;
+        }
+        if (byte === undefined || byte >= 0x80) throw new ByteDataError('its numbers end early or overflow');
       }
-      if (byte === undefined || byte >= 0x80) throw new ByteDataError('its numbers end early or overflow');
       value += gap + 1;
       if (value >= limit) throw new ByteDataError(`a list has ${value}, expected below ${limit}`);
       counts[value * stride + offset]! += 1;
