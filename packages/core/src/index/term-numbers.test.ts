@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, tokenize } from '../text/tokenize.js';
 import {
+  sharedRuns,
   sharedStringNumbers,
   termNumber,
   termText,
@@ -119,9 +120,18 @@ describe('wordRuns', () => {
 
   it('memoise the terms of short shared strings only (a long one would outlive its tool)', () => {
     const short = 'City name, e.g. Paris';
-    expect(sharedStringNumbers(short)).toBe(sharedStringNumbers(short));
+    const at = (text: string) => {
+      const terms = sharedRuns.find(text);
+      return { terms, start: sharedRuns.start, end: sharedRuns.end };
+    };
+    const first = at(short);
+    expect(sharedStringNumbers(short)).toEqual(tokenizeToNumbers(short));
+    sharedRuns.find('another string, kept after it');
+    expect(at(short)).toEqual(first);
     const long = `${'A parameter described at great length. '.repeat(100)}`;
-    expect(sharedStringNumbers(long)).not.toBe(sharedStringNumbers(long));
     expect(sharedStringNumbers(long)).toEqual(tokenizeToNumbers(long));
+    // (tokenised again each time, in a scratch buffer, not kept)
+    expect(at(long).start).toBe(0);
+    expect(at(short)).toEqual(first);
   });
 });

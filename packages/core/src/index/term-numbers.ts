@@ -68,7 +68,7 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS, charLimit = MAX_TERM_C
   termTexts.length = 0;
   termChars = 0;
   words.clear();
-  sharedStrings.clear();
+  sharedRuns.clear();
 }
 
 /**
@@ -108,6 +108,10 @@ export interface WordRun {
   readonly run: TermRun;
 }
 
+/** A word's entry in {@link WordTable}'s singles when it has no term, or several. */
+const SINGLE_NONE = -1;
+const SINGLE_MANY = -2;
+
 /**
  * The ASCII words seen so far (maximal runs of letters and digits, as written) with their term
  * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
@@ -118,6 +122,11 @@ class WordTable {
   #hashes: number[] = [];
   #texts: string[] = [];
   #runs: TermRun[] = [];
+  /**
+   * Each word's one term ({@link SINGLE_NONE} when it has none, {@link SINGLE_MANY} when it has
+   * several): most words have one, read here without touching their run.
+   */
+  #singles = new Int32Array(1 << 15);
   /**
    * Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once
    * asked; `null` until then for a plain word (its one word is itself), `undefined` for the others.
@@ -168,9 +177,20 @@ class WordTable {
     this.#texts.push(word);
     this.chars += word.length;
     this.#runs.push(run);
+    if (index >= this.#singles.length) {
+      const bigger = new Int32Array(this.#singles.length * 2);
+      bigger.set(this.#singles);
+      this.#singles = bigger;
+    }
+    this.#singles[index] = run.length === 1 ? run[0]! : run.length === 0 ? SINGLE_NONE : SINGLE_MANY;
     this.#pieces.push(plain ? null : undefined);
     if (this.#texts.length > this.#slots.length >> 2) this.#grow();
     return index;
+  }
+
+  /** Each word's one term, by index (see {@link WordTable.run} for words of none or several). */
+  get singles(): Int32Array {
+    return this.#singles;
   }
 
   /** The term numbers of a word. */
@@ -202,6 +222,7 @@ class WordTable {
     this.#hashes = [];
     this.#texts = [];
     this.#runs = [];
+    this.#singles = new Int32Array(1 << 15);
     this.#pieces = [];
   }
 
@@ -339,9 +360,14 @@ export function tokenizeToNumbers(text: string): number[] {
 export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
   if (scanWords(text)) {
     const indices = scratch.values;
+    const singles = words.singles;
     for (let i = 0; i < scratch.length; i++) {
-      const run = words.run(indices[i]!);
-      for (let k = 0; k < run.length; k++) out.push(run[k]!);
+      const single = singles[indices[i]!]!;
+      if (single >= 0) out.push(single);
+      else if (single === SINGLE_MANY) {
+        const run = words.run(indices[i]!);
+        for (let k = 0; k < run.length; k++) out.push(run[k]!);
+      }
     }
     return out;
   }
@@ -367,22 +393,65 @@ export function wordRuns(text: string): WordRun[] {
 
 /**
  * The term numbers of strings that many tools share (parameter names and descriptions, tags,
- * sources), by string; starts over when it grows too big. Only strings of up to
- * {@link MAX_SHARED_STRING_LENGTH} characters are kept: longer ones are seldom shared, and the memo
- * would keep them alive after their tools are gone.
+ * sources): each string's run once, all runs one after another in one buffer, found by string;
+ * starts over when it grows too big. Only strings of up to {@link MAX_SHARED_STRING_LENGTH}
+ * characters are kept: longer ones are seldom shared, and the memo would keep them alive after
+ * their tools are gone. (One buffer, not an array per string: 15,000 strings of a 10,000-tool
+ * catalog made as many arrays to allocate and for the collector to move.)
  */
-const sharedStrings = new Map<string, TermRun>();
+class SharedRuns {
+  /** Each kept string's run number. */
+  readonly #numbers = new Map<string, number>();
+  /** The runs, one after another, and where each starts (the last one ends at the buffer's end). */
+  #terms = new IntList(1 << 14);
+  #starts = new IntList(1 << 10);
+  /** A long string's terms (not kept). */
+  readonly #long = new IntList(1024);
+  /** Where the run last found starts and ends in {@link SharedRuns.find}'s array. */
+  start = 0;
+  end = 0;
+
+  /**
+   * Finds (or makes) the run of `text`; returns the array that holds it from {@link start} to
+   * {@link end}, valid until the next call (never change it).
+   */
+  find(text: string): Int32Array {
+    if (text.length > MAX_SHARED_STRING_LENGTH) {
+      this.#long.length = 0;
+      tokenizeInto(text, this.#long);
+      this.start = 0;
+      this.end = this.#long.length;
+      return this.#long.values;
+    }
+    let number = this.#numbers.get(text);
+    if (number === undefined) {
+      if (this.#numbers.size >= MAX_SHARED_STRINGS) this.clear();
+      number = this.#starts.length;
+      this.#starts.push(this.#terms.length);
+      tokenizeInto(text, this.#terms);
+      this.#numbers.set(text, number);
+    }
+    const starts = this.#starts;
+    this.start = starts.values[number]!;
+    this.end = number + 1 < starts.length ? starts.values[number + 1]! : this.#terms.length;
+    return this.#terms.values;
+  }
+
+  clear(): void {
+    this.#numbers.clear();
+    this.#terms = new IntList(1 << 14);
+    this.#starts = new IntList(1 << 10);
+  }
+}
+
 const MAX_SHARED_STRINGS = 100_000;
 const MAX_SHARED_STRING_LENGTH = 1_000;
 
-/** {@link tokenizeToNumbers} of a string tools often share, memoised if short; never change the array. */
-export function sharedStringNumbers(text: string): TermRun {
-  if (text.length > MAX_SHARED_STRING_LENGTH) return tokenizeToNumbers(text);
-  let run = sharedStrings.get(text);
-  if (run === undefined) {
-    run = tokenizeToNumbers(text);
-    if (sharedStrings.size >= MAX_SHARED_STRINGS) sharedStrings.clear();
-    sharedStrings.set(text, run);
-  }
-  return run;
+/** The runs of shared strings (one, reused: nothing here re-enters). */
+export const sharedRuns = new SharedRuns();
+
+/** {@link tokenizeToNumbers} of a string tools often share, from {@link sharedRuns} (a new array). */
+export function sharedStringNumbers(text: string): number[] {
+  const terms = sharedRuns.find(text);
+  return Array.from(terms.subarray(sharedRuns.start, sharedRuns.end));
 }

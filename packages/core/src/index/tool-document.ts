@@ -9,7 +9,7 @@ import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
 import {
-  sharedStringNumbers,
+  sharedRuns,
   type TermRun,
   TermSet,
   termCount,
@@ -129,10 +129,10 @@ function lineRuns(text: string): TermRun[] {
 }
 
 /**
- * What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order.
- * A run is valid only during the call (it may be reused): copy it to keep it.
+ * What {@link visitTool} tells: each run of terms of a field (`terms[start, end)`), fields in
+ * {@link INDEX_FIELDS} order. A run is valid only during the call (it may be reused): copy it to keep it.
  */
-type RunVisitor = (field: number, terms: ArrayLike<number>, length: number, phraseLine: boolean) => void;
+type RunVisitor = (field: number, terms: ArrayLike<number>, start: number, end: number, phraseLine: boolean) => void;
 
 const NAME = INDEX_FIELDS.indexOf('name');
 const DESCRIPTION = INDEX_FIELDS.indexOf('description');
@@ -154,25 +154,25 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
   const name = indexedText(tool.name);
   const nameLines = lineRuns(name);
-  for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
+  for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, 0, nameLines[i]!.length, true);
   const id = idWordsBeyondName(indexedText(tool.id), name, nameLines);
-  if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
+  if (id.terms.length > 0) visit(NAME, id.terms, 0, id.terms.length, false);
   const description = indexedText(tool.description ?? '');
   if (description.includes('\n')) {
     const lines = description.split('\n');
     for (let i = 0; i < lines.length; i++) {
       const run = scratchRun(lines[i]!);
-      visit(DESCRIPTION, run.values, run.length, true);
+      visit(DESCRIPTION, run.values, 0, run.length, true);
     }
   } else {
     const run = scratchRun(description);
-    visit(DESCRIPTION, run.values, run.length, true);
+    visit(DESCRIPTION, run.values, 0, run.length, true);
   }
   // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
   if (tool.tags !== undefined) visitStrings(TAGS, tool.tags, tool.source, visit);
   if (tool.source !== undefined) {
-    const run = sharedStringNumbers(indexedText(tool.source));
-    visit(SOURCE, run, run.length, false);
+    const terms = sharedRuns.find(indexedText(tool.source));
+    visit(SOURCE, terms, sharedRuns.start, sharedRuns.end, false);
   }
   parameterRuns.visitSchema(tool.jsonSchema, visit);
 }
@@ -201,8 +201,8 @@ class ParameterRuns implements ParameterSink {
     if (this.#left <= 0) return;
     const text = indexedText(whole, this.#left);
     this.#left = text.length < whole.length ? 0 : this.#left - text.length;
-    const run = sharedStringNumbers(text);
-    this.#visit(PARAMETERS, run, run.length, false);
+    const terms = sharedRuns.find(text);
+    this.#visit(PARAMETERS, terms, sharedRuns.start, sharedRuns.end, false);
   }
 }
 
@@ -220,8 +220,8 @@ function visitStrings(field: number, strings: readonly string[], except: string 
     if (whole === except) continue;
     const text = indexedText(whole, left);
     left = text.length < whole.length ? 0 : left - text.length;
-    const run = sharedStringNumbers(text);
-    visit(field, run, run.length, false);
+    const terms = sharedRuns.find(text);
+    visit(field, terms, sharedRuns.start, sharedRuns.end, false);
   }
 }
 
@@ -371,8 +371,8 @@ const parameterHash = new ParameterHash();
 export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   const fields: TermRun[][] = INDEX_FIELDS.map(() => []);
   const phraseLines: TermRun[] = [];
-  visitTool(tool, (field, terms, length, phraseLine) => {
-    const kept = Array.from({ length }, (_, i) => terms[i]!);
+  visitTool(tool, (field, terms, start, end, phraseLine) => {
+    const kept = Array.from({ length: end - start }, (_, i) => terms[start + i]!);
     fields[field]!.push(kept);
     if (phraseLine) phraseLines.push(kept);
   });
@@ -414,10 +414,10 @@ export class ToolIndexFeeder {
   readonly #lines: IntList;
   readonly #ends: IntList;
   #phraseLines = 0;
-  readonly #visit: RunVisitor = (field, terms, length, phraseLine) => {
+  readonly #visit: RunVisitor = (field, terms, start, end, phraseLine) => {
     const builder = this.#builder;
     if (phraseLine && this.#phraseLines++ > 0) this.#lines.push(-1);
-    for (let i = 0; i < length; i++) {
+    for (let i = start; i < end; i++) {
       const term = this.#term(terms[i]!);
       builder.push(field, term);
       if (phraseLine) this.#lines.push(term);
