@@ -127,6 +127,8 @@ class WordTable {
    * several): most words have one, read here without touching their run.
    */
   #singles = new Int32Array(1 << 15);
+  /** Whether each word is plain (1) or mixed (0). */
+  #plain = new Uint8Array(1 << 15);
   /**
    * Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once
    * asked; `null` until then for a plain word (its one word is itself), `undefined` for the others.
@@ -183,6 +185,12 @@ class WordTable {
       this.#singles = bigger;
     }
     this.#singles[index] = run.length === 1 ? run[0]! : run.length === 0 ? SINGLE_NONE : SINGLE_MANY;
+    if (index >= this.#plain.length) {
+      const bigger = new Uint8Array(this.#plain.length * 2);
+      bigger.set(this.#plain);
+      this.#plain = bigger;
+    }
+    this.#plain[index] = plain ? 1 : 0;
     this.#pieces.push(plain ? null : undefined);
     if (this.#texts.length > this.#slots.length >> 2) this.#grow();
     return index;
@@ -196,6 +204,11 @@ class WordTable {
   /** The term numbers of a word. */
   run(index: number): TermRun {
     return this.#runs[index]!;
+  }
+
+  /** Whether a word is one word as it is (its pieces are itself). */
+  isPlain(index: number): boolean {
+    return this.#plain[index] === 1;
   }
 
   /** A word's own words with their term numbers. */
@@ -223,6 +236,7 @@ class WordTable {
     this.#texts = [];
     this.#runs = [];
     this.#singles = new Int32Array(1 << 15);
+    this.#plain = new Uint8Array(1 << 15);
     this.#pieces = [];
   }
 
@@ -389,6 +403,46 @@ export function wordRuns(text: string): WordRun[] {
     return out;
   }
   return splitWords(text).map((word) => ({ text: word, run: tokenizeToNumbers(word) }));
+}
+
+/**
+ * Appends to `out` the terms of each of {@link wordRuns}'s words of `text` none of whose terms is
+ * in `known` (nor in an earlier word taken), adding them to `known`: what {@link wordRuns} and a
+ * loop over it would give, without making the words.
+ */
+export function termsOfNewWords(text: string, known: TermSet, out: IntList): void {
+  if (!scanWords(text)) {
+    const runs = wordRuns(text);
+    for (let i = 0; i < runs.length; i++) takeIfNew(runs[i]!.run, 0, runs[i]!.run.length, known, out);
+    return;
+  }
+  const singles = words.singles;
+  for (let i = 0; i < scratch.length; i++) {
+    const index = scratch.values[i]!;
+    if (words.isPlain(index)) {
+      const single = singles[index]!;
+      if (single >= 0) {
+        if (!known.has(single)) {
+          out.push(single);
+          known.add(single);
+        }
+      } else if (single === SINGLE_MANY) {
+        const run = words.run(index);
+        takeIfNew(run, 0, run.length, known, out);
+      }
+    } else {
+      const pieces = words.pieces(index);
+      for (let k = 0; k < pieces.length; k++) takeIfNew(pieces[k]!.run, 0, pieces[k]!.run.length, known, out);
+    }
+  }
+}
+
+/** Appends `run[start, end)` to `out` and adds it to `known` when none of it is known and it is not empty. */
+function takeIfNew(run: ArrayLike<number>, start: number, end: number, known: TermSet, out: IntList): void {
+  if (start === end) return;
+  for (let i = start; i < end; i++) if (known.has(run[i]!)) return;
+  for (let i = start; i < end; i++) out.push(run[i]!);
+  for (let i = start; i < end; i++) known.add(run[i]!);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type TermRun,
   TermSet,
   termCount,
+  termsOfNewWords,
   termText,
   tokenizeInto,
   tokenizeToNumbers,
@@ -153,10 +154,21 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
   const name = indexedText(tool.name);
-  const nameLines = lineRuns(name);
-  for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, 0, nameLines[i]!.length, true);
-  const id = idWordsBeyondName(indexedText(tool.id), name, nameLines);
-  if (id.terms.length > 0) visit(NAME, id.terms, 0, id.terms.length, false);
+  // (the name's terms are known, and the id's words none of whose terms are: idWordsBeyondName's terms)
+  const known = knownTerms;
+  known.clear();
+  if (name.includes('\n')) {
+    const lines = name.split('\n');
+    for (let i = 0; i < lines.length; i++) visitNameLine(lines[i]!, known, visit);
+  } else {
+    visitNameLine(name, known, visit);
+  }
+  const id = indexedText(tool.id);
+  if (id !== name) {
+    idScratch.length = 0;
+    termsOfNewWords(id, known, idScratch);
+    if (idScratch.length > 0) visit(NAME, idScratch.values, 0, idScratch.length, false);
+  }
   const description = indexedText(tool.description ?? '');
   if (description.includes('\n')) {
     const lines = description.split('\n');
@@ -176,6 +188,16 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   }
   parameterRuns.visitSchema(tool.jsonSchema, visit);
 }
+
+/** Visits a line of a tool's name, its terms made known. */
+function visitNameLine(line: string, known: TermSet, visit: RunVisitor): void {
+  const run = scratchRun(line);
+  for (let i = 0; i < run.length; i++) known.add(run.values[i]!);
+  visit(NAME, run.values, 0, run.length, true);
+}
+
+/** The terms of the id words beyond the name (see {@link visitTool}). */
+const idScratch = new IntList(256);
 
 /**
  * Visits parameter strings as the walk finds them, as {@link visitStrings} does ({@link MAX_INDEXED_CHARS}
