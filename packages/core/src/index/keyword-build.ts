@@ -87,6 +87,28 @@ export function buildKeywordIndex(
         slots.push(slot);
       }
     },
+    pushRun(f, run, start, end) {
+      if (f !== field) {
+        if (!open || !(f > field && f < fieldCount)) {
+          throw new Error(`buildKeywordIndex: field ${f} out of order or without an open document`);
+        }
+        while (field < f) endField();
+      }
+      const termCount = terms.length;
+      for (let i = start; i < end; i++) {
+        const term = run[i]!;
+        if (!(term >= 0 && term < termCount)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
+        const slot = term * fieldCount + f;
+        if (lastDoc[slot] === mark) {
+          frequency[slot]! += 1;
+        } else {
+          lastDoc[slot] = mark;
+          frequency[slot] = 1;
+          postingCount[slot]! += 1;
+          slots.push(slot);
+        }
+      }
+    },
     close() {
       if (!open) throw new Error('buildKeywordIndex: no open document to close');
       while (field < fieldCount) endField();

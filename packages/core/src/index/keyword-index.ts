@@ -76,6 +76,8 @@ export interface KeywordIndexBuilder {
    */
   open(id: string): void;
   push(field: number, term: number): void;
+  /** {@link KeywordIndexBuilder.push} of each of `terms[start, end)` in turn. */
+  pushRun(field: number, terms: ArrayLike<number>, start: number, end: number): void;
   close(): void;
 }
 

@@ -436,14 +436,22 @@ export class ToolIndexFeeder {
   readonly #lines: IntList;
   readonly #ends: IntList;
   #phraseLines = 0;
+  /** The run being fed, in the build's numbers. */
+  readonly #mapped = new IntList(1024);
   readonly #visit: RunVisitor = (field, terms, start, end, phraseLine) => {
-    const builder = this.#builder;
-    if (phraseLine && this.#phraseLines++ > 0) this.#lines.push(-1);
+    const mapped = this.#mapped;
+    mapped.length = 0;
     for (let i = start; i < end; i++) {
-      const term = this.#term(terms[i]!);
-      builder.push(field, term);
-      if (phraseLine) this.#lines.push(term);
+      const global = terms[i]!;
+      const known = global < this.#local.length ? this.#local[global]! : 0;
+      mapped.push(known > 0 ? known - 1 : this.#newTerm(global));
     }
+    if (phraseLine) {
+      const lines = this.#lines;
+      if (this.#phraseLines++ > 0) lines.push(-1);
+      for (let i = 0; i < mapped.length; i++) lines.push(mapped.values[i]!);
+    }
+    this.#builder.pushRun(field, mapped.values, 0, mapped.length);
   };
 
   /** `expectedTools`: how many tools are coming (arrays are sized for them). */
@@ -473,7 +481,8 @@ export class ToolIndexFeeder {
     return { buffer, starts };
   }
 
-  #term(global: number): number {
+  /** The build's number of a process-wide term number new to the build. */
+  #newTerm(global: number): number {
     if (global >= this.#local.length) {
       const bigger = new Int32Array(Math.max(global + 1, this.#local.length * 2));
       bigger.set(this.#local);
