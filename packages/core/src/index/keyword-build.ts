@@ -149,26 +149,25 @@ export function buildKeywordIndex(
   building = false;
 
   // Every (term, field)'s postings, packed in one buffer (its documents, then their frequencies)
-  // and filled in document order.
-  const slotCount = terms.length * fieldCount;
-  const postings: (Postings | undefined)[] = new Array(slotCount);
+  // in slot order, and filled in document order.
+  const termCount = terms.length;
+  const slotCount = termCount * fieldCount;
   const data = new Int32Array(slots.length * 2);
   const filled = new Int32Array(slotCount);
+  const entries = new Array<TermEntry>(termCount);
   let offset = 0;
-  for (let slot = 0; slot < slotCount; slot++) {
-    const count = postingCount[slot]!;
-    if (count === 0) continue;
-    postings[slot] = { data, docsAt: offset, freqsAt: offset + count, length: count };
-    filled[slot] = offset;
-    offset += count * 2;
+  for (let term = 0; term < termCount; term++) {
+    const fields: (Postings | undefined)[] = new Array(fieldCount).fill(undefined);
+    for (let f = 0; f < fieldCount; f++) {
+      const slot = term * fieldCount + f;
+      const count = postingCount[slot]!;
+      if (count === 0) continue;
+      fields[f] = { data, docsAt: offset, freqsAt: offset + count, length: count };
+      filled[slot] = offset;
+      offset += count * 2;
+    }
+    entries[term] = { id: term, term: terms[term]!, fields, refs: 0, lookupRefs: 0 };
   }
-  const entries: TermEntry[] = terms.map((term, id) => ({
-    id,
-    term,
-    fields: new Array(fieldCount).fill(undefined),
-    refs: 0,
-    lookupRefs: 0,
-  }));
   docStarts.push(slots.length);
   for (let doc = 0; doc < docStarts.length - 1; doc++) {
     const end = docStarts.values[doc + 1]!;
@@ -178,10 +177,6 @@ export function buildKeywordIndex(
       data[at] = doc;
       data[at + postingCount[slot]!] = frequencies.values[i]!;
     }
-  }
-  for (let term = 0; term < terms.length; term++) {
-    const entry = entries[term]!;
-    for (let f = 0; f < fieldCount; f++) entry.fields[f] = postings[term * fieldCount + f];
   }
   // (each document's terms, for removals only, are made on the first one)
   return KeywordIndex.restore(fieldCount, lookupFields, {
