@@ -21,7 +21,9 @@ export function buildKeywordIndex(
   const docLengths = new IntList(Math.max(64, expectedDocuments * fieldCount));
   const averages = new Array<number>(fieldCount).fill(0);
   const terms: string[] = [];
+  /** The number of each term by its text, for `term` (the first `indexed` terms; `newTerm` adds none). */
   const numbers = new Map<string, number>();
+  let indexed = 0;
   // Per (term, field) slot (`term × fieldCount + field`): the last document that had it (+1), its
   // frequency there, and how many documents have it.
   // Sized for the documents expected (growing an array in the middle of a build costs more than
@@ -37,22 +39,29 @@ export function buildKeywordIndex(
   let building = true;
   const builder: KeywordIndexBuilder = {
     term(text) {
+      // (terms added by newTerm are looked up from here on)
+      for (; indexed < terms.length; indexed++) numbers.set(terms[indexed]!, indexed);
       let number = numbers.get(text);
       if (number === undefined) {
-        number = terms.length;
-        terms.push(text);
+        number = builder.newTerm(text);
         numbers.set(text, number);
-        const needed = terms.length * fieldCount;
-        if (needed > lastDoc.length) {
-          const grow = (array: Int32Array) => {
-            const bigger = new Int32Array(Math.max(needed, array.length * 2));
-            bigger.set(array);
-            return bigger;
-          };
-          lastDoc = grow(lastDoc);
-          frequency = grow(frequency);
-          postingCount = grow(postingCount);
-        }
+        indexed += 1;
+      }
+      return number;
+    },
+    newTerm(text) {
+      const number = terms.length;
+      terms.push(text);
+      const needed = terms.length * fieldCount;
+      if (needed > lastDoc.length) {
+        const grow = (array: Int32Array) => {
+          const bigger = new Int32Array(Math.max(needed, array.length * 2));
+          bigger.set(array);
+          return bigger;
+        };
+        lastDoc = grow(lastDoc);
+        frequency = grow(frequency);
+        postingCount = grow(postingCount);
       }
       return number;
     },

@@ -490,7 +490,8 @@ export class ToolIndexFeeder {
     }
     const known = this.#local[global]!;
     if (known > 0) return known - 1;
-    const local = this.#builder.term(termText(global));
+    // (each process-wide number is one term, met once here: new to the build)
+    const local = this.#builder.newTerm(termText(global));
     this.#local[global] = local + 1;
     return local;
   }
