@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, tokenize } from '../text/tokenize.js';
-import {
-  sharedRuns,
-  sharedStringNumbers,
-  termNumber,
-  termText,
-  tokenizeToNumbers,
-  trimTermNumbers,
-  wordRuns,
-} from './term-numbers.js';
+import { sharedRuns, sharedStringNumbers } from './shared-runs.js';
+import { termNumber, termText, tokenizeToNumbers, trimTermNumbers, wordRuns } from './term-numbers.js';
 
 describe('term numbers', () => {
   it('number the terms of tokenize, the same number for the same term', () => {

@@ -4,6 +4,7 @@
 // is hashed as it is scanned and found in a table of the words seen before, compared character by
 // character, so that a known word costs neither a new string nor a map lookup.
 
+import { asciiSeparated } from '../text/ascii-separators.js';
 import {
   ASCII_KIND,
   isAscii,
@@ -68,7 +69,15 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS, charLimit = MAX_TERM_C
   termTexts.length = 0;
   termChars = 0;
   words.clear();
-  sharedRuns.clear();
+  for (const listener of trimListeners) listener();
+}
+
+/** Called when {@link trimTermNumbers} starts over (memos of term numbers must start over too). */
+const trimListeners: (() => void)[] = [];
+
+/** Calls `listener` whenever term numbers start over. */
+export function onTermNumbersTrimmed(listener: () => void): void {
+  trimListeners.push(listener);
 }
 
 /**
@@ -373,50 +382,6 @@ function scanWords(text: string): boolean {
   return true;
 }
 
-/**
- * Characters beyond ASCII that {@link tokenize} reads as a space would be (spaces, dashes, quotes,
- * bullets, arrows and a few signs: neither letters, marks nor digits, before or after NFKC, which
- * leaves them so or makes them spaces or dots), and the emoji blocks (checked in the tests). `’` is an
- * apostrophe, as `'` is.
- */
-const SEPARATORS_BEYOND_ASCII = new Set([
-  0xa0, 0xa7, 0xa9, 0xab, 0xae, 0xb0, 0xb6, 0xb7, 0xbb, 0xd7, 0xf7, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
-  0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x200b, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2018, 0x201c,
-  0x201d, 0x2022, 0x2026, 0x202f, 0x2039, 0x203a, 0x205f, 0x2190, 0x2192, 0x21d2, 0x2212, 0x2248, 0x2264, 0x2265,
-  0x25cf, 0x3000,
-]);
-const RIGHT_QUOTE = 0x2019;
-
-/** Whether an astral code point is in an emoji block (symbols only: no letter, mark or digit). */
-function isEmoji(codePoint: number): boolean {
-  return (codePoint >= 0x1f300 && codePoint <= 0x1f6ff) || (codePoint >= 0x1f900 && codePoint <= 0x1f9ff);
-}
-
-/**
- * Text whose characters beyond ASCII all separate words ({@link SEPARATORS_BEYOND_ASCII}, emoji),
- * with each of them a space (`’` an ASCII apostrophe): the same words and terms, on the ASCII path;
- * undefined when it has any other.
- */
-function asciiSeparated(text: string): string | undefined {
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x7f) continue;
-    let end = i + 1;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      if (!isEmoji(text.codePointAt(i)!)) return undefined;
-      end = i + 2;
-    } else if (code !== RIGHT_QUOTE && !SEPARATORS_BEYOND_ASCII.has(code)) {
-      return undefined;
-    }
-    out += text.slice(from, i) + (code === RIGHT_QUOTE ? "'" : ' ');
-    from = end;
-    i = end - 1;
-  }
-  return out + text.slice(from);
-}
-
 /** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
 export function tokenizeToNumbers(text: string): number[] {
   return tokenizeInto(text, []);
@@ -495,69 +460,4 @@ function takeIfNew(run: ArrayLike<number>, start: number, end: number, known: Te
   for (let i = start; i < end; i++) if (known.has(run[i]!)) return;
   for (let i = start; i < end; i++) out.push(run[i]!);
   for (let i = start; i < end; i++) known.add(run[i]!);
-}
-
-/**
- * The term numbers of strings that many tools share (parameter names and descriptions, tags,
- * sources): each string's run once, all runs one after another in one buffer, found by string;
- * starts over when it grows too big. Only strings of up to {@link MAX_SHARED_STRING_LENGTH}
- * characters are kept: longer ones are seldom shared, and the memo would keep them alive after
- * their tools are gone. (One buffer, not an array per string: 15,000 strings of a 10,000-tool
- * catalog made as many arrays to allocate and for the collector to move.)
- */
-class SharedRuns {
-  /** Each kept string's run number. */
-  readonly #numbers = new Map<string, number>();
-  /** The runs, one after another, and where each starts (the last one ends at the buffer's end). */
-  #terms = new IntList(1 << 14);
-  #starts = new IntList(1 << 10);
-  /** A long string's terms (not kept). */
-  readonly #long = new IntList(1024);
-  /** Where the run last found starts and ends in {@link SharedRuns.find}'s array. */
-  start = 0;
-  end = 0;
-
-  /**
-   * Finds (or makes) the run of `text`; returns the array that holds it from {@link start} to
-   * {@link end}, valid until the next call (never change it).
-   */
-  find(text: string): Int32Array {
-    if (text.length > MAX_SHARED_STRING_LENGTH) {
-      this.#long.length = 0;
-      tokenizeInto(text, this.#long);
-      this.start = 0;
-      this.end = this.#long.length;
-      return this.#long.values;
-    }
-    let number = this.#numbers.get(text);
-    if (number === undefined) {
-      if (this.#numbers.size >= MAX_SHARED_STRINGS) this.clear();
-      number = this.#starts.length;
-      this.#starts.push(this.#terms.length);
-      tokenizeInto(text, this.#terms);
-      this.#numbers.set(text, number);
-    }
-    const starts = this.#starts;
-    this.start = starts.values[number]!;
-    this.end = number + 1 < starts.length ? starts.values[number + 1]! : this.#terms.length;
-    return this.#terms.values;
-  }
-
-  clear(): void {
-    this.#numbers.clear();
-    this.#terms = new IntList(1 << 14);
-    this.#starts = new IntList(1 << 10);
-  }
-}
-
-const MAX_SHARED_STRINGS = 100_000;
-const MAX_SHARED_STRING_LENGTH = 1_000;
-
-/** The runs of shared strings (one, reused: nothing here re-enters). */
-export const sharedRuns = new SharedRuns();
-
-/** {@link tokenizeToNumbers} of a string tools often share, from {@link sharedRuns} (a new array). */
-export function sharedStringNumbers(text: string): number[] {
-  const terms = sharedRuns.find(text);
-  return Array.from(terms.subarray(sharedRuns.start, sharedRuns.end));
 }

@@ -8,8 +8,8 @@ import type { CatalogTool } from '../types.js';
 import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
+import { sharedRuns } from './shared-runs.js';
 import {
-  sharedRuns,
   type TermRun,
   TermSet,
   termCount,
@@ -155,31 +155,15 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
   const name = indexedText(tool.name);
   // (the name's terms are known, and the id's words none of whose terms are: idWordsBeyondName's terms)
-  const known = knownTerms;
-  known.clear();
-  if (name.includes('\n')) {
-    const lines = name.split('\n');
-    for (let i = 0; i < lines.length; i++) visitNameLine(lines[i]!, known, visit);
-  } else {
-    visitNameLine(name, known, visit);
-  }
+  knownTerms.clear();
+  visitLines(NAME, name, visit, knownTerms);
   const id = indexedText(tool.id);
   if (id !== name) {
     idScratch.length = 0;
-    termsOfNewWords(id, known, idScratch);
+    termsOfNewWords(id, knownTerms, idScratch);
     if (idScratch.length > 0) visit(NAME, idScratch.values, 0, idScratch.length, false);
   }
-  const description = indexedText(tool.description ?? '');
-  if (description.includes('\n')) {
-    const lines = description.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const run = scratchRun(lines[i]!);
-      visit(DESCRIPTION, run.values, 0, run.length, true);
-    }
-  } else {
-    const run = scratchRun(description);
-    visit(DESCRIPTION, run.values, 0, run.length, true);
-  }
+  visitLines(DESCRIPTION, indexedText(tool.description ?? ''), visit);
   // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
   if (tool.tags !== undefined) visitStrings(TAGS, tool.tags, tool.source, visit);
   if (tool.source !== undefined) {
@@ -189,11 +173,14 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   parameterRuns.visitSchema(tool.jsonSchema, visit);
 }
 
-/** Visits a line of a tool's name, its terms made known. */
-function visitNameLine(line: string, known: TermSet, visit: RunVisitor): void {
-  const run = scratchRun(line);
-  for (let i = 0; i < run.length; i++) known.add(run.values[i]!);
-  visit(NAME, run.values, 0, run.length, true);
+/** Visits each line of a text as a phrase line of `field`, its terms added to `known` if given. */
+function visitLines(field: number, text: string, visit: RunVisitor, known?: TermSet): void {
+  const lines = text.includes('\n') ? text.split('\n') : undefined;
+  for (let i = 0; i < (lines === undefined ? 1 : lines.length); i++) {
+    const run = scratchRun(lines === undefined ? text : lines[i]!);
+    if (known !== undefined) for (let k = 0; k < run.length; k++) known.add(run.values[k]!);
+    visit(field, run.values, 0, run.length, true);
+  }
 }
 
 /** The terms of the id words beyond the name (see {@link visitTool}). */
