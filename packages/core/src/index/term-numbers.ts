@@ -117,6 +117,9 @@ export interface WordRun {
   readonly run: TermRun;
 }
 
+/** How many integers a slot of {@link WordTable} holds. */
+const SLOT_INTS = 4;
+
 /** A word's entry in {@link WordTable}'s singles when it has no term, or several. */
 const SINGLE_NONE = -1;
 const SINGLE_MANY = -2;
@@ -126,9 +129,15 @@ const SINGLE_MANY = -2;
  * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
  */
 class WordTable {
-  /** Per slot: the word's index plus one (0: empty), and the word's hash, side by side. */
-  #slots = new Int32Array(2 << 16);
-  #hashes: number[] = [];
+  /**
+   * Per slot, side by side: the word's index plus one (0: empty), its hash, where its characters
+   * start in {@link WordTable.#chars} and how many there are (a lookup compares them there, in one
+   * buffer, instead of reaching for the word's string).
+   */
+  #slots = new Int32Array(SLOT_INTS << 16);
+  /** The characters of every word (all ASCII), one word's after another's. */
+  #chars = new Uint8Array(1 << 18);
+  #charCount = 0;
   #texts: string[] = [];
   #runs: TermRun[] = [];
   /**
@@ -159,17 +168,21 @@ class WordTable {
    */
   index(text: string, start: number, end: number, hash: number, plain: boolean): number {
     const slots = this.#slots;
-    const mask = (slots.length >> 1) - 1;
+    const chars = this.#chars;
+    const mask = slots.length / SLOT_INTS - 1;
     const length = end - start;
     let slot = hash & mask;
-    for (let found = slots[slot << 1]!; found !== 0; slot = (slot + 1) & mask, found = slots[slot << 1]!) {
-      if (slots[(slot << 1) + 1] !== hash) continue;
-      const index = found - 1;
-      const word = this.#texts[index]!;
-      if (word.length !== length) continue;
+    for (
+      let found = slots[slot * SLOT_INTS]!;
+      found !== 0;
+      slot = (slot + 1) & mask, found = slots[slot * SLOT_INTS]!
+    ) {
+      const at = slot * SLOT_INTS;
+      if (slots[at + 1] !== hash || slots[at + 3] !== length) continue;
+      const from = slots[at + 2]!;
       let i = 0;
-      while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-      if (i === length) return index;
+      while (i < length && chars[from + i] === text.charCodeAt(start + i)) i++;
+      if (i === length) return found - 1;
     }
     const word = text.slice(start, end);
     // (a word's terms may come from other entries, added first: its slot is found after)
@@ -177,14 +190,16 @@ class WordTable {
   }
 
   #add(word: string, hash: number, run: TermRun, plain: boolean): number {
-    const slots = this.#slots;
-    const mask = (slots.length >> 1) - 1;
-    let slot = hash & mask;
-    while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
+    if (this.#charCount + word.length > this.#chars.length) {
+      const bigger = new Uint8Array(Math.max(this.#charCount + word.length, this.#chars.length * 2));
+      bigger.set(this.#chars);
+      this.#chars = bigger;
+    }
+    const from = this.#charCount;
+    for (let i = 0; i < word.length; i++) this.#chars[from + i] = word.charCodeAt(i);
+    this.#charCount += word.length;
     const index = this.#texts.length;
-    slots[slot << 1] = index + 1;
-    slots[(slot << 1) + 1] = hash;
-    this.#hashes.push(hash);
+    WordTable.#put(this.#slots, index + 1, hash, from, word.length);
     this.#texts.push(word);
     this.chars += word.length;
     this.#runs.push(run);
@@ -201,8 +216,20 @@ class WordTable {
     }
     this.#plain[index] = plain ? 1 : 0;
     this.#pieces.push(plain ? null : undefined);
-    if (this.#texts.length > this.#slots.length >> 2) this.#grow();
+    if (this.#texts.length > this.#slots.length / SLOT_INTS / 2) this.#grow();
     return index;
+  }
+
+  /** Puts a word's slot fields in the first free slot from its hash's. */
+  static #put(slots: Int32Array, found: number, hash: number, from: number, length: number): void {
+    const mask = slots.length / SLOT_INTS - 1;
+    let slot = hash & mask;
+    while (slots[slot * SLOT_INTS] !== 0) slot = (slot + 1) & mask;
+    const at = slot * SLOT_INTS;
+    slots[at] = found;
+    slots[at + 1] = hash;
+    slots[at + 2] = from;
+    slots[at + 3] = length;
   }
 
   /** Each word's one term, by index (see {@link WordTable.run} for words of none or several). */
@@ -240,8 +267,9 @@ class WordTable {
 
   clear(): void {
     this.chars = 0;
-    this.#slots = new Int32Array(2 << 16);
-    this.#hashes = [];
+    this.#slots = new Int32Array(SLOT_INTS << 16);
+    this.#chars = new Uint8Array(1 << 18);
+    this.#charCount = 0;
     this.#texts = [];
     this.#runs = [];
     this.#singles = new Int32Array(1 << 15);
@@ -250,14 +278,11 @@ class WordTable {
   }
 
   #grow(): void {
-    const slots = new Int32Array(this.#slots.length * 2);
-    const mask = (slots.length >> 1) - 1;
-    this.#hashes.forEach((hash, index) => {
-      let slot = hash & mask;
-      while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
-      slots[slot << 1] = index + 1;
-      slots[(slot << 1) + 1] = hash;
-    });
+    const old = this.#slots;
+    const slots = new Int32Array(old.length * 2);
+    for (let at = 0; at < old.length; at += SLOT_INTS) {
+      if (old[at] !== 0) WordTable.#put(slots, old[at]!, old[at + 1]!, old[at + 2]!, old[at + 3]!);
+    }
     this.#slots = slots;
   }
 }
