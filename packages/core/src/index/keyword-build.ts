@@ -2,6 +2,9 @@
 import { IntList } from './int-list.js';
 import { KeywordIndex, type KeywordIndexBuilder, type Postings, type TermEntry } from './keyword-index.js';
 
+/** How many integers the build keeps per (term, field) slot: last document (+1), frequency, postings. */
+const STATS = 3;
+
 /**
  * Builds an index of many documents at once, the same as adding them one by one with
  * `KeywordIndex.add` (same document numbers, statistics, postings and vocabulary order), in
@@ -29,9 +32,8 @@ export function buildKeywordIndex(
   // Sized for the documents expected (growing an array in the middle of a build costs more than
   // its copy: code optimised for the old array is thrown away).
   const expectedTerms = Math.max(1024, expectedDocuments * 2);
-  let lastDoc = new Int32Array(expectedTerms * fieldCount);
-  let frequency = new Int32Array(expectedTerms * fieldCount);
-  let postingCount = new Int32Array(expectedTerms * fieldCount);
+  // (the three side by side, at `slot * STATS`: one cache line per slot a document touches)
+  let stats = new Int32Array(expectedTerms * fieldCount * STATS);
   // The log: each document's distinct slots, field after field, then the frequencies.
   const slots = new IntList(Math.max(1024, expectedDocuments * 32));
   const frequencies = new IntList(Math.max(1024, expectedDocuments * 32));
@@ -53,15 +55,13 @@ export function buildKeywordIndex(
       const number = terms.length;
       terms.push(text);
       const needed = terms.length * fieldCount;
-      if (needed > lastDoc.length) {
+      if (needed * STATS > stats.length) {
         const grow = (array: Int32Array) => {
-          const bigger = new Int32Array(Math.max(needed, array.length * 2));
+          const bigger = new Int32Array(Math.max(needed * STATS, array.length * 2));
           bigger.set(array);
           return bigger;
         };
-        lastDoc = grow(lastDoc);
-        frequency = grow(frequency);
-        postingCount = grow(postingCount);
+        stats = grow(stats);
       }
       return number;
     },
@@ -87,12 +87,13 @@ export function buildKeywordIndex(
       }
       if (!(term >= 0 && term < terms.length)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
       const slot = term * fieldCount + f;
-      if (lastDoc[slot] === mark) {
-        frequency[slot]! += 1;
+      const at = slot * STATS;
+      if (stats[at] === mark) {
+        stats[at + 1]! += 1;
       } else {
-        lastDoc[slot] = mark;
-        frequency[slot] = 1;
-        postingCount[slot]! += 1;
+        stats[at] = mark;
+        stats[at + 1] = 1;
+        stats[at + 2]! += 1;
         slots.push(slot);
       }
     },
@@ -108,12 +109,13 @@ export function buildKeywordIndex(
         const term = run[i]!;
         if (!(term >= 0 && term < termCount)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
         const slot = term * fieldCount + f;
-        if (lastDoc[slot] === mark) {
-          frequency[slot]! += 1;
+        const at = slot * STATS;
+        if (stats[at] === mark) {
+          stats[at + 1]! += 1;
         } else {
-          lastDoc[slot] = mark;
-          frequency[slot] = 1;
-          postingCount[slot]! += 1;
+          stats[at] = mark;
+          stats[at + 1] = 1;
+          stats[at + 2]! += 1;
           slots.push(slot);
         }
       }
@@ -122,7 +124,7 @@ export function buildKeywordIndex(
       if (!open) throw new Error('buildKeywordIndex: no open document to close');
       while (field < fieldCount) endField();
       for (let i = docStarts.values[docStarts.length - 1]!; i < slots.length; i++) {
-        frequencies.push(frequency[slots.values[i]!]!);
+        frequencies.push(stats[slots.values[i]! * STATS + 1]!);
       }
       open = false;
     },
@@ -169,7 +171,7 @@ export function buildKeywordIndex(
     const fields: (Postings | undefined)[] = new Array(fieldCount).fill(undefined);
     for (let f = 0; f < fieldCount; f++) {
       const slot = term * fieldCount + f;
-      const count = postingCount[slot]!;
+      const count = stats[slot * STATS + 2]!;
       if (count === 0) continue;
       fields[f] = { data, docsAt: offset, freqsAt: offset + count, length: count };
       filled[slot] = offset;
@@ -184,7 +186,7 @@ export function buildKeywordIndex(
       const slot = slots.values[i]!;
       const at = filled[slot]!++;
       data[at] = doc;
-      data[at + postingCount[slot]!] = frequencies.values[i]!;
+      data[at + stats[slot * STATS + 2]!] = frequencies.values[i]!;
     }
   }
   // (each document's terms, for removals only, are made on the first one)
