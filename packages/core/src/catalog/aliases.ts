@@ -56,6 +56,7 @@ export class CatalogAliases<TTool> {
    * `holderOf` says which tool holds a name as its id or tool name.
    */
   check(entry: CatalogTool<TTool>, holderOf: (name: string) => Holder | undefined): void {
+    if (entry.aliases === undefined && this.#owners.size === 0) return; // (no alias anywhere: nothing to clash)
     for (const name of [entry.id, entry.toolName]) {
       const owner = this.#owners.get(name);
       if (owner !== undefined && owner !== entry.id) clash(entry, name, name === entry.id ? 'id' : 'tool name', owner);
@@ -70,7 +71,8 @@ export class CatalogAliases<TTool> {
 
   /** Records `entry`'s aliases (after {@link check}). */
   insert(entry: CatalogTool<TTool>): void {
-    for (const alias of entry.aliases ?? []) this.#owners.set(alias, entry.id);
+    if (entry.aliases === undefined) return;
+    for (const alias of entry.aliases) this.#owners.set(alias, entry.id);
   }
 
   /** Forgets `entry`'s aliases and its views. */

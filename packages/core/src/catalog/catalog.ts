@@ -100,7 +100,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 
 /** A frozen copy of a tool's tags (checked to be strings), shared with tools of the same tags. */
 function frozenTags(tags: readonly string[]): readonly string[] {
-  const key = tags.join('\u0000');
+  // (one tag is its own key: most tools have one, and its string's hash is already known)
+  const key = tags.length === 1 ? tags[0]! : tags.join('\u0000');
   let shared = sharedTagLists.get(key);
   // (a tag holding NUL could make two lists one key: such lists are compared before sharing)
   if (shared === undefined || !sameStrings(shared, tags)) {
@@ -111,17 +112,24 @@ function frozenTags(tags: readonly string[]): readonly string[] {
   return shared;
 }
 
+/** ` (at index 3)` for a tool of a batch, for error messages. */
+function at(position: number | undefined): string {
+  return position === undefined ? '' : ` (at index ${position})`;
+}
+
 /** Validates a descriptor and builds the frozen catalog entry (without checking for duplicates). */
 function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): CatalogTool<TTool> {
-  const at = () => (position === undefined ? '' : ` (at index ${position})`);
   if (!isRecord(input)) {
-    throw new InvalidToolError(`Tool${at()} must be an object, got ${describeValue(input)}`);
+    throw new InvalidToolError(`Tool${at(position)} must be an object, got ${describeValue(input)}`);
   }
   const descriptor = input as unknown as Record<string, unknown>;
   const id = descriptor.id;
   if (!isText(id)) {
     const hint = typeof descriptor.name === 'string' ? ` named "${descriptor.name}"` : '';
-    throw new InvalidToolError(`Tool${hint}${at()}: id must be a non-empty string, got ${describeNonText(id)}`, 'id');
+    throw new InvalidToolError(
+      `Tool${hint}${at(position)}: id must be a non-empty string, got ${describeNonText(id)}`,
+      'id',
+    );
   }
   const label = `"${id}"`;
   optionalString(descriptor, 'name', label);
@@ -179,7 +187,8 @@ function toCatalogTool<TTool>(input: ToolDescriptor<TTool>, position?: number): 
         : (freezeJson(input.inputSchema, 'inputSchema', label, 'inputSchema').value as JsonSchema);
 
   const toolName = toToolName(id);
-  const aliases = checkAliases(descriptor.aliases, { id, toolName }, label);
+  const aliases =
+    descriptor.aliases === undefined ? undefined : checkAliases(descriptor.aliases, { id, toolName }, label);
   const tool: CatalogTool<TTool> = { ...input, id, name: input.name ?? id, toolName, jsonSchema };
   if (aliases === undefined) delete tool.aliases;
   else tool.aliases = aliases;
@@ -269,7 +278,8 @@ export class ToolCatalog<TTool = unknown> implements Iterable<CatalogTool<TTool>
       }
       throw error;
     }
-    for (let i = 0; i < entries.length; i++) this.#emit({ type: 'add', tool: entries[i]! });
+    if (this.#listeners.size > 0)
+      for (let i = 0; i < entries.length; i++) this.#emit({ type: 'add', tool: entries[i]! });
     return entries;
   }
 

@@ -9,6 +9,10 @@ export const MAX_TOOL_NAME_LENGTH = 64;
 /** Length of the hash suffix appended to ids that had to change. */
 const HASH_LENGTH = 10;
 
+/** Runs of characters that no provider accepts in a tool name. */
+const INVALID_RUNS = /[^a-zA-Z0-9_-]+/g;
+const UNDERSCORE = 0x5f;
+
 /** Used when nothing readable is left of an id (e.g. an id of only CJK characters or emoji). */
 const EMPTY_PREFIX = 'tool';
 
@@ -102,9 +106,16 @@ export function toToolName(id: string): string {
         .normalize('NFKD')
         .replace(/\p{M}+/gu, '')
         .replace(TRANSLITERATION_PATTERN, (char) => TRANSLITERATIONS[char] ?? char);
-  const readable = latin.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
-  const room = MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1;
-  const prefix = readable.slice(0, room).replace(/_+$/, '') || EMPTY_PREFIX;
+  // Each run of other characters becomes one `_`; the readable part is what lies between the leading
+  // and trailing `_`s, cut to the room left beside the hash, without the `_`s the cut leaves at its end.
+  const replaced = latin.replace(INVALID_RUNS, '_');
+  let start = 0;
+  let end = replaced.length;
+  while (start < end && replaced.charCodeAt(start) === UNDERSCORE) start += 1;
+  while (end > start && replaced.charCodeAt(end - 1) === UNDERSCORE) end -= 1;
+  let cut = Math.min(end, start + MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1);
+  while (cut > start && replaced.charCodeAt(cut - 1) === UNDERSCORE) cut -= 1;
+  const prefix = cut > start ? replaced.slice(start, cut) : EMPTY_PREFIX;
   // (joined, not concatenated: one flat string, where the replacements' pieces chained together
   // would stay a dozen string objects for as long as the catalog keeps the name, 400 bytes more)
   return [prefix, toolNameHash(id)].join('_');

@@ -2,6 +2,9 @@
 import { IntList } from './int-list.js';
 import { KeywordIndex, type KeywordIndexBuilder, type Postings, type TermEntry } from './keyword-index.js';
 
+/** How many integers the build keeps per (term, field) slot: last document (+1), frequency, postings. */
+const STATS = 3;
+
 /**
  * Builds an index of many documents at once, the same as adding them one by one with
  * `KeywordIndex.add` (same document numbers, statistics, postings and vocabulary order), in
@@ -21,15 +24,16 @@ export function buildKeywordIndex(
   const docLengths = new IntList(Math.max(64, expectedDocuments * fieldCount));
   const averages = new Array<number>(fieldCount).fill(0);
   const terms: string[] = [];
+  /** The number of each term by its text, for `term` (the first `indexed` terms; `newTerm` adds none). */
   const numbers = new Map<string, number>();
+  let indexed = 0;
   // Per (term, field) slot (`term × fieldCount + field`): the last document that had it (+1), its
   // frequency there, and how many documents have it.
   // Sized for the documents expected (growing an array in the middle of a build costs more than
   // its copy: code optimised for the old array is thrown away).
   const expectedTerms = Math.max(1024, expectedDocuments * 2);
-  let lastDoc = new Int32Array(expectedTerms * fieldCount);
-  let frequency = new Int32Array(expectedTerms * fieldCount);
-  let postingCount = new Int32Array(expectedTerms * fieldCount);
+  // (the three side by side, at `slot * STATS`: one cache line per slot a document touches)
+  let stats = new Int32Array(expectedTerms * fieldCount * STATS);
   // The log: each document's distinct slots, field after field, then the frequencies.
   const slots = new IntList(Math.max(1024, expectedDocuments * 32));
   const frequencies = new IntList(Math.max(1024, expectedDocuments * 32));
@@ -37,22 +41,27 @@ export function buildKeywordIndex(
   let building = true;
   const builder: KeywordIndexBuilder = {
     term(text) {
+      // (terms added by newTerm are looked up from here on)
+      for (; indexed < terms.length; indexed++) numbers.set(terms[indexed]!, indexed);
       let number = numbers.get(text);
       if (number === undefined) {
-        number = terms.length;
-        terms.push(text);
+        number = builder.newTerm(text);
         numbers.set(text, number);
-        const needed = terms.length * fieldCount;
-        if (needed > lastDoc.length) {
-          const grow = (array: Int32Array) => {
-            const bigger = new Int32Array(Math.max(needed, array.length * 2));
-            bigger.set(array);
-            return bigger;
-          };
-          lastDoc = grow(lastDoc);
-          frequency = grow(frequency);
-          postingCount = grow(postingCount);
-        }
+        indexed += 1;
+      }
+      return number;
+    },
+    newTerm(text) {
+      const number = terms.length;
+      terms.push(text);
+      const needed = terms.length * fieldCount;
+      if (needed * STATS > stats.length) {
+        const grow = (array: Int32Array) => {
+          const bigger = new Int32Array(Math.max(needed * STATS, array.length * 2));
+          bigger.set(array);
+          return bigger;
+        };
+        stats = grow(stats);
       }
       return number;
     },
@@ -78,20 +87,44 @@ export function buildKeywordIndex(
       }
       if (!(term >= 0 && term < terms.length)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
       const slot = term * fieldCount + f;
-      if (lastDoc[slot] === mark) {
-        frequency[slot]! += 1;
+      const at = slot * STATS;
+      if (stats[at] === mark) {
+        stats[at + 1]! += 1;
       } else {
-        lastDoc[slot] = mark;
-        frequency[slot] = 1;
-        postingCount[slot]! += 1;
+        stats[at] = mark;
+        stats[at + 1] = 1;
+        stats[at + 2]! += 1;
         slots.push(slot);
+      }
+    },
+    pushRun(f, run, start, end) {
+      if (f !== field) {
+        if (!open || !(f > field && f < fieldCount)) {
+          throw new Error(`buildKeywordIndex: field ${f} out of order or without an open document`);
+        }
+        while (field < f) endField();
+      }
+      const termCount = terms.length;
+      for (let i = start; i < end; i++) {
+        const term = run[i]!;
+        if (!(term >= 0 && term < termCount)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
+        const slot = term * fieldCount + f;
+        const at = slot * STATS;
+        if (stats[at] === mark) {
+          stats[at + 1]! += 1;
+        } else {
+          stats[at] = mark;
+          stats[at + 1] = 1;
+          stats[at + 2]! += 1;
+          slots.push(slot);
+        }
       }
     },
     close() {
       if (!open) throw new Error('buildKeywordIndex: no open document to close');
       while (field < fieldCount) endField();
       for (let i = docStarts.values[docStarts.length - 1]!; i < slots.length; i++) {
-        frequencies.push(frequency[slots.values[i]!]!);
+        frequencies.push(stats[slots.values[i]! * STATS + 1]!);
       }
       open = false;
     },
@@ -127,26 +160,25 @@ export function buildKeywordIndex(
   building = false;
 
   // Every (term, field)'s postings, packed in one buffer (its documents, then their frequencies)
-  // and filled in document order.
-  const slotCount = terms.length * fieldCount;
-  const postings: (Postings | undefined)[] = new Array(slotCount);
+  // in slot order, and filled in document order.
+  const termCount = terms.length;
+  const slotCount = termCount * fieldCount;
   const data = new Int32Array(slots.length * 2);
   const filled = new Int32Array(slotCount);
+  const entries = new Array<TermEntry>(termCount);
   let offset = 0;
-  for (let slot = 0; slot < slotCount; slot++) {
-    const count = postingCount[slot]!;
-    if (count === 0) continue;
-    postings[slot] = { data, docsAt: offset, freqsAt: offset + count, length: count };
-    filled[slot] = offset;
-    offset += count * 2;
+  for (let term = 0; term < termCount; term++) {
+    const fields: (Postings | undefined)[] = new Array(fieldCount).fill(undefined);
+    for (let f = 0; f < fieldCount; f++) {
+      const slot = term * fieldCount + f;
+      const count = stats[slot * STATS + 2]!;
+      if (count === 0) continue;
+      fields[f] = { data, docsAt: offset, freqsAt: offset + count, length: count };
+      filled[slot] = offset;
+      offset += count * 2;
+    }
+    entries[term] = { id: term, term: terms[term]!, fields, refs: 0, lookupRefs: 0 };
   }
-  const entries: TermEntry[] = terms.map((term, id) => ({
-    id,
-    term,
-    fields: new Array(fieldCount).fill(undefined),
-    refs: 0,
-    lookupRefs: 0,
-  }));
   docStarts.push(slots.length);
   for (let doc = 0; doc < docStarts.length - 1; doc++) {
     const end = docStarts.values[doc + 1]!;
@@ -154,12 +186,8 @@ export function buildKeywordIndex(
       const slot = slots.values[i]!;
       const at = filled[slot]!++;
       data[at] = doc;
-      data[at + postingCount[slot]!] = frequencies.values[i]!;
+      data[at + stats[slot * STATS + 2]!] = frequencies.values[i]!;
     }
-  }
-  for (let term = 0; term < terms.length; term++) {
-    const entry = entries[term]!;
-    for (let f = 0; f < fieldCount; f++) entry.fields[f] = postings[term * fieldCount + f];
   }
   // (each document's terms, for removals only, are made on the first one)
   return KeywordIndex.restore(fieldCount, lookupFields, {

@@ -131,6 +131,17 @@ describe('KeywordIndex', () => {
     expect(built.toJSON()).toEqual(oneByOne.toJSON());
   });
 
+  it('numbers terms alike whether a build is told a term is new (newTerm) or looks it up (term)', () => {
+    const built = buildKeywordIndex(1, undefined, (builder) => {
+      expect(builder.newTerm('a')).toBe(0);
+      expect(builder.term('b')).toBe(1);
+      expect(builder.newTerm('c')).toBe(2);
+      expect([builder.term('a'), builder.term('c'), builder.term('b'), builder.term('d')]).toEqual([0, 2, 1, 3]);
+      builder.add('x', [[0, 1, 2, 3]]);
+    });
+    expect(['a', 'b', 'c', 'd'].map((term) => built.get(term)?.id)).toEqual([0, 1, 2, 3]);
+  });
+
   it('refuses bad input to a build with a specific error', () => {
     expect(() => buildKeywordIndex(2, undefined, (builder) => builder.add('a', [[0], []]))).toThrow(
       /unknown term number 0/,

@@ -66,6 +66,11 @@ export interface KeywordIndexBuilder {
   /** The number of a term in this build (numbered in order of first use). */
   term(text: string): number;
   /**
+   * The number of a term that the build does not have yet (the caller knows it is new, as the tool
+   * feeder does from process-wide term numbers): {@link KeywordIndexBuilder.term} without its lookup.
+   */
+  newTerm(text: string): number;
+  /**
    * Adds a document: `fields[f]` are the numbers of its terms in field `f`, in order, repeats
    * included. Ids must be new.
    */
@@ -76,6 +81,8 @@ export interface KeywordIndexBuilder {
    */
   open(id: string): void;
   push(field: number, term: number): void;
+  /** {@link KeywordIndexBuilder.push} of each of `terms[start, end)` in turn. */
+  pushRun(field: number, terms: ArrayLike<number>, start: number, end: number): void;
   close(): void;
 }
 

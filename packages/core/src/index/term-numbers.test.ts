@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, tokenize } from '../text/tokenize.js';
-import {
-  sharedStringNumbers,
-  termNumber,
-  termText,
-  tokenizeToNumbers,
-  trimTermNumbers,
-  wordRuns,
-} from './term-numbers.js';
+import { sharedRuns, sharedStringNumbers } from './shared-runs.js';
+import { termNumber, termText, tokenizeToNumbers, trimTermNumbers, wordRuns } from './term-numbers.js';
 
 describe('term numbers', () => {
   it('number the terms of tokenize, the same number for the same term', () => {
@@ -117,11 +111,76 @@ describe('wordRuns', () => {
     }
   });
 
+  it('read separators beyond ASCII (curly quotes, dashes, emoji) as tokenize does', () => {
+    // Each character taken for a space is no letter, mark or digit, before or after NFKC, and
+    // NFKC makes no apostrophe of it.
+    const separators = [
+      0xa0, 0xa7, 0xa9, 0xab, 0xae, 0xb0, 0xb6, 0xb7, 0xbb, 0xd7, 0xf7, 0x200b, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014,
+      0x2015, 0x2018, 0x201c, 0x201d, 0x2022, 0x2026, 0x202f, 0x2039, 0x203a, 0x205f, 0x2190, 0x2192, 0x21d2, 0x2212,
+      0x2248, 0x2264, 0x2265, 0x25cf, 0x3000,
+    ];
+    for (let code = 0x2000; code <= 0x200a; code++) separators.push(code);
+    for (let code = 0x1f300; code <= 0x1f6ff; code++) separators.push(code);
+    for (let code = 0x1f900; code <= 0x1f9ff; code++) separators.push(code);
+    for (const code of separators) {
+      const char = String.fromCodePoint(code);
+      expect(/[\p{L}\p{M}\p{N}'’]/u.test(char + char.normalize('NFKC')), char).toBe(false);
+    }
+    const pieces = [
+      'getUser',
+      'V2',
+      "user's",
+      'user’s',
+      "rock'n'roll",
+      'rock’n’roll',
+      'don’t',
+      'HTMLParser',
+      'weather',
+      '2024',
+      "'",
+      '’',
+      ' ',
+      '-',
+      'é',
+      '天气',
+      '\u0301',
+      '\ud83d',
+      '😀',
+      '🚀',
+      '🤖',
+      ...separators.filter((_, i) => i % 7 === 0).map((code) => String.fromCodePoint(code)),
+    ];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let round = 0; round < 3000; round++) {
+      let text = '';
+      const parts = 1 + next(8);
+      for (let i = 0; i < parts; i++) text += pieces[next(pieces.length)];
+      expect(tokenizeToNumbers(text).map(termText), JSON.stringify(text)).toEqual(tokenize(text));
+      expect(
+        wordRuns(text).map((word) => word.text),
+        JSON.stringify(text),
+      ).toEqual(splitWords(text));
+    }
+  });
+
   it('memoise the terms of short shared strings only (a long one would outlive its tool)', () => {
     const short = 'City name, e.g. Paris';
-    expect(sharedStringNumbers(short)).toBe(sharedStringNumbers(short));
+    const at = (text: string) => {
+      const terms = sharedRuns.find(text);
+      return { terms, start: sharedRuns.start, end: sharedRuns.end };
+    };
+    const first = at(short);
+    expect(sharedStringNumbers(short)).toEqual(tokenizeToNumbers(short));
+    sharedRuns.find('another string, kept after it');
+    expect(at(short)).toEqual(first);
     const long = `${'A parameter described at great length. '.repeat(100)}`;
-    expect(sharedStringNumbers(long)).not.toBe(sharedStringNumbers(long));
     expect(sharedStringNumbers(long)).toEqual(tokenizeToNumbers(long));
+    // (tokenised again each time, in a scratch buffer, not kept)
+    expect(at(long).start).toBe(0);
+    expect(at(short)).toEqual(first);
   });
 });

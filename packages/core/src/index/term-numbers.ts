@@ -4,6 +4,7 @@
 // is hashed as it is scanned and found in a table of the words seen before, compared character by
 // character, so that a known word costs neither a new string nor a map lookup.
 
+import { asciiSeparated } from '../text/ascii-separators.js';
 import {
   ASCII_KIND,
   isAscii,
@@ -68,7 +69,15 @@ export function trimTermNumbers(limit = MAX_TERM_NUMBERS, charLimit = MAX_TERM_C
   termTexts.length = 0;
   termChars = 0;
   words.clear();
-  sharedStrings.clear();
+  for (const listener of trimListeners) listener();
+}
+
+/** Called when {@link trimTermNumbers} starts over (memos of term numbers must start over too). */
+const trimListeners: (() => void)[] = [];
+
+/** Calls `listener` whenever term numbers start over. */
+export function onTermNumbersTrimmed(listener: () => void): void {
+  trimListeners.push(listener);
 }
 
 /**
@@ -108,16 +117,36 @@ export interface WordRun {
   readonly run: TermRun;
 }
 
+/** How many integers a slot of {@link WordTable} holds. */
+const SLOT_INTS = 4;
+
+/** A word's entry in {@link WordTable}'s singles when it has no term, or several. */
+const SINGLE_NONE = -1;
+const SINGLE_MANY = -2;
+
 /**
  * The ASCII words seen so far (maximal runs of letters and digits, as written) with their term
  * numbers, in an open-addressing table keyed by a 32-bit FNV-1a of their characters.
  */
 class WordTable {
-  /** Per slot: the word's index plus one (0: empty), and the word's hash, side by side. */
-  #slots = new Int32Array(2 << 16);
-  #hashes: number[] = [];
+  /**
+   * Per slot, side by side: the word's index plus one (0: empty), its hash, where its characters
+   * start in {@link WordTable.#chars} and how many there are (a lookup compares them there, in one
+   * buffer, instead of reaching for the word's string).
+   */
+  #slots = new Int32Array(SLOT_INTS << 16);
+  /** The characters of every word (all ASCII), one word's after another's. */
+  #chars = new Uint8Array(1 << 18);
+  #charCount = 0;
   #texts: string[] = [];
   #runs: TermRun[] = [];
+  /**
+   * Each word's one term ({@link SINGLE_NONE} when it has none, {@link SINGLE_MANY} when it has
+   * several): most words have one, read here without touching their run.
+   */
+  #singles = new Int32Array(1 << 15);
+  /** Whether each word is plain (1) or mixed (0). */
+  #plain = new Uint8Array(1 << 15);
   /**
    * Each word's own words as {@link splitWords} gives them (`getUserV2`: `get`, `User`, ...), once
    * asked; `null` until then for a plain word (its one word is itself), `undefined` for the others.
@@ -139,17 +168,21 @@ class WordTable {
    */
   index(text: string, start: number, end: number, hash: number, plain: boolean): number {
     const slots = this.#slots;
-    const mask = (slots.length >> 1) - 1;
+    const chars = this.#chars;
+    const mask = slots.length / SLOT_INTS - 1;
     const length = end - start;
     let slot = hash & mask;
-    for (let found = slots[slot << 1]!; found !== 0; slot = (slot + 1) & mask, found = slots[slot << 1]!) {
-      if (slots[(slot << 1) + 1] !== hash) continue;
-      const index = found - 1;
-      const word = this.#texts[index]!;
-      if (word.length !== length) continue;
+    for (
+      let found = slots[slot * SLOT_INTS]!;
+      found !== 0;
+      slot = (slot + 1) & mask, found = slots[slot * SLOT_INTS]!
+    ) {
+      const at = slot * SLOT_INTS;
+      if (slots[at + 1] !== hash || slots[at + 3] !== length) continue;
+      const from = slots[at + 2]!;
       let i = 0;
-      while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-      if (i === length) return index;
+      while (i < length && chars[from + i] === text.charCodeAt(start + i)) i++;
+      if (i === length) return found - 1;
     }
     const word = text.slice(start, end);
     // (a word's terms may come from other entries, added first: its slot is found after)
@@ -157,25 +190,61 @@ class WordTable {
   }
 
   #add(word: string, hash: number, run: TermRun, plain: boolean): number {
-    const slots = this.#slots;
-    const mask = (slots.length >> 1) - 1;
-    let slot = hash & mask;
-    while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
+    if (this.#charCount + word.length > this.#chars.length) {
+      const bigger = new Uint8Array(Math.max(this.#charCount + word.length, this.#chars.length * 2));
+      bigger.set(this.#chars);
+      this.#chars = bigger;
+    }
+    const from = this.#charCount;
+    for (let i = 0; i < word.length; i++) this.#chars[from + i] = word.charCodeAt(i);
+    this.#charCount += word.length;
     const index = this.#texts.length;
-    slots[slot << 1] = index + 1;
-    slots[(slot << 1) + 1] = hash;
-    this.#hashes.push(hash);
+    WordTable.#put(this.#slots, index + 1, hash, from, word.length);
     this.#texts.push(word);
     this.chars += word.length;
     this.#runs.push(run);
+    if (index >= this.#singles.length) {
+      const bigger = new Int32Array(this.#singles.length * 2);
+      bigger.set(this.#singles);
+      this.#singles = bigger;
+    }
+    this.#singles[index] = run.length === 1 ? run[0]! : run.length === 0 ? SINGLE_NONE : SINGLE_MANY;
+    if (index >= this.#plain.length) {
+      const bigger = new Uint8Array(this.#plain.length * 2);
+      bigger.set(this.#plain);
+      this.#plain = bigger;
+    }
+    this.#plain[index] = plain ? 1 : 0;
     this.#pieces.push(plain ? null : undefined);
-    if (this.#texts.length > this.#slots.length >> 2) this.#grow();
+    if (this.#texts.length > this.#slots.length / SLOT_INTS / 2) this.#grow();
     return index;
+  }
+
+  /** Puts a word's slot fields in the first free slot from its hash's. */
+  static #put(slots: Int32Array, found: number, hash: number, from: number, length: number): void {
+    const mask = slots.length / SLOT_INTS - 1;
+    let slot = hash & mask;
+    while (slots[slot * SLOT_INTS] !== 0) slot = (slot + 1) & mask;
+    const at = slot * SLOT_INTS;
+    slots[at] = found;
+    slots[at + 1] = hash;
+    slots[at + 2] = from;
+    slots[at + 3] = length;
+  }
+
+  /** Each word's one term, by index (see {@link WordTable.run} for words of none or several). */
+  get singles(): Int32Array {
+    return this.#singles;
   }
 
   /** The term numbers of a word. */
   run(index: number): TermRun {
     return this.#runs[index]!;
+  }
+
+  /** Whether a word is one word as it is (its pieces are itself). */
+  isPlain(index: number): boolean {
+    return this.#plain[index] === 1;
   }
 
   /** A word's own words with their term numbers. */
@@ -198,22 +267,22 @@ class WordTable {
 
   clear(): void {
     this.chars = 0;
-    this.#slots = new Int32Array(2 << 16);
-    this.#hashes = [];
+    this.#slots = new Int32Array(SLOT_INTS << 16);
+    this.#chars = new Uint8Array(1 << 18);
+    this.#charCount = 0;
     this.#texts = [];
     this.#runs = [];
+    this.#singles = new Int32Array(1 << 15);
+    this.#plain = new Uint8Array(1 << 15);
     this.#pieces = [];
   }
 
   #grow(): void {
-    const slots = new Int32Array(this.#slots.length * 2);
-    const mask = (slots.length >> 1) - 1;
-    this.#hashes.forEach((hash, index) => {
-      let slot = hash & mask;
-      while (slots[slot << 1] !== 0) slot = (slot + 1) & mask;
-      slots[slot << 1] = index + 1;
-      slots[(slot << 1) + 1] = hash;
-    });
+    const old = this.#slots;
+    const slots = new Int32Array(old.length * 2);
+    for (let at = 0; at < old.length; at += SLOT_INTS) {
+      if (old[at] !== 0) WordTable.#put(slots, old[at]!, old[at + 1]!, old[at + 2]!, old[at + 3]!);
+    }
     this.#slots = slots;
   }
 }
@@ -321,12 +390,20 @@ function scanAscii(text: string, apostrophes: boolean): boolean {
   return true;
 }
 
-/** Scans text into `scratch` (see {@link scanAscii}); false for text outside ASCII. */
+/**
+ * Scans text into `scratch` (see {@link scanAscii}); false for text outside ASCII but for the
+ * characters that only separate words ({@link asciiSeparated}).
+ */
 function scanWords(text: string): boolean {
   if (scanAscii(text, true)) return true;
-  if (!isAscii(text)) return false;
+  let ascii = text;
+  if (!isAscii(text)) {
+    const separated = asciiSeparated(text);
+    if (separated === undefined) return false;
+    ascii = separated;
+  }
   // (the apostrophes left are separators)
-  scanAscii(withoutAsciiApostrophes(text), false);
+  scanAscii(withoutAsciiApostrophes(ascii), false);
   return true;
 }
 
@@ -339,9 +416,14 @@ export function tokenizeToNumbers(text: string): number[] {
 export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
   if (scanWords(text)) {
     const indices = scratch.values;
+    const singles = words.singles;
     for (let i = 0; i < scratch.length; i++) {
-      const run = words.run(indices[i]!);
-      for (let k = 0; k < run.length; k++) out.push(run[k]!);
+      const single = singles[indices[i]!]!;
+      if (single >= 0) out.push(single);
+      else if (single === SINGLE_MANY) {
+        const run = words.run(indices[i]!);
+        for (let k = 0; k < run.length; k++) out.push(run[k]!);
+      }
     }
     return out;
   }
@@ -366,23 +448,41 @@ export function wordRuns(text: string): WordRun[] {
 }
 
 /**
- * The term numbers of strings that many tools share (parameter names and descriptions, tags,
- * sources), by string; starts over when it grows too big. Only strings of up to
- * {@link MAX_SHARED_STRING_LENGTH} characters are kept: longer ones are seldom shared, and the memo
- * would keep them alive after their tools are gone.
+ * Appends to `out` the terms of each of {@link wordRuns}'s words of `text` none of whose terms is
+ * in `known` (nor in an earlier word taken), adding them to `known`: what {@link wordRuns} and a
+ * loop over it would give, without making the words.
  */
-const sharedStrings = new Map<string, TermRun>();
-const MAX_SHARED_STRINGS = 100_000;
-const MAX_SHARED_STRING_LENGTH = 1_000;
-
-/** {@link tokenizeToNumbers} of a string tools often share, memoised if short; never change the array. */
-export function sharedStringNumbers(text: string): TermRun {
-  if (text.length > MAX_SHARED_STRING_LENGTH) return tokenizeToNumbers(text);
-  let run = sharedStrings.get(text);
-  if (run === undefined) {
-    run = tokenizeToNumbers(text);
-    if (sharedStrings.size >= MAX_SHARED_STRINGS) sharedStrings.clear();
-    sharedStrings.set(text, run);
+export function termsOfNewWords(text: string, known: TermSet, out: IntList): void {
+  if (!scanWords(text)) {
+    const runs = wordRuns(text);
+    for (let i = 0; i < runs.length; i++) takeIfNew(runs[i]!.run, 0, runs[i]!.run.length, known, out);
+    return;
   }
-  return run;
+  const singles = words.singles;
+  for (let i = 0; i < scratch.length; i++) {
+    const index = scratch.values[i]!;
+    if (words.isPlain(index)) {
+      const single = singles[index]!;
+      if (single >= 0) {
+        if (!known.has(single)) {
+          out.push(single);
+          known.add(single);
+        }
+      } else if (single === SINGLE_MANY) {
+        const run = words.run(index);
+        takeIfNew(run, 0, run.length, known, out);
+      }
+    } else {
+      const pieces = words.pieces(index);
+      for (let k = 0; k < pieces.length; k++) takeIfNew(pieces[k]!.run, 0, pieces[k]!.run.length, known, out);
+    }
+  }
+}
+
+/** Appends `run[start, end)` to `out` and adds it to `known` when none of it is known and it is not empty. */
+function takeIfNew(run: ArrayLike<number>, start: number, end: number, known: TermSet, out: IntList): void {
+  if (start === end) return;
+  for (let i = start; i < end; i++) if (known.has(run[i]!)) return;
+  for (let i = start; i < end; i++) out.push(run[i]!);
+  for (let i = start; i < end; i++) known.add(run[i]!);
 }

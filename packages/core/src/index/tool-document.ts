@@ -8,11 +8,12 @@ import type { CatalogTool } from '../types.js';
 import { IntList } from './int-list.js';
 import type { KeywordIndexBuilder, TermEntry } from './keyword-index.js';
 import type { PhraseLines } from './phrase-index.js';
+import { sharedRuns } from './shared-runs.js';
 import {
-  sharedStringNumbers,
   type TermRun,
   TermSet,
   termCount,
+  termsOfNewWords,
   termText,
   tokenizeInto,
   tokenizeToNumbers,
@@ -129,10 +130,10 @@ function lineRuns(text: string): TermRun[] {
 }
 
 /**
- * What {@link visitTool} tells: each run of terms of a field, fields in {@link INDEX_FIELDS} order.
- * A run is valid only during the call (it may be reused): copy it to keep it.
+ * What {@link visitTool} tells: each run of terms of a field (`terms[start, end)`), fields in
+ * {@link INDEX_FIELDS} order. A run is valid only during the call (it may be reused): copy it to keep it.
  */
-type RunVisitor = (field: number, terms: ArrayLike<number>, length: number, phraseLine: boolean) => void;
+type RunVisitor = (field: number, terms: ArrayLike<number>, start: number, end: number, phraseLine: boolean) => void;
 
 const NAME = INDEX_FIELDS.indexOf('name');
 const DESCRIPTION = INDEX_FIELDS.indexOf('description');
@@ -153,29 +154,37 @@ const PARAMETERS = INDEX_FIELDS.indexOf('parameters');
 function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
   // (indexed loops: much of a build runs before the JIT has optimised it, and for-of allocates there)
   const name = indexedText(tool.name);
-  const nameLines = lineRuns(name);
-  for (let i = 0; i < nameLines.length; i++) visit(NAME, nameLines[i]!, nameLines[i]!.length, true);
-  const id = idWordsBeyondName(indexedText(tool.id), name, nameLines);
-  if (id.terms.length > 0) visit(NAME, id.terms, id.terms.length, false);
-  const description = indexedText(tool.description ?? '');
-  if (description.includes('\n')) {
-    const lines = description.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const run = scratchRun(lines[i]!);
-      visit(DESCRIPTION, run.values, run.length, true);
-    }
-  } else {
-    const run = scratchRun(description);
-    visit(DESCRIPTION, run.values, run.length, true);
+  // (the name's terms are known, and the id's words none of whose terms are: idWordsBeyondName's terms)
+  knownTerms.clear();
+  visitLines(NAME, name, visit, knownTerms);
+  const id = indexedText(tool.id);
+  if (id !== name) {
+    idScratch.length = 0;
+    termsOfNewWords(id, knownTerms, idScratch);
+    if (idScratch.length > 0) visit(NAME, idScratch.values, 0, idScratch.length, false);
   }
+  visitLines(DESCRIPTION, indexedText(tool.description ?? ''), visit);
   // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
   if (tool.tags !== undefined) visitStrings(TAGS, tool.tags, tool.source, visit);
   if (tool.source !== undefined) {
-    const run = sharedStringNumbers(indexedText(tool.source));
-    visit(SOURCE, run, run.length, false);
+    const terms = sharedRuns.find(indexedText(tool.source));
+    visit(SOURCE, terms, sharedRuns.start, sharedRuns.end, false);
   }
   parameterRuns.visitSchema(tool.jsonSchema, visit);
 }
+
+/** Visits each line of a text as a phrase line of `field`, its terms added to `known` if given. */
+function visitLines(field: number, text: string, visit: RunVisitor, known?: TermSet): void {
+  const lines = text.includes('\n') ? text.split('\n') : undefined;
+  for (let i = 0; i < (lines === undefined ? 1 : lines.length); i++) {
+    const run = scratchRun(lines === undefined ? text : lines[i]!);
+    if (known !== undefined) for (let k = 0; k < run.length; k++) known.add(run.values[k]!);
+    visit(field, run.values, 0, run.length, true);
+  }
+}
+
+/** The terms of the id words beyond the name (see {@link visitTool}). */
+const idScratch = new IntList(256);
 
 /**
  * Visits parameter strings as the walk finds them, as {@link visitStrings} does ({@link MAX_INDEXED_CHARS}
@@ -201,8 +210,8 @@ class ParameterRuns implements ParameterSink {
     if (this.#left <= 0) return;
     const text = indexedText(whole, this.#left);
     this.#left = text.length < whole.length ? 0 : this.#left - text.length;
-    const run = sharedStringNumbers(text);
-    this.#visit(PARAMETERS, run, run.length, false);
+    const terms = sharedRuns.find(text);
+    this.#visit(PARAMETERS, terms, sharedRuns.start, sharedRuns.end, false);
   }
 }
 
@@ -220,8 +229,8 @@ function visitStrings(field: number, strings: readonly string[], except: string 
     if (whole === except) continue;
     const text = indexedText(whole, left);
     left = text.length < whole.length ? 0 : left - text.length;
-    const run = sharedStringNumbers(text);
-    visit(field, run, run.length, false);
+    const terms = sharedRuns.find(text);
+    visit(field, terms, sharedRuns.start, sharedRuns.end, false);
   }
 }
 
@@ -334,8 +343,8 @@ const parameterHash = new ParameterHash();
 export function toolTerms(tool: CatalogTool<unknown>): ToolTerms {
   const fields: TermRun[][] = INDEX_FIELDS.map(() => []);
   const phraseLines: TermRun[] = [];
-  visitTool(tool, (field, terms, length, phraseLine) => {
-    const kept = Array.from({ length }, (_, i) => terms[i]!);
+  visitTool(tool, (field, terms, start, end, phraseLine) => {
+    const kept = Array.from({ length: end - start }, (_, i) => terms[start + i]!);
     fields[field]!.push(kept);
     if (phraseLine) phraseLines.push(kept);
   });
@@ -377,14 +386,22 @@ export class ToolIndexFeeder {
   readonly #lines: IntList;
   readonly #ends: IntList;
   #phraseLines = 0;
-  readonly #visit: RunVisitor = (field, terms, length, phraseLine) => {
-    const builder = this.#builder;
-    if (phraseLine && this.#phraseLines++ > 0) this.#lines.push(-1);
-    for (let i = 0; i < length; i++) {
-      const term = this.#term(terms[i]!);
-      builder.push(field, term);
-      if (phraseLine) this.#lines.push(term);
+  /** The run being fed, in the build's numbers. */
+  readonly #mapped = new IntList(1024);
+  readonly #visit: RunVisitor = (field, terms, start, end, phraseLine) => {
+    const mapped = this.#mapped;
+    mapped.length = 0;
+    for (let i = start; i < end; i++) {
+      const global = terms[i]!;
+      const known = global < this.#local.length ? this.#local[global]! : 0;
+      mapped.push(known > 0 ? known - 1 : this.#newTerm(global));
     }
+    if (phraseLine) {
+      const lines = this.#lines;
+      if (this.#phraseLines++ > 0) lines.push(-1);
+      for (let i = 0; i < mapped.length; i++) lines.push(mapped.values[i]!);
+    }
+    this.#builder.pushRun(field, mapped.values, 0, mapped.length);
   };
 
   /** `expectedTools`: how many tools are coming (arrays are sized for them). */
@@ -414,7 +431,8 @@ export class ToolIndexFeeder {
     return { buffer, starts };
   }
 
-  #term(global: number): number {
+  /** The build's number of a process-wide term number new to the build. */
+  #newTerm(global: number): number {
     if (global >= this.#local.length) {
       const bigger = new Int32Array(Math.max(global + 1, this.#local.length * 2));
       bigger.set(this.#local);
@@ -422,7 +440,8 @@ export class ToolIndexFeeder {
     }
     const known = this.#local[global]!;
     if (known > 0) return known - 1;
-    const local = this.#builder.term(termText(global));
+    // (each process-wide number is one term, met once here: new to the build)
+    const local = this.#builder.newTerm(termText(global));
     this.#local[global] = local + 1;
     return local;
   }

@@ -21,11 +21,26 @@
  * or non-Latin words, one- and two-letter words) is returned as is.
  */
 export function stem(word: string): string {
-  if (word.length < 3 || !/^[a-z]+$/.test(word)) return word;
+  if (word.length < 3 || !isLowerAscii(word)) return word;
   let w = step1a(word);
   w = step1b(w);
   w = step1c(w);
   return step5a(w);
+}
+
+/** Whether a word is only the letters a to z (char codes, not a regular expression: a build stems every new word). */
+function isLowerAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 0x61 || code > 0x7a) return false;
+  }
+  return word.length > 0;
+}
+
+/** Whether `w` ends with the two letters `a` then `b`. */
+function endsWith2(w: string, a: string, b: string): boolean {
+  const n = w.length;
+  return n >= 2 && w[n - 2] === a && w[n - 1] === b;
 }
 
 function isConsonant(word: string, i: number): boolean {
@@ -69,7 +84,13 @@ function endsCvc(stem: string): boolean {
 function step1a(w: string): string {
   if (w.endsWith('sses')) return w.slice(0, -2);
   if (w.endsWith('ies')) return w.slice(0, -2);
-  if (w.endsWith('s') && !/(?:s|u|i)s$/.test(w) && w !== 'news') return w.slice(0, -1);
+  if (
+    w.endsWith('s') &&
+    !(endsWith2(w, 's', 's') || endsWith2(w, 'u', 's') || endsWith2(w, 'i', 's')) &&
+    w !== 'news'
+  ) {
+    return w.slice(0, -1);
+  }
   return w;
 }
 
@@ -80,7 +101,7 @@ function step1b(w: string): string {
   else if (w.endsWith('ing')) base = w.slice(0, -3);
   else return w;
   if (!hasVowel(base)) return w;
-  if (/(?:at|bl|iz)$/.test(base)) return `${base}e`;
+  if (endsWith2(base, 'a', 't') || endsWith2(base, 'b', 'l') || endsWith2(base, 'i', 'z')) return `${base}e`;
   const n = base.length;
   const last = base[n - 1]!;
   if (n >= 2 && last === base[n - 2] && isConsonant(base, n - 1) && last !== 'l' && last !== 's' && last !== 'z') {
