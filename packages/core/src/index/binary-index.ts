@@ -176,8 +176,9 @@ function openBinary(data: unknown): { reader: ByteReader; entries: Uint8Array } 
 }
 
 /**
- * The header and content of a copy of the caller's data (a copy: the index decodes each term's
- * postings on first use, from data the caller may reuse; and a copy is aligned).
+ * The reader of the caller's data and its phrase entries, after the header's checks. Only the
+ * integers are copied (the index decodes each term's postings from them on first use, and the
+ * caller may reuse its data); the floats and phrase entries are read in place when aligned.
  */
 function readHeader(data: Uint8Array): { reader: ByteReader; entries: Uint8Array } {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);

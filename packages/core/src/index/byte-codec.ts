@@ -31,11 +31,6 @@ export class ByteWriter {
     bytes[this.#length++] = rest;
   }
 
-  /** Integers from 0 up, in order. */
-  uints(values: ArrayLike<number>): void {
-    for (let i = 0; i < values.length; i++) this.uint(values[i]!);
-  }
-
   /** A number of any value, kept to the bit (in the float block). */
   float(value: number): void {
     this.#floats.push(value);
@@ -227,31 +222,6 @@ export class ByteReader {
       }
     }
     this.#at = at;
-  }
-
-  /**
-   * The next `size` integers less one (small numbers from -1 up, written plus one), to `values`
-   * from `offset`: the first one over `limit` less one, or `undefined` when none is (all read).
-   */
-  minusOne(size: number, limit: number, values: Int32Array, offset: number): number | undefined {
-    const bytes = this.#bytes;
-    let at = this.#at;
-    for (let i = 0; i < size; i++) {
-      const byte = bytes[at];
-      let value: number;
-      if (byte !== undefined && byte < 0x80) {
-        value = byte;
-        at += 1;
-      } else {
-        this.#at = at;
-        value = this.uint();
-        at = this.#at;
-      }
-      if (value > limit) return value - 1;
-      values[offset + i] = value - 1;
-    }
-    this.#at = at;
-    return undefined;
   }
 
   /** The next integer, which must be below `limit`; else `what` names it in the error. */
