@@ -61,10 +61,4 @@ const MAX_SHARED_STRING_LENGTH = 1_000;
 /** The runs of shared strings (one, reused: nothing here re-enters). */
 export const sharedRuns = new SharedRuns();
 
-/** {@link tokenizeToNumbers} of a string tools often share, from {@link sharedRuns} (a new array). */
-export function sharedStringNumbers(text: string): number[] {
-  const terms = sharedRuns.find(text);
-  return Array.from(terms.subarray(sharedRuns.start, sharedRuns.end));
-}
-
 onTermNumbersTrimmed(() => sharedRuns.clear());
