@@ -37,12 +37,6 @@ function isLowerAscii(word: string): boolean {
   return word.length > 0;
 }
 
-/** Whether `w` ends with the two letters `a` then `b`. */
-function endsWith2(w: string, a: string, b: string): boolean {
-  const n = w.length;
-  return n >= 2 && w[n - 2] === a && w[n - 1] === b;
-}
-
 function isConsonant(word: string, i: number): boolean {
   const c = word[i];
   if (c === undefined) return false;
@@ -84,11 +78,7 @@ function endsCvc(stem: string): boolean {
 function step1a(w: string): string {
   if (w.endsWith('sses')) return w.slice(0, -2);
   if (w.endsWith('ies')) return w.slice(0, -2);
-  if (
-    w.endsWith('s') &&
-    !(endsWith2(w, 's', 's') || endsWith2(w, 'u', 's') || endsWith2(w, 'i', 's')) &&
-    w !== 'news'
-  ) {
+  if (w.endsWith('s') && !(w.endsWith('ss') || w.endsWith('us') || w.endsWith('is')) && w !== 'news') {
     return w.slice(0, -1);
   }
   return w;
@@ -101,7 +91,7 @@ function step1b(w: string): string {
   else if (w.endsWith('ing')) base = w.slice(0, -3);
   else return w;
   if (!hasVowel(base)) return w;
-  if (endsWith2(base, 'a', 't') || endsWith2(base, 'b', 'l') || endsWith2(base, 'i', 'z')) return `${base}e`;
+  if (base.endsWith('at') || base.endsWith('bl') || base.endsWith('iz')) return `${base}e`;
   const n = base.length;
   const last = base[n - 1]!;
   if (n >= 2 && last === base[n - 2] && isConsonant(base, n - 1) && last !== 'l' && last !== 's' && last !== 'z') {
