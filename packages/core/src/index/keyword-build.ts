@@ -78,25 +78,6 @@ export function buildKeywordIndex(
       fieldStart = slots.length;
       docStarts.push(fieldStart);
     },
-    push(f, term) {
-      if (f !== field) {
-        if (!open || !(f > field && f < fieldCount)) {
-          throw new Error(`buildKeywordIndex: field ${f} out of order or without an open document`);
-        }
-        while (field < f) endField();
-      }
-      if (!(term >= 0 && term < terms.length)) throw new Error(`buildKeywordIndex: unknown term number ${term}`);
-      const slot = term * fieldCount + f;
-      const at = slot * STATS;
-      if (stats[at] === mark) {
-        stats[at + 1]! += 1;
-      } else {
-        stats[at] = mark;
-        stats[at + 1] = 1;
-        stats[at + 2]! += 1;
-        slots.push(slot);
-      }
-    },
     pushRun(f, run, start, end) {
       if (f !== field) {
         if (!open || !(f > field && f < fieldCount)) {
@@ -135,7 +116,7 @@ export function buildKeywordIndex(
       builder.open(id);
       for (let f = 0; f < fieldCount; f++) {
         const numbers = fields[f]!;
-        for (let i = 0; i < numbers.length; i++) builder.push(f, numbers[i]!);
+        if (numbers.length > 0) builder.pushRun(f, numbers, 0, numbers.length);
       }
       builder.close();
     },

@@ -76,12 +76,11 @@ export interface KeywordIndexBuilder {
    */
   add(id: string, fields: readonly (readonly number[])[]): void;
   /**
-   * {@link KeywordIndexBuilder.add} term by term: `open` a document, `push` its terms field after
-   * field (fields in order; a field without terms is skipped), then `close` it.
+   * {@link KeywordIndexBuilder.add} run by run: `open` a document, `pushRun` its terms field after
+   * field (fields in order, each in one or more runs `terms[start, end)`; a field without terms is
+   * skipped), then `close` it.
    */
   open(id: string): void;
-  push(field: number, term: number): void;
-  /** {@link KeywordIndexBuilder.push} of each of `terms[start, end)` in turn. */
   pushRun(field: number, terms: ArrayLike<number>, start: number, end: number): void;
   close(): void;
 }
