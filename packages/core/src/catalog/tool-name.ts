@@ -39,9 +39,8 @@ const TRANSLITERATIONS: Readonly<Record<string, string>> = {
 
 const TRANSLITERATION_PATTERN = new RegExp(`[${Object.keys(TRANSLITERATIONS).join('')}]`, 'g');
 
-/** 64-bit FNV-1a's offset basis as two 32-bit halves (0xcbf29ce484222325). */
-const FNV_OFFSET_HIGH = 0xcbf29ce4;
-const FNV_OFFSET_LOW = 0x84222325;
+/** 64-bit FNV-1a's offset basis (0xcbf29ce484222325) as four 16-bit limbs, lowest first. */
+const FNV_OFFSET = [0x2325, 0x8422, 0x9ce4, 0xcbf2] as const;
 /** 64-bit FNV-1a's prime is 2^40 + 0x1b3. */
 const FNV_PRIME_LOW = 0x1b3;
 const HASH_MODULUS = 36n ** BigInt(HASH_LENGTH);
@@ -52,21 +51,29 @@ const encoder = new TextEncoder();
  * (about 51.7 bits). The same in every process, platform and release.
  */
 export function toolNameHash(text: string): string {
-  // 64-bit arithmetic on two 32-bit halves (every intermediate stays below 2^53):
-  // hash × (2^40 + 0x1b3) = (low × 0x1b3) + 2^32 × (high × 0x1b3 + carry + (low << 8)), mod 2^64.
-  let high = FNV_OFFSET_HIGH;
-  let low = FNV_OFFSET_LOW;
+  // 64-bit arithmetic on four 16-bit limbs, so that every intermediate stays a small integer (below
+  // 2^26): 32-bit halves made numbers up to 2^41, each one allocated while the code still runs
+  // unoptimised, as it does for most of a catalog's ids. hash × (2^40 + 0x1b3) mod 2^64 is
+  // hash × 0x1b3 plus limbs 0 and 1 shifted left by 8 into limbs 2 and 3.
+  let h0: number = FNV_OFFSET[0];
+  let h1: number = FNV_OFFSET[1];
+  let h2: number = FNV_OFFSET[2];
+  let h3: number = FNV_OFFSET[3];
   // ASCII text is its own UTF-8.
-  const bytes = isAsciiText(text) ? text : encoder.encode(text);
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i]!;
-    low = (low ^ byte) >>> 0;
-    const product = low * FNV_PRIME_LOW;
-    const carry = Math.floor(product / 0x1_0000_0000);
-    high = (high * FNV_PRIME_LOW + carry + ((low << 8) >>> 0)) >>> 0;
-    low = product >>> 0;
+  const bytes = isAsciiText(text) ? undefined : encoder.encode(text);
+  const length = bytes === undefined ? text.length : bytes.length;
+  for (let i = 0; i < length; i++) {
+    h0 ^= bytes === undefined ? text.charCodeAt(i) : bytes[i]!;
+    const a0 = h0 * FNV_PRIME_LOW;
+    const a1 = h1 * FNV_PRIME_LOW + (a0 >>> 16);
+    const a2 = h2 * FNV_PRIME_LOW + (a1 >>> 16) + (h0 << 8);
+    const a3 = h3 * FNV_PRIME_LOW + (a2 >>> 16) + (h1 << 8);
+    h0 = a0 & 0xffff;
+    h1 = a1 & 0xffff;
+    h2 = a2 & 0xffff;
+    h3 = a3 & 0xffff;
   }
-  const hash = (BigInt(high) << 32n) | BigInt(low);
+  const hash = (BigInt(h3 * 0x10000 + h2) << 32n) | BigInt(h1 * 0x10000 + h0);
   return (hash % HASH_MODULUS).toString(36).padStart(HASH_LENGTH, '0');
 }
 
