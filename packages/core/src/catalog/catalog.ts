@@ -11,6 +11,7 @@ import type { CatalogTool, JsonSchema, ToolDescriptor } from '../types.js';
 import { describeNonText, describeValue, isRecord, isText } from '../values.js';
 import { CatalogAliases, checkAliases } from './aliases.js';
 import { freezeJson, invalidTool } from './freeze-json.js';
+import { frozenTags } from './shared-tag-lists.js';
 import { toToolName } from './tool-name.js';
 
 /** What changed in a catalog; sent to {@link ToolCatalog.subscribe} listeners after the change. */
@@ -81,35 +82,6 @@ function objectSchema(schema: JsonSchema, toolLabel: string): JsonSchema {
 function checkSchemaCost(schema: JsonSchema, toolLabel: string): void {
   const problem = costProblemOf(schema);
   if (problem !== undefined) throw invalidTool(toolLabel, 'inputSchema', problem);
-}
-
-/**
- * Frozen tag lists by their tags (joined by NUL), shared by every tool with the same tags: tools of
- * one server or API mostly repeat their tags, and a list per tool was 60 bytes of heap each. Shared
- * lists are frozen, so sharing them changes nothing a caller can see; the memo starts over past
- * {@link MAX_SHARED_TAG_LISTS} lists (lists made before stay valid).
- */
-const sharedTagLists = new Map<string, readonly string[]>();
-const MAX_SHARED_TAG_LISTS = 50_000;
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** A frozen copy of a tool's tags (checked to be strings), shared with tools of the same tags. */
-function frozenTags(tags: readonly string[]): readonly string[] {
-  // (one tag is its own key: most tools have one, and its string's hash is already known)
-  const key = tags.length === 1 ? tags[0]! : tags.join('\u0000');
-  let shared = sharedTagLists.get(key);
-  // (a tag holding NUL could make two lists one key: such lists are compared before sharing)
-  if (shared === undefined || !sameStrings(shared, tags)) {
-    shared = Object.freeze([...tags]);
-    if (sharedTagLists.size >= MAX_SHARED_TAG_LISTS) sharedTagLists.clear();
-    sharedTagLists.set(key, shared);
-  }
-  return shared;
 }
 
 /** ` (at index 3)` for a tool of a batch, for error messages. */
