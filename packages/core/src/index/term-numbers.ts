@@ -289,13 +289,19 @@ class WordTable {
 
 const words = new WordTable();
 
+/** The run of a word without terms (a stop word), shared. */
+const NO_TERMS: TermRun = Object.freeze([]);
+
 /** The term number of a plain ASCII word (`weather`, `Weather`, `API`, `2024`), as a run. */
 function plainWordNumbers(word: string): TermRun {
   const lower = word.toLowerCase();
   // (`Weather` and `API` share the run of `weather` and `api`: stemmed once)
   if (lower !== word) return words.run(asciiWordIndex(lower, true));
   const term = normalTerm(lower);
-  return term === null ? [] : [termNumber(term)];
+  // (Array.of, not an array literal: a literal's allocation site learns, at a collection mid-build,
+  // that the runs it makes live on, and V8 then throws away the optimised code of every function
+  // that inlined it, the tokeniser's included; Array.of's arrays are not tracked)
+  return term === null ? NO_TERMS : Array.of(termNumber(term));
 }
 
 /**
@@ -305,7 +311,7 @@ function plainWordNumbers(word: string): TermRun {
 function mixedWordNumbers(word: string): number[] {
   const pieces: string[] = [];
   splitAsciiIdentifier(word, pieces);
-  const numbers: number[] = [];
+  const numbers: number[] = Array.of(); // (not a literal: see plainWordNumbers)
   for (let i = 0; i < pieces.length; i++) {
     // A plain piece's term is that of its entry in the table (stemmed once for every word it is in).
     const index = asciiWordIndex(pieces[i]!, true);
