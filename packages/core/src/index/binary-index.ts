@@ -218,37 +218,37 @@ function readHeader(data: Uint8Array): { reader: ByteReader; entries: Uint8Array
 
 /**
  * The documents' ids, checked against the catalog: each tool's hash (of its id and text) must be
- * the saved one. A catalog in the saved order (the common case) is checked position by position,
- * no saved id made or compared (the hash covers the id), and its own ids are the documents'; any
- * other order looks each tool up among the saved ids.
+ * the saved one. A catalog in the saved order (the common case) is checked position by position as
+ * the saved hashes are read, no saved id made or compared (the hash covers the id), and its own ids
+ * are the documents'; any other order looks each tool up among the saved ids.
  */
 function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: number) {
   const idAt = new Float64Array(count + 1);
   const hashes = new Float64Array(count);
+  const tools = catalog.list();
+  const ordered: string[] = new Array(count);
+  const sources = new ToolSources();
+  // (how many tools from the first match the saved documents in order; -1: another number of tools.
+  // One pass: a pass of its own over the saved ids and hashes ran mostly before the JIT had compiled
+  // it, in a fresh process; each tool's source tracked as it is checked, while the tool is in the cache)
+  let matched = tools.length === count ? 0 : -1;
   for (let doc = 0; doc < count; doc++) {
-    idAt[doc] = reader.textPosition;
+    const at = reader.textPosition;
+    idAt[doc] = at;
     reader.skipString();
-    hashes[doc] = reader.uint();
+    const hash = reader.uint();
+    hashes[doc] = hash;
+    if (matched !== doc) continue;
+    const tool = tools[doc]!;
+    const id = tool.id;
+    if (id.length !== reader.textPosition - at || hash !== toolContentHash(tool)) continue;
+    ordered[doc] = id;
+    sources.track(tool, doc);
+    matched = doc + 1;
   }
   idAt[count] = reader.textPosition;
-  const tools = catalog.list();
-  if (tools.length === count) {
-    // (each tool's source tracked as it is checked, while the tool is in the cache: a pass of its
-    // own over 100,000 tools took a tenth of a load, mostly waiting for memory)
-    const ids: string[] = new Array(count);
-    const sources = new ToolSources();
-    let doc = 0;
-    while (doc < count) {
-      const tool = tools[doc]!;
-      const id = tool.id;
-      if (id.length !== idAt[doc + 1]! - idAt[doc]! || hashes[doc] !== toolContentHash(tool)) break;
-      ids[doc] = id;
-      sources.track(tool, doc);
-      doc += 1;
-    }
-    // (the index makes its map of ids when first needed: a search rarely needs it)
-    if (doc === count) return { ids, docOf: undefined, sources };
-  }
+  // (the index makes its map of ids when first needed: a search rarely needs it)
+  if (matched === count) return { ids: ordered, docOf: undefined, sources };
   const ids: string[] = new Array(count);
   const docOf = new Map<string, number>();
   for (let doc = 0; doc < count; doc++) {
@@ -289,6 +289,8 @@ function readIndexes<T>(
   const starts = new Float64Array(termCount);
   const masks = new Int32Array(termCount);
   const lookedUp = Array.from({ length: fieldCount }, (_, f) => LOOKUP_FIELDS.includes(f));
+  // (each field's total length, the sum of its lists' sizes: no pass over the documents' lengths)
+  const totals = new Array<number>(fieldCount).fill(0);
   for (let t = 0; t < termCount; t++) {
     const term = reader.string();
     const mask = reader.uint();
@@ -304,6 +306,7 @@ function readIndexes<T>(
       reader.checkAscending(size, count, lengths, fieldCount, f);
       reader.skip(size);
       refs += size;
+      totals[f]! += size;
       if (lookedUp[f]) lookupRefs += size;
     }
     entries[t] = { id: t, term, fields: UNDECODED, refs, lookupRefs };
@@ -325,10 +328,6 @@ function readIndexes<T>(
     reader.position = at;
     return fields;
   };
-  const totals = new Array<number>(fieldCount).fill(0);
-  for (let doc = 0; doc < count; doc++) {
-    for (let f = 0; f < fieldCount; f++) totals[f]! += lengths[doc * fieldCount + f]!;
-  }
   for (let f = 0; f < fieldCount; f++) {
     if (!isMeanOf(averages[f]!, totals[f]!, count)) {
       throw damaged(`average length of field ${f} is ${averages[f]}, not the mean of the documents' lengths`);
