@@ -370,19 +370,27 @@ function readSortedOrder(reader: ByteReader, entries: readonly TermEntry[]): Ter
 /** Every document's phrase lines, their terms as vocabulary positions (the loaded entries' ids). */
 function readPhrases(reader: ByteReader, entryBytes: Uint8Array, count: number, termCount: number): PhraseIndex {
   const average = reader.float();
-  const pairs = new Int32Array(count);
-  // Every document's lines in one buffer (the entries, each less one), where each starts.
+  // Every document's lines in one buffer (the entries, each less one), where each starts, and each
+  // document's written number of pairs, at most one fewer than its entries (the first document
+  // with more is refused after the entries are checked, as the phrase index once refused it).
   const width = entryArray(termCount, 0).BYTES_PER_ELEMENT;
   if (entryBytes.length % width !== 0)
     throw damaged(`its phrase entries take ${entryBytes.length} bytes, not ${width} each`);
   const total = entryBytes.length / width;
   const starts = new Int32Array(count + 1);
+  const pairs = new Array<number>(count);
+  let pairTotal = 0;
+  let tooMany = -1;
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
-    pairs[doc] = reader.uint();
-    at += reader.uint();
+    const written = reader.uint();
+    const entries = reader.uint();
+    at += entries;
     if (at > total) throw damaged(`the phrase lines of document ${doc} go beyond their ${total} entries`);
     starts[doc + 1] = at;
+    if (written > entries - 1 && written > 0 && tooMany < 0) tooMany = doc;
+    pairs[doc] = written;
+    pairTotal += written;
   }
   if (at !== total) throw damaged(`its phrase lines have ${at} entries, not ${total}`);
   const units =
@@ -397,8 +405,14 @@ function readPhrases(reader: ByteReader, entryBytes: Uint8Array, count: number, 
     buffer[i] = unit - 1;
   }
   if (wrong > termCount) throw damaged(`a phrase term is ${wrong - 1}, not a term`);
+  if (tooMany >= 0) {
+    const most = Math.max(0, starts[tooMany + 1]! - starts[tooMany]! - 1);
+    throw damaged(
+      `malformed phrase section: document ${tooMany} has ${pairs[tooMany]} pairs written, its lines hold ${most} at most`,
+    );
+  }
   try {
-    return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
+    return PhraseIndex.loaded(buffer, starts, pairs, pairTotal, average);
   } catch (error) {
     throw damaged(error instanceof Error ? error.message : String(error), error);
   }
