@@ -231,6 +231,19 @@ describe('ToolIndex binary form', () => {
     expect(loadError(catalog, odd).message).toMatch(/damaged/);
   });
 
+  it('refuses a document with more phrase pairs written than its lines hold', () => {
+    const catalog = new ToolCatalog(TOOLS);
+    const bytes = new ToolIndex(catalog).toBinary();
+    // The integers end with each document's pairs and entries (one byte each here), then the vector flag.
+    const end = integersAt(bytes) + new DataView(bytes.buffer).getUint32(24, true);
+    const changed = rehashed(bytes, (copy) => {
+      copy[end - 1 - 2 * TOOLS.length + 2] = 100;
+    });
+    expect(loadError(catalog, changed).message).toMatch(
+      /damaged \(malformed phrase section: document 1 has 100 pairs written, its lines hold \d+ at most\)/,
+    );
+  });
+
   it('keeps the phrase entries in 4 bytes each for a vocabulary of 65,535 terms or more', async () => {
     // 700 tools of 100 made-up words each (letters only: the tokeniser splits at digits).
     const word = (n: number) => {

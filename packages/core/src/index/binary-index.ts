@@ -218,37 +218,37 @@ function readHeader(data: Uint8Array): { reader: ByteReader; entries: Uint8Array
 
 /**
  * The documents' ids, checked against the catalog: each tool's hash (of its id and text) must be
- * the saved one. A catalog in the saved order (the common case) is checked position by position,
- * no saved id made or compared (the hash covers the id), and its own ids are the documents'; any
- * other order looks each tool up among the saved ids.
+ * the saved one. A catalog in the saved order (the common case) is checked position by position as
+ * the saved hashes are read, no saved id made or compared (the hash covers the id), and its own ids
+ * are the documents'; any other order looks each tool up among the saved ids.
  */
 function readDocuments<T>(catalog: ToolCatalog<T>, reader: ByteReader, count: number) {
   const idAt = new Float64Array(count + 1);
   const hashes = new Float64Array(count);
+  const tools = catalog.list();
+  const ordered: string[] = new Array(count);
+  const sources = new ToolSources();
+  // (how many tools from the first match the saved documents in order; -1: another number of tools.
+  // One pass: a pass of its own over the saved ids and hashes ran mostly before the JIT had compiled
+  // it, in a fresh process; each tool's source tracked as it is checked, while the tool is in the cache)
+  let matched = tools.length === count ? 0 : -1;
   for (let doc = 0; doc < count; doc++) {
-    idAt[doc] = reader.textPosition;
+    const at = reader.textPosition;
+    idAt[doc] = at;
     reader.skipString();
-    hashes[doc] = reader.uint();
+    const hash = reader.uint();
+    hashes[doc] = hash;
+    if (matched !== doc) continue;
+    const tool = tools[doc]!;
+    const id = tool.id;
+    if (id.length !== reader.textPosition - at || hash !== toolContentHash(tool)) continue;
+    ordered[doc] = id;
+    sources.track(tool, doc);
+    matched = doc + 1;
   }
   idAt[count] = reader.textPosition;
-  const tools = catalog.list();
-  if (tools.length === count) {
-    // (each tool's source tracked as it is checked, while the tool is in the cache: a pass of its
-    // own over 100,000 tools took a tenth of a load, mostly waiting for memory)
-    const ids: string[] = new Array(count);
-    const sources = new ToolSources();
-    let doc = 0;
-    while (doc < count) {
-      const tool = tools[doc]!;
-      const id = tool.id;
-      if (id.length !== idAt[doc + 1]! - idAt[doc]! || hashes[doc] !== toolContentHash(tool)) break;
-      ids[doc] = id;
-      sources.track(tool, doc);
-      doc += 1;
-    }
-    // (the index makes its map of ids when first needed: a search rarely needs it)
-    if (doc === count) return { ids, docOf: undefined, sources };
-  }
+  // (the index makes its map of ids when first needed: a search rarely needs it)
+  if (matched === count) return { ids: ordered, docOf: undefined, sources };
   const ids: string[] = new Array(count);
   const docOf = new Map<string, number>();
   for (let doc = 0; doc < count; doc++) {
@@ -289,6 +289,8 @@ function readIndexes<T>(
   const starts = new Float64Array(termCount);
   const masks = new Int32Array(termCount);
   const lookedUp = Array.from({ length: fieldCount }, (_, f) => LOOKUP_FIELDS.includes(f));
+  // (each field's total length, the sum of its lists' sizes: no pass over the documents' lengths)
+  const totals = new Array<number>(fieldCount).fill(0);
   for (let t = 0; t < termCount; t++) {
     const term = reader.string();
     const mask = reader.uint();
@@ -304,6 +306,7 @@ function readIndexes<T>(
       reader.checkAscending(size, count, lengths, fieldCount, f);
       reader.skip(size);
       refs += size;
+      totals[f]! += size;
       if (lookedUp[f]) lookupRefs += size;
     }
     entries[t] = { id: t, term, fields: UNDECODED, refs, lookupRefs };
@@ -325,10 +328,6 @@ function readIndexes<T>(
     reader.position = at;
     return fields;
   };
-  const totals = new Array<number>(fieldCount).fill(0);
-  for (let doc = 0; doc < count; doc++) {
-    for (let f = 0; f < fieldCount; f++) totals[f]! += lengths[doc * fieldCount + f]!;
-  }
   for (let f = 0; f < fieldCount; f++) {
     if (!isMeanOf(averages[f]!, totals[f]!, count)) {
       throw damaged(`average length of field ${f} is ${averages[f]}, not the mean of the documents' lengths`);
@@ -371,19 +370,27 @@ function readSortedOrder(reader: ByteReader, entries: readonly TermEntry[]): Ter
 /** Every document's phrase lines, their terms as vocabulary positions (the loaded entries' ids). */
 function readPhrases(reader: ByteReader, entryBytes: Uint8Array, count: number, termCount: number): PhraseIndex {
   const average = reader.float();
-  const pairs = new Int32Array(count);
-  // Every document's lines in one buffer (the entries, each less one), where each starts.
+  // Every document's lines in one buffer (the entries, each less one), where each starts, and each
+  // document's written number of pairs, at most one fewer than its entries (the first document
+  // with more is refused after the entries are checked, as the phrase index once refused it).
   const width = entryArray(termCount, 0).BYTES_PER_ELEMENT;
   if (entryBytes.length % width !== 0)
     throw damaged(`its phrase entries take ${entryBytes.length} bytes, not ${width} each`);
   const total = entryBytes.length / width;
   const starts = new Int32Array(count + 1);
+  const pairs = new Array<number>(count);
+  let pairTotal = 0;
+  let tooMany = -1;
   let at = 0;
   for (let doc = 0; doc < count; doc++) {
-    pairs[doc] = reader.uint();
-    at += reader.uint();
+    const written = reader.uint();
+    const entries = reader.uint();
+    at += entries;
     if (at > total) throw damaged(`the phrase lines of document ${doc} go beyond their ${total} entries`);
     starts[doc + 1] = at;
+    if (written > entries - 1 && written > 0 && tooMany < 0) tooMany = doc;
+    pairs[doc] = written;
+    pairTotal += written;
   }
   if (at !== total) throw damaged(`its phrase lines have ${at} entries, not ${total}`);
   const units =
@@ -398,8 +405,14 @@ function readPhrases(reader: ByteReader, entryBytes: Uint8Array, count: number, 
     buffer[i] = unit - 1;
   }
   if (wrong > termCount) throw damaged(`a phrase term is ${wrong - 1}, not a term`);
+  if (tooMany >= 0) {
+    const most = Math.max(0, starts[tooMany + 1]! - starts[tooMany]! - 1);
+    throw damaged(
+      `malformed phrase section: document ${tooMany} has ${pairs[tooMany]} pairs written, its lines hold ${most} at most`,
+    );
+  }
   try {
-    return PhraseIndex.fromBuffer(buffer, starts, { lengths: pairs, average });
+    return PhraseIndex.loaded(buffer, starts, pairs, pairTotal, average);
   } catch (error) {
     throw damaged(error instanceof Error ? error.message : String(error), error);
   }

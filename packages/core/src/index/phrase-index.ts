@@ -33,6 +33,11 @@ function postingCount(lists: readonly (Postings | undefined)[]): number {
   return count;
 }
 
+/** Throws the error of a malformed phrase section, naming what is malformed. */
+function fail(what: string): never {
+  throw new Error(`malformed phrase section: ${what}`);
+}
+
 /** A document's name and description lines as keyword entry ids, -1 between two lines. */
 export type PhraseLines = Int32Array;
 
@@ -312,9 +317,6 @@ export class PhraseIndex {
     idAt: (position: number) => number | undefined,
     documentCount = Number.MAX_SAFE_INTEGER,
   ): PhraseIndex {
-    const fail = (what: string): never => {
-      throw new Error(`malformed phrase section: ${what}`);
-    };
     if (typeof value !== 'object' || value === null) return fail('not an object');
     const json = value as Partial<SerializedPhraseIndex>;
     if (typeof json.average !== 'number' || !Number.isFinite(json.average)) fail('average is not a number');
@@ -336,70 +338,70 @@ export class PhraseIndex {
         if (id === undefined) return fail(`term ${describeNumber(position)} of document ${doc} is not a term position`);
         lines[i] = id;
       }
-      index.#put(doc, lines, length, fail);
+      index.#put(doc, lines, length);
     }
-    index.#checkAverage(json.average!, fail);
+    index.#checkAverage(json.average!);
     return index;
   }
 
   /**
    * An index of the documents 0 to `starts.length - 2`, document `d`'s lines (entry ids, -1 between
-   * lines) being `buffer[starts[d]]` to `buffer[starts[d + 1] - 1]` (kept, not copied): with
-   * `written` (each document's written number of pairs, checked to be one its lines can hold, and
-   * the written average, checked to be their mean; throws an `Error` naming what is malformed), else as
-   * if each were {@link PhraseIndex.add}ed in turn.
+   * lines) being `buffer[starts[d]]` to `buffer[starts[d + 1] - 1]` (kept, not copied), as if each
+   * were {@link PhraseIndex.add}ed in turn; throws an `Error` naming what is malformed.
    */
-  static fromBuffer(
-    buffer: Int32Array,
-    starts: Int32Array,
-    written?: { lengths: ArrayLike<number>; average: number },
-  ): PhraseIndex {
-    const fail = (what: string): never => {
-      throw new Error(`malformed phrase section: ${what}`);
-    };
+  static fromBuffer(buffer: Int32Array, starts: Int32Array): PhraseIndex {
     const count = starts.length - 1;
-    const index = new PhraseIndex();
     const lengths = new Array<number>(count);
     let average = 0;
-    let total = 0;
     for (let doc = 0; doc < count; doc++) {
       const from = starts[doc]!;
       const to = starts[doc + 1]!;
       if (!(from <= to && to <= buffer.length)) fail(`the lines of document ${doc} are out of range`);
-      // A loaded document's pairs are taken as written, within what its lines can hold: a count
-      // off (past the integrity check) can only change how its phrases score, and counting every
-      // document's was a fifth of a load.
-      let pairs: number;
-      if (written === undefined) pairs = distinctPairCount(buffer, from, to);
-      else {
-        pairs = written.lengths[doc]!;
-        if (!(Number.isInteger(pairs) && pairs >= 0 && pairs <= Math.max(0, to - from - 1))) {
-          fail(
-            `document ${doc} has ${describeNumber(pairs)} pairs written, its lines hold ${Math.max(0, to - from - 1)} at most`,
-          );
-        }
-      }
+      const pairs = distinctPairCount(buffer, from, to);
       lengths[doc] = pairs;
-      total += pairs;
       // (the running average, as `add` keeps it: a built index's must be that of one built by adds)
       average = (average * doc + pairs) / (doc + 1);
     }
+    const index = PhraseIndex.#ofBuffer(buffer, starts, lengths);
+    index.#average = average;
+    return index;
+  }
+
+  /**
+   * A loaded index of lines as {@link PhraseIndex.fromBuffer} takes them, with each document's
+   * written number of pairs (`lengths`, which the caller checked to be one its lines can hold, and
+   * their `total`), and the written `average`, checked here to be their mean (else an `Error`).
+   * (The pairs are taken as written: a count off, past the integrity check, can only change how a
+   * document's phrases score, and counting every document's was a fifth of a load.)
+   */
+  static loaded(
+    buffer: Int32Array,
+    starts: Int32Array,
+    lengths: number[],
+    total: number,
+    average: number,
+  ): PhraseIndex {
+    const index = PhraseIndex.#ofBuffer(buffer, starts, lengths);
+    index.#total = total;
+    index.#checkAverage(average);
+    return index;
+  }
+
+  /** An index of the lines of `buffer` (see {@link PhraseIndex.fromBuffer}), their documents' pairs `lengths`. */
+  static #ofBuffer(buffer: Int32Array, starts: Int32Array, lengths: number[]): PhraseIndex {
+    const count = starts.length - 1;
+    const index = new PhraseIndex();
     index.#bulk = buffer;
     index.#starts = starts;
     index.#alive = new Uint8Array(count).fill(1);
     index.#bulkCount = count;
     index.#lengths = lengths;
     index.#count = count;
-    if (written === undefined) index.#average = average;
-    else {
-      index.#total = total;
-      index.#checkAverage(written.average, fail);
-    }
     return index;
   }
 
   /** Puts a loaded document's lines, whose written number of pairs must be theirs. */
-  #put(doc: number, lines: PhraseLines, length: unknown, fail: (what: string) => never): void {
+  #put(doc: number, lines: PhraseLines, length: unknown): void {
     const pairs = distinctPairCount(lines);
     if (length !== pairs) fail(`document ${doc} has ${describeNumber(length)} pairs written, its lines have ${pairs}`);
     this.#total += pairs;
@@ -409,7 +411,7 @@ export class PhraseIndex {
   }
 
   /** Sets a loaded index's average, which must be the mean of its documents' pairs. */
-  #checkAverage(average: number, fail: (what: string) => never): void {
+  #checkAverage(average: number): void {
     if (!isMeanOf(average, this.#total, this.#count))
       fail(`average ${average} is not the mean of the documents' pairs`);
     this.#average = average;
