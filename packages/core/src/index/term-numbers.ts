@@ -184,12 +184,18 @@ class WordTable {
       while (i < length && chars[from + i] === text.charCodeAt(start + i)) i++;
       if (i === length) return found - 1;
     }
-    const word = text.slice(start, end);
-    // (a word's terms may come from other entries, added first: its slot is found after)
-    return this.#add(word, hash, plain ? plainWordNumbers(word) : mixedWordNumbers(word), plain);
+    return this.#add(text, start, end, hash, plain);
   }
 
-  #add(word: string, hash: number, run: TermRun, plain: boolean): number {
+  /**
+   * Adds the new word `text[start, end)` with its terms, found here and not in `index`: this method
+   * is past V8's size limit for inlining, so the stemmer stays out of the scanners that inline
+   * `index` (less for TurboFan to compile in a cold build, for a path few lookups take).
+   */
+  #add(text: string, start: number, end: number, hash: number, plain: boolean): number {
+    const word = text.slice(start, end);
+    // (a word's terms may come from other entries, added first: its slot is found after)
+    const run = plain ? plainWordNumbers(word) : mixedWordNumbers(word);
     if (this.#charCount + word.length > this.#chars.length) {
       const bigger = new Uint8Array(Math.max(this.#charCount + word.length, this.#chars.length * 2));
       bigger.set(this.#chars);
