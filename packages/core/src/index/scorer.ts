@@ -274,7 +274,10 @@ export class Scorer {
       marks[docs[i]!] = stamp;
     }
     this.#sources.heads.boost(this.#keyword, head, this.#ranking, scores, marks, stamp);
-    return termSums(docs, docs.length, scores);
+    // (the documents as they are: already in order)
+    const boosted = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i++) boosted[i] = scores[docs[i]!]!;
+    return { docs, scores: boosted };
   }
 
   /**
