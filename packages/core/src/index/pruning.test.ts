@@ -197,9 +197,8 @@ describe('search pruning', () => {
  * logged for the clause sums when the query has several clauses.
  */
 function addTerm(docs: QueryDocs, touched: readonly number[], score: (doc: number) => number, clauses = false): void {
-  const scores = new Float64Array(docs.size);
-  for (const doc of touched) scores[doc] = score(doc);
-  addTermScores(docs, Int32Array.from(touched), touched.length, scores, clauses, undefined);
+  const term = { docs: Int32Array.from(touched), scores: Float64Array.from(touched, score) };
+  addTermScores(docs, term, clauses, undefined);
 }
 
 describe('keptDocs', () => {

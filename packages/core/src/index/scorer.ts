@@ -7,7 +7,7 @@ import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
 import type { RankingParams } from './ranking-params.js';
 import { type FieldSpec, RankingState, type TermSource } from './ranking-state.js';
-import { addTermScores } from './term-sums.js';
+import { addTermScores, TermSumCache, type TermSums, termSums } from './term-sums.js';
 import { INDEX_FIELDS, type IndexField, pairTerm } from './tool-document.js';
 import type { ToolSources } from './tool-sources.js';
 
@@ -21,6 +21,9 @@ export const LOOKUP_FIELDS: readonly number[] = TERM_FIELDS.map((field) => INDEX
 
 /** How many query terms' vocabulary lookups a {@link ToolIndex} keeps (the cache then starts over). */
 const MAX_CACHED_LOOKUPS = 20_000;
+
+/** A {@link Scorer} keeps the term sums of at most this many documents per document of the index. */
+const SUMS_PER_DOC = 16;
 
 /**
  * At most this many clauses of a request are scored each on its own (the rest together, as the
@@ -75,6 +78,7 @@ export class Scorer {
   /** Forgets the cached lookups and length norms: to be called whenever the index changes. */
   changed(): void {
     this.#lookups.clear();
+    this.#sums.clear();
     this.#norms.fill(undefined);
   }
 
@@ -138,6 +142,10 @@ export class Scorer {
    * vocabulary), valid until the index changes.
    */
   readonly #lookups = new Map<string, TermSource[]>();
+  /** The term sums of recent query terms (see {@link TermSumCache}), valid until the index changes. */
+  #sums = new TermSumCache(0);
+  /** The term sums of the query term last scored (see {@link Scorer.#scoreTerm}). */
+  #termSums: TermSums = { docs: new Int32Array(0), scores: new Float64Array(0) };
 
   #ensureCapacity(size: number): void {
     if (this.#termScore.length >= size) return;
@@ -148,6 +156,7 @@ export class Scorer {
     this.#slotOfDoc = new Int32Array(length).fill(-1);
     this.#asks = new Uint8Array(length);
     this.#stamp = 0;
+    this.#sums = new TermSumCache(SUMS_PER_DOC * length);
   }
 
   /**
@@ -189,8 +198,8 @@ export class Scorer {
   }
 
   /**
-   * Scores one query term into the accumulators: exactly and as a prefix, and with typos if the term
-   * is rare. Returns the index terms scored (for the match report).
+   * Scores one query term (exactly and as a prefix, and with typos if the term is rare) into
+   * `#termSums`. Returns the index terms scored (for the match report).
    */
   #scoreTerm(term: string, fields: readonly FieldSpec[]): TermSource[] {
     this.#nextStamp(1);
@@ -198,7 +207,13 @@ export class Scorer {
     const cached = this.#lookups.get(term);
     if (cached !== undefined) {
       // The index terms this query term matched last time (the index has not changed since).
+      const sums = this.#sums.get(term);
+      if (sums !== undefined) {
+        this.#termSums = sums;
+        return cached;
+      }
       for (const source of cached) this.#accumulate(source, fields);
+      this.#keepSums(term);
       return cached;
     }
     const ranking = this.#ranking;
@@ -237,7 +252,32 @@ export class Scorer {
     }
     if (this.#lookups.size >= MAX_CACHED_LOOKUPS) this.#lookups.clear();
     this.#lookups.set(term, sources);
+    this.#keepSums(term);
     return sources;
+  }
+
+  /** Makes `#termSums` of the documents the term touched, and keeps them for the term's next search. */
+  #keepSums(term: string): void {
+    const sums = termSums(this.#touched, this.#touchedCount, this.#termScore);
+    this.#termSums = sums;
+    this.#sums.set(term, sums);
+  }
+
+  /** The term sums of the request's head term, each of its tools' boosted (see NameHeads). */
+  #boostHead(sums: TermSums, head: string): TermSums {
+    const { docs, scores: values } = sums;
+    const scores = this.#termScore;
+    const marks = this.#termMark;
+    const stamp = this.#stamp;
+    for (let i = 0; i < docs.length; i++) {
+      scores[docs[i]!] = values[i]!;
+      marks[docs[i]!] = stamp;
+    }
+    this.#sources.heads.boost(this.#keyword, head, this.#ranking, scores, marks, stamp);
+    // (the documents as they are: already in order)
+    const boosted = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i++) boosted[i] = scores[docs[i]!]!;
+    return { docs, scores: boosted };
   }
 
   /**
@@ -338,7 +378,6 @@ export class Scorer {
     const keyword = this.#keyword;
     this.#ensureCapacity(keyword.nextDoc);
     const slotOfDoc = this.#slotOfDoc;
-    const scores = this.#termScore;
     const termFields = this.#termFields;
     const width = state.width;
     const docs = this.#docs;
@@ -365,8 +404,8 @@ export class Scorer {
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
         state.termSources[t] = this.#scoreTerm(terms[t]!, termFields);
-        if (terms[t] === head) this.#sources.heads.boost(keyword, head!, ranking, scores, this.#termMark, this.#stamp);
-        addTermScores(docs, this.#touched, this.#touchedCount, scores, width > 0, bests);
+        const sums = terms[t] === head ? this.#boostHead(this.#termSums, head!) : this.#termSums;
+        addTermScores(docs, sums, width > 0, bests);
         for (const source of bestSources) {
           if (sourceTotal[source] === 0) totalSources.push(source);
           sourceTotal[source]! += sourceBest[source]!;

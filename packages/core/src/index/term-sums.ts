@@ -1,6 +1,8 @@
 // One query term's scores added to a search's per-document accumulators (see `QueryDocs`): the
 // loop runs once per touched document and term, so it is written out once per case (clauses
-// logged or not, source bests kept or not) instead of testing both in every pass.
+// logged or not, source bests kept or not) instead of testing both in every pass. The term's
+// scores come in document order (see `TermSums`), so that the accumulators, by document number,
+// are read front to back rather than at random.
 import type { QueryDocs } from './pruning.js';
 
 /** Per source (by number), the best score of the current term, and the sources given one (see the Scorer). */
@@ -13,17 +15,17 @@ export interface SourceBests {
 const NO_SOURCES: SourceBests = { ofDoc: new Int32Array(0), best: new Float64Array(0), touched: [] };
 
 /**
- * Adds the score `scores[doc]` of each of the first `count` documents of `touched` (each once) to
- * `docs`, logging it when `logged` (a query of several clauses) and raising its source's best.
+ * Adds each score of `term` to its document in `docs`, logging it when `logged` (a query of
+ * several clauses) and raising its source's best.
  */
 export function addTermScores(
   docs: QueryDocs,
-  touched: Int32Array,
-  count: number,
-  scores: Float64Array,
+  term: TermSums,
   logged: boolean,
   sources: SourceBests | undefined,
 ): void {
+  const { docs: touched, scores } = term;
+  const count = touched.length;
   if (logged) docs.nextTerm(count);
   const { sum, matched, top, mark, list, logDocs, logScores } = docs;
   const stamp = docs.stamp;
@@ -35,7 +37,7 @@ export function addTermScores(
     // (the query's first term: every document is new, no mark to compare)
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
-      const score = scores[doc]!;
+      const score = scores[i]!;
       mark[doc] = stamp;
       sum[doc] = score;
       matched[doc] = 1;
@@ -56,7 +58,7 @@ export function addTermScores(
   } else if (logged) {
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
-      const score = scores[doc]!;
+      const score = scores[i]!;
       if (mark[doc] !== stamp) {
         mark[doc] = stamp;
         sum[doc] = score;
@@ -79,7 +81,7 @@ export function addTermScores(
   } else if (withSources) {
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
-      const score = scores[doc]!;
+      const score = scores[i]!;
       if (mark[doc] !== stamp) {
         mark[doc] = stamp;
         sum[doc] = score;
@@ -98,7 +100,7 @@ export function addTermScores(
   } else {
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
-      const score = scores[doc]!;
+      const score = scores[i]!;
       if (mark[doc] !== stamp) {
         mark[doc] = stamp;
         sum[doc] = score;
@@ -112,4 +114,60 @@ export function addTermScores(
   }
   docs.count = listed;
   docs.logged = entries;
+}
+
+/** One query term's summed score of each document it touched (`scores[i]` that of `docs[i]`), by ascending document number. */
+export interface TermSums {
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
+/** The term sums of the first `count` documents of `touched`, whose scores are `scores[doc]`. */
+export function termSums(touched: Int32Array, count: number, scores: Float64Array): TermSums {
+  const docs = touched.slice(0, count).sort();
+  const values = new Float64Array(count);
+  for (let i = 0; i < count; i++) values[i] = scores[docs[i]!]!;
+  return { docs, scores: values };
+}
+
+/**
+ * The term sums of recent query terms (each over its exact, prefix and typo matches and every
+ * field, before the name-head boost), kept until the index changes: requests repeat words, and a
+ * repeated term's sums are then read as they are instead of made again from some hundred thousand
+ * postings at random documents. At most `budget` documents in all (least recently used out).
+ */
+export class TermSumCache {
+  readonly #sums = new Map<string, TermSums>();
+  #size = 0;
+
+  constructor(readonly budget: number) {}
+
+  get(term: string): TermSums | undefined {
+    const sums = this.#sums.get(term);
+    if (sums !== undefined) {
+      // (moved to the end: the most recently used)
+      this.#sums.delete(term);
+      this.#sums.set(term, sums);
+    }
+    return sums;
+  }
+
+  set(term: string, sums: TermSums): void {
+    if (sums.docs.length > this.budget) return;
+    const old = this.#sums.get(term);
+    if (old !== undefined) this.#size -= old.docs.length;
+    this.#sums.delete(term);
+    this.#sums.set(term, sums);
+    this.#size += sums.docs.length;
+    for (const [oldest, { docs }] of this.#sums) {
+      if (this.#size <= this.budget) break;
+      this.#sums.delete(oldest);
+      this.#size -= docs.length;
+    }
+  }
+
+  clear(): void {
+    this.#sums.clear();
+    this.#size = 0;
+  }
 }
