@@ -19,7 +19,10 @@ const NAME_FIELD = INDEX_FIELDS.indexOf('name');
 /** The fields whose terms are looked up by prefix and with typos (by number). */
 export const LOOKUP_FIELDS: readonly number[] = TERM_FIELDS.map((field) => INDEX_FIELDS.indexOf(field as IndexField));
 
-/** How many query terms' vocabulary lookups a {@link ToolIndex} keeps (the cache then starts over). */
+/**
+ * How many query terms' vocabulary lookups a {@link ToolIndex} keeps (the cache then starts over),
+ * and how many terms' sums (see {@link TermSumCache}).
+ */
 const MAX_CACHED_LOOKUPS = 20_000;
 
 /** A {@link Scorer} keeps the term sums of at most this many documents per document of the index. */
@@ -143,7 +146,7 @@ export class Scorer {
    */
   readonly #lookups = new Map<string, TermSource[]>();
   /** The term sums of recent query terms (see {@link TermSumCache}), valid until the index changes. */
-  #sums = new TermSumCache(0);
+  #sums = new TermSumCache(0, MAX_CACHED_LOOKUPS);
   /** The term sums of the query term last scored (see {@link Scorer.#scoreTerm}). */
   #termSums: TermSums = { docs: new Int32Array(0), scores: new Float64Array(0) };
 
@@ -156,7 +159,7 @@ export class Scorer {
     this.#slotOfDoc = new Int32Array(length).fill(-1);
     this.#asks = new Uint8Array(length);
     this.#stamp = 0;
-    this.#sums = new TermSumCache(SUMS_PER_DOC * length);
+    this.#sums = new TermSumCache(SUMS_PER_DOC * length, MAX_CACHED_LOOKUPS);
   }
 
   /**

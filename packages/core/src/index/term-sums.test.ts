@@ -14,7 +14,7 @@ describe('TermSumCache', () => {
   const sums = (n: number) => ({ docs: new Int32Array(n), scores: new Float64Array(n) });
 
   it('keeps at most its budget of documents, the least recently used out first', () => {
-    const cache = new TermSumCache(10);
+    const cache = new TermSumCache(10, 100);
     cache.set('a', sums(4));
     cache.set('b', sums(4));
     expect(cache.get('a')).toBeDefined(); // (now the most recently used)
@@ -27,5 +27,13 @@ describe('TermSumCache', () => {
     expect(cache.get('a')).toBeDefined();
     cache.clear();
     expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('keeps at most its number of terms, even of terms that touched no document', () => {
+    const cache = new TermSumCache(10, 3);
+    for (let i = 0; i < 1_000; i++) cache.set(`unknown${i}`, sums(0));
+    expect(cache.size).toBe(3);
+    expect(cache.get('unknown999')).toBeDefined();
+    expect(cache.get('unknown996')).toBeUndefined();
   });
 });

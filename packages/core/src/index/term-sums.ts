@@ -134,13 +134,22 @@ export function termSums(touched: Int32Array, count: number, scores: Float64Arra
  * The term sums of recent query terms (each over its exact, prefix and typo matches and every
  * field, before the name-head boost), kept until the index changes: requests repeat words, and a
  * repeated term's sums are then read as they are instead of made again from some hundred thousand
- * postings at random documents. At most `budget` documents in all (least recently used out).
+ * postings at random documents. At most `budget` documents and `maxTerms` terms in all (least
+ * recently used out: a term that touched no document still takes an entry).
  */
 export class TermSumCache {
   readonly #sums = new Map<string, TermSums>();
   #size = 0;
 
-  constructor(readonly budget: number) {}
+  constructor(
+    readonly budget: number,
+    readonly maxTerms: number,
+  ) {}
+
+  /** How many terms' sums are kept. */
+  get size(): number {
+    return this.#sums.size;
+  }
 
   get(term: string): TermSums | undefined {
     const sums = this.#sums.get(term);
@@ -160,7 +169,7 @@ export class TermSumCache {
     this.#sums.set(term, sums);
     this.#size += sums.docs.length;
     for (const [oldest, { docs }] of this.#sums) {
-      if (this.#size <= this.budget) break;
+      if (this.#size <= this.budget && this.#sums.size <= this.maxTerms) break;
       this.#sums.delete(oldest);
       this.#size -= docs.length;
     }
