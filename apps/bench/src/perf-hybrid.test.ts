@@ -30,11 +30,12 @@ describe('measureHybrid', () => {
     });
     expect(figures).toMatchObject({ tools: 50, embedder: 'letters-test', repeatEmbedCalls: 0 });
     expect(figures.queries).toBeGreaterThan(0);
-    expect(figures.embedP50Ms).toBeGreaterThanOrEqual(1.5);
+    // Timings are not asserted (they are the bench's job); only what holds on any machine: the
+    // embedder took some time, a search's time contains its embedding, and repeats skip it.
+    expect(figures.embedP50Ms).toBeGreaterThan(0);
     expect(figures.embedShare).toBeGreaterThan(0);
     expect(figures.embedShare).toBeLessThanOrEqual(1);
     expect(figures.searchP50Ms).toBeGreaterThanOrEqual(figures.embedP50Ms);
-    expect(figures.repeatSearchP50Ms).toBeLessThan(figures.searchP50Ms);
     expect(hybridLine(figures)).toMatch(/of which the embedder \d+%.*0 embedder calls \(query cache\)/);
   });
 });
