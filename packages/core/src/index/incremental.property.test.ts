@@ -73,9 +73,11 @@ describe('a long-lived index against a fresh one', () => {
                 fresh.dispose();
                 const hits = await index.search(next.query, options);
                 expect(hits.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
-              // (to the last bits only: the long-lived index's field length totals are kept by
-              // adding and subtracting, so its averages can differ from a fresh count's in the last bit)
-              hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 12));
+                // (to the last bits only: the long-lived index's field length totals are kept by
+                // adding and subtracting, so its averages can differ from a fresh count's in the last bit)
+                for (const [i, hit] of hits.entries()) {
+                  expect(hit.score).toBeCloseTo(expected[i]!.score, 12);
+                }
               }
             }
           } finally {
