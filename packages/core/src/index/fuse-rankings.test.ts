@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../errors.js';
 import type { SearchHit } from '../types.js';
-import { DEFAULT_FUSE_OPTIONS, fuseRankings, MIN_MARGIN_SAMPLE, vectorEvidence } from './fuse-rankings.js';
+import {
+  DEFAULT_FUSE_OPTIONS,
+  fuseRankings,
+  MIN_MARGIN_SAMPLE,
+  TIE_EVIDENCE,
+  TIE_SIMILARITY,
+  vectorEvidence,
+} from './fuse-rankings.js';
 
 const hit = (id: string, score: number): SearchHit => ({ id, score, matches: { [id]: ['name'] } });
 
@@ -114,6 +121,70 @@ describe('fuseRankings', () => {
     expect(fused.map((result) => result.id)).toEqual(['k1', 'k2', 'v1', 'v2']);
     expect(fuseRankings([hit('a', 0.5), hit('b', 0.4)], [], { limit: 1 }).map((result) => result.id)).toEqual(['a']);
     expect(fuseRankings([hit('a', 0.5)], [], { limit: 0 })).toEqual([]);
+  });
+
+  describe('a tie for first place', () => {
+    // vectorWeight 0: the fused scores are the keyword scores, so only the tie rule moves anything.
+    const keywordsOnly = { vectorWeight: 0 };
+    const siblings = [hit('storage_get', 0.62), hit('storage_list', 0.6), hit('storage_set', 0.59)];
+    const ids = (hits: SearchHit[]) => hits.map((result) => result.id);
+
+    it('goes to the second hit when the vectors find it clearly nearer, its score raised just above', () => {
+      const vector = [
+        { id: 'storage_list', similarity: 0.8 },
+        { id: 'storage_get', similarity: 0.8 - TIE_SIMILARITY },
+        { id: 'storage_set', similarity: 0.5 },
+      ];
+      const fused = fuseRankings(siblings, vector, keywordsOnly);
+      expect(ids(fused)).toEqual(['storage_list', 'storage_get', 'storage_set']);
+      expect(fused[0]!.score).toBeGreaterThan(0.62);
+      expect(fused[0]!.score).toBeCloseTo(0.62, 5);
+      expect(fused[0]!.matches).toEqual({ storage_list: ['name'] });
+      expect(fused[1]!.score).toBe(0.62);
+      expect(ids(fuseRankings(siblings, vector, { ...keywordsOnly, limit: 1 }))).toEqual(['storage_list']);
+    });
+
+    it('stays with the first hit when the vectors barely prefer the second', () => {
+      const vector = [
+        { id: 'storage_list', similarity: 0.8 },
+        { id: 'storage_get', similarity: 0.8 - TIE_SIMILARITY * 0.9 },
+      ];
+      expect(ids(fuseRankings(siblings, vector, keywordsOnly))).toEqual(['storage_get', 'storage_list', 'storage_set']);
+    });
+
+    it('stays with the first hit when the keywords clearly prefer it', () => {
+      // 0.8 and 0.6 lie ln(0.4 / 0.2) ≈ 0.69 evidence units apart, more than TIE_EVIDENCE.
+      expect(Math.log(0.4 / 0.2)).toBeGreaterThan(TIE_EVIDENCE);
+      const apart = [hit('storage_get', 0.8), hit('storage_list', 0.6)];
+      const vector = [
+        { id: 'storage_list', similarity: 0.9 },
+        { id: 'storage_get', similarity: 0.5 },
+      ];
+      expect(ids(fuseRankings(apart, vector, keywordsOnly))).toEqual(['storage_get', 'storage_list']);
+    });
+
+    it('needs both found by the vectors, and settles only first place', () => {
+      const onlySecond = [{ id: 'storage_list', similarity: 0.9 }];
+      expect(ids(fuseRankings(siblings, onlySecond, keywordsOnly))).toEqual([
+        'storage_get',
+        'storage_list',
+        'storage_set',
+      ]);
+      // The third is far nearer, but a tie for first is between the first two only.
+      const third = [
+        { id: 'storage_set', similarity: 0.95 },
+        { id: 'storage_get', similarity: 0.5 },
+        { id: 'storage_list', similarity: 0.5 },
+      ];
+      expect(ids(fuseRankings(siblings, third, keywordsOnly))).toEqual(['storage_get', 'storage_list', 'storage_set']);
+      // A certain first hit (score 1) is never displaced.
+      const certain = [hit('storage_get', 1), hit('storage_list', 0.99)];
+      const vector = [
+        { id: 'storage_list', similarity: 0.9 },
+        { id: 'storage_get', similarity: 0.5 },
+      ];
+      expect(ids(fuseRankings(certain, vector, keywordsOnly))).toEqual(['storage_get', 'storage_list']);
+    });
   });
 
   it('counts the first entry of an id listed twice and does not mutate its inputs', () => {

@@ -51,7 +51,24 @@ export const MARGIN_SAMPLE = 50;
 /** Fewer nearest tools than this and similarities are read on the cosine scale instead of as margins. */
 export const MIN_MARGIN_SAMPLE = 10;
 
+/**
+ * Two fused scores this close in evidence units (`−ln(1 − score)`, where a noisy OR adds) count as a
+ * tie for first place, which the vectors may settle (see `fuseRankings`).
+ */
+export const TIE_EVIDENCE = 0.25;
+
+/** How much nearer by cosine similarity the second of a tie for first place must be to move first. */
+export const TIE_SIMILARITY = 0.05;
+
 type FuseSettings = Required<Omit<FuseOptions, 'limit'>>;
+
+/** One tool in the fusion: its hit, its keyword score, and its similarity if the vectors found it. */
+interface Fused {
+  hit: SearchHit;
+  keyword: number;
+  similarity: number;
+  byVector: boolean;
+}
 
 /** The mean and standard deviation of the nearest tools' similarities (undefined when too few). */
 interface Spread {
@@ -113,8 +130,13 @@ function spreadOf(vector: readonly VectorHit[]): Spread | undefined {
  *   such as Seal-Tools' and ToolBench's, where vectors alone reach a third of the keyword NDCG), they
  *   change nothing.
  *
- * Hits are sorted by score, then keyword score, then similarity, then id. `matches` comes from the
- * keyword hit; vector-only hits get `{}`. When an id appears twice in one list, its first entry counts.
+ * Hits are sorted by score, then keyword score, then similarity, then id. One exception settles a tie
+ * for first place, where the keywords cannot tell siblings apart (`get` and `list` of one service
+ * share nearly every word): when the two best hits are within {@link TIE_EVIDENCE} of each other in
+ * evidence units, both were found by the vectors, and the second is at least {@link TIE_SIMILARITY}
+ * nearer by cosine similarity, the second moves first, its score raised just above the other's.
+ * `matches` comes from the keyword hit; vector-only hits get `{}`. When an id appears twice in one
+ * list, its first entry counts.
  */
 export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options: FuseOptions = {}): SearchHit[] {
   const settings = resolveFusion(options);
@@ -122,11 +144,16 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
   if (!(limit >= 0))
     throw new InvalidOptionError('limit', `limit must be a non-negative number, got ${String(limit)}.`);
 
-  const fused = new Map<string, { hit: SearchHit; keyword: number; similarity: number }>();
+  const fused = new Map<string, Fused>();
   for (const hit of keyword) {
     if (fused.has(hit.id)) continue;
     const score = Math.min(1, Math.max(0, hit.score));
-    fused.set(hit.id, { hit: { id: hit.id, score, matches: hit.matches }, keyword: score, similarity: -1 });
+    fused.set(hit.id, {
+      hit: { id: hit.id, score, matches: hit.matches },
+      keyword: score,
+      similarity: -1,
+      byVector: false,
+    });
   }
   const weighted = { ...settings, vectorWeight: settings.vectorWeight * agreement(fused, vector) ** 2 };
   const spread = spreadOf(vector);
@@ -138,9 +165,10 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
     const entry = fused.get(id);
     if (entry) {
       entry.similarity = similarity;
+      entry.byVector = true;
       entry.hit.score = 1 - (1 - entry.keyword) * (1 - v);
     } else if (v > 0) {
-      fused.set(id, { hit: { id, score: v, matches: {} }, keyword: 0, similarity });
+      fused.set(id, { hit: { id, score: v, matches: {} }, keyword: 0, similarity, byVector: true });
     }
   }
 
@@ -151,7 +179,25 @@ export function fuseRankings(keyword: SearchHit[], vector: VectorHit[], options:
       b.similarity - a.similarity ||
       (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0),
   );
+  settleTieForFirst(ranked);
   return ranked.slice(0, limit).map((entry) => entry.hit);
+}
+
+/** Evidence units of a score in [0, 1]: noisy-OR scores add there (1 is infinite evidence). */
+function evidenceUnits(score: number): number {
+  return -Math.log1p(-score);
+}
+
+/** Moves the second hit first when the two best are tied and the vectors clearly prefer it (in place). */
+function settleTieForFirst(ranked: Fused[]): void {
+  const [first, second] = ranked;
+  if (first === undefined || second === undefined) return;
+  if (!first.byVector || !second.byVector || first.hit.score >= 1) return;
+  if (!(evidenceUnits(first.hit.score) - evidenceUnits(second.hit.score) <= TIE_EVIDENCE)) return;
+  if (!(second.similarity - first.similarity >= TIE_SIMILARITY)) return;
+  second.hit.score = Math.min(1, first.hit.score + 1e-6);
+  ranked[0] = second;
+  ranked[1] = first;
 }
 
 /**
