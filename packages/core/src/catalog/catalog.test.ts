@@ -256,6 +256,34 @@ describe('ToolCatalog: validation', () => {
     expect(Object.isFrozen(oddTool!.jsonSchema.properties)).toBe(true);
   });
 
+  it('copies only own keys: an enumerable property on a polluted Object.prototype is not copied', () => {
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 'yes',
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    try {
+      const [tool] = new ToolCatalog([
+        { id: 'plain', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, default: { a: 1 } } },
+      ]).list();
+      const schema = tool!.jsonSchema;
+      for (const copy of [
+        schema,
+        schema.properties,
+        (schema.properties as Record<string, object>).city,
+        schema.default,
+      ]) {
+        expect(Object.hasOwn(copy as object, 'polluted')).toBe(false);
+      }
+      expect(Object.keys(schema)).toEqual(['type', 'properties', 'default']);
+      expect(Object.keys(schema.properties as object)).toEqual(['city']);
+    } finally {
+      delete (Object.prototype as { polluted?: unknown }).polluted;
+    }
+    expect('polluted' in {}).toBe(false);
+  });
+
   it('rejects a schema nested 2,500 levels deep with a clear error, not a RangeError', () => {
     const error = thrown(() => new ToolCatalog([{ id: 'deep', inputSchema: nestedSchema(2_500) }]));
     expect(InvalidToolError.isInstance(error)).toBe(true);

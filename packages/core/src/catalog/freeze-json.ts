@@ -56,7 +56,10 @@ function copyJson(value: unknown, depth: number): unknown {
   if (prototype !== Object.prototype && prototype !== null) throw NOT_JSON;
   const copy: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const key of Object.keys(source)) {
+  // (for-in, not Object.keys: no array of keys per object; the own check skips enumerable keys
+  // inherited from a polluted Object.prototype, so the same keys as Object.keys, in the same order)
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
     const item = source[key];
     if (item === undefined) continue;
     if (key === '__proto__') throw NOT_JSON;
