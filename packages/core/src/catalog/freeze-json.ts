@@ -47,11 +47,7 @@ function copyJson(value: unknown, depth: number): unknown {
     throw NOT_JSON;
   }
   if (typeof value !== 'object' || depth > FAST_COPY_DEPTH) throw NOT_JSON;
-  if (Array.isArray(value)) {
-    const copy: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) copy[i] = copyJson(value[i], depth + 1);
-    return Object.freeze(copy);
-  }
+  if (Array.isArray(value)) return copyJsonArray(value, depth);
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) throw NOT_JSON;
   const copy: Record<string, unknown> = {};
@@ -66,6 +62,13 @@ function copyJson(value: unknown, depth: number): unknown {
     if (CHECKED_KEYS.has(key)) fastCopySawCheckedKey = true;
     copy[key] = copyJson(item, depth + 1);
   }
+  return Object.freeze(copy);
+}
+
+/** {@link copyJson} of an array (apart, so that the object path's property accesses see objects only). */
+function copyJsonArray(value: readonly unknown[], depth: number): unknown {
+  const copy: unknown[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) copy[i] = copyJson(value[i], depth + 1);
   return Object.freeze(copy);
 }
 
