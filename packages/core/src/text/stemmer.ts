@@ -37,79 +37,111 @@ function isLowerAscii(word: string): boolean {
   return word.length > 0;
 }
 
+// Character codes of the letters the rules look at (the stemmer compares codes, not one-letter strings
+// or slices: a build stems every new word).
+const A = 0x61;
+const B = 0x62;
+const D = 0x64;
+const E = 0x65;
+const G = 0x67;
+const I = 0x69;
+const L = 0x6c;
+const N = 0x6e;
+const O = 0x6f;
+const S = 0x73;
+const T = 0x74;
+const U = 0x75;
+const W = 0x77;
+const X = 0x78;
+const Y = 0x79;
+const Z = 0x7a;
+
+/** Whether `word[i]` is a consonant (`i` within the word). */
 function isConsonant(word: string, i: number): boolean {
-  const c = word[i];
-  if (c === undefined) return false;
-  if (c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u') return false;
+  const c = word.charCodeAt(i);
+  if (c === A || c === E || c === I || c === O || c === U) return false;
   // "y" after a consonant is a vowel (happy); at the start or after a vowel it is a consonant (yes, play)
-  if (c === 'y') return i === 0 || !isConsonant(word, i - 1);
+  if (c === Y) return i === 0 || !isConsonant(word, i - 1);
   return true;
 }
 
-/** Porter's measure: the number of vowel-consonant sequences, `[C](VC)^m[V]`. */
-function measure(stem: string): number {
+/** Porter's measure of `word[0, n)`: the number of vowel-consonant sequences, `[C](VC)^m[V]`. */
+function measure(word: string, n: number): number {
   let m = 0;
   let i = 0;
-  const n = stem.length;
-  while (i < n && isConsonant(stem, i)) i++;
+  while (i < n && isConsonant(word, i)) i++;
   while (i < n) {
-    while (i < n && !isConsonant(stem, i)) i++;
+    while (i < n && !isConsonant(word, i)) i++;
     if (i >= n) break;
-    while (i < n && isConsonant(stem, i)) i++;
+    while (i < n && isConsonant(word, i)) i++;
     m++;
   }
   return m;
 }
 
-function hasVowel(stem: string): boolean {
-  for (let i = 0; i < stem.length; i++) if (!isConsonant(stem, i)) return true;
+/** Whether `word[0, n)` has a vowel. */
+function hasVowel(word: string, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!isConsonant(word, i)) return true;
   return false;
 }
 
-/** Ends consonant-vowel-consonant, the last consonant not w, x or y (Porter's `*o`). */
-function endsCvc(stem: string): boolean {
-  const n = stem.length;
+/** `word[0, n)` ends consonant-vowel-consonant, the last consonant not w, x or y (Porter's `*o`). */
+function endsCvc(word: string, n: number): boolean {
   if (n < 3) return false;
-  if (!isConsonant(stem, n - 1) || isConsonant(stem, n - 2) || !isConsonant(stem, n - 3)) return false;
-  const last = stem[n - 1]!;
-  return last !== 'w' && last !== 'x' && last !== 'y';
+  if (!isConsonant(word, n - 1) || isConsonant(word, n - 2) || !isConsonant(word, n - 3)) return false;
+  const last = word.charCodeAt(n - 1);
+  return last !== W && last !== X && last !== Y;
 }
 
+// (past a word's start, charCodeAt gives NaN, equal to no letter: the shorter words fall through)
+
 function step1a(w: string): string {
-  if (w.endsWith('sses')) return w.slice(0, -2);
-  if (w.endsWith('ies')) return w.slice(0, -2);
-  if (w.endsWith('s') && !(w.endsWith('ss') || w.endsWith('us') || w.endsWith('is')) && w !== 'news') {
+  const n = w.length;
+  if (w.charCodeAt(n - 1) !== S) return w;
+  const before = w.charCodeAt(n - 2);
+  if (before === E) {
+    const third = w.charCodeAt(n - 3);
+    // -sses, -ies
+    if ((third === S && w.charCodeAt(n - 4) === S) || third === I) return w.slice(0, -2);
     return w.slice(0, -1);
   }
-  return w;
+  if (before === S || before === U || before === I || w === 'news') return w;
+  return w.slice(0, -1);
 }
 
 function step1b(w: string): string {
-  if (w.endsWith('eed')) return measure(w.slice(0, -3)) > 0 ? w.slice(0, -1) : w;
-  let base: string;
-  if (w.endsWith('ed')) base = w.slice(0, -2);
-  else if (w.endsWith('ing')) base = w.slice(0, -3);
+  const n = w.length;
+  const last = w.charCodeAt(n - 1);
+  const before = w.charCodeAt(n - 2);
+  let end: number;
+  if (last === D && before === E) {
+    if (w.charCodeAt(n - 3) === E) return measure(w, n - 3) > 0 ? w.slice(0, -1) : w; // -eed
+    end = n - 2; // -ed
+  } else if (last === G && before === N && w.charCodeAt(n - 3) === I)
+    end = n - 3; // -ing
   else return w;
-  if (!hasVowel(base)) return w;
-  if (base.endsWith('at') || base.endsWith('bl') || base.endsWith('iz')) return `${base}e`;
-  const n = base.length;
-  const last = base[n - 1]!;
-  if (n >= 2 && last === base[n - 2] && isConsonant(base, n - 1) && last !== 'l' && last !== 's' && last !== 'z') {
-    return base.slice(0, -1);
+  // the base is w[0, end)
+  if (!hasVowel(w, end)) return w;
+  const b1 = w.charCodeAt(end - 1);
+  const b2 = w.charCodeAt(end - 2);
+  if ((b2 === A && b1 === T) || (b2 === B && b1 === L) || (b2 === I && b1 === Z)) return `${w.slice(0, end)}e`;
+  if (end >= 2 && b1 === b2 && isConsonant(w, end - 1) && b1 !== L && b1 !== S && b1 !== Z) {
+    return w.slice(0, end - 1);
   }
-  if (measure(base) === 1 && endsCvc(base)) return `${base}e`;
-  return base;
+  if (measure(w, end) === 1 && endsCvc(w, end)) return `${w.slice(0, end)}e`;
+  return w.slice(0, end);
 }
 
 function step1c(w: string): string {
-  if (w.endsWith('y') && hasVowel(w.slice(0, -1))) return `${w.slice(0, -1)}i`;
+  const n = w.length;
+  if (w.charCodeAt(n - 1) === Y && hasVowel(w, n - 1)) return `${w.slice(0, -1)}i`;
   return w;
 }
 
 function step5a(w: string): string {
-  if (!w.endsWith('e')) return w;
-  const base = w.slice(0, -1);
-  const m = measure(base);
-  if (m > 1 || (m === 1 && !endsCvc(base))) return base;
+  const n = w.length;
+  if (w.charCodeAt(n - 1) !== E) return w;
+  const m = measure(w, n - 1);
+  if (m > 1 || (m === 1 && !endsCvc(w, n - 1))) return w.slice(0, -1);
   return w;
 }
