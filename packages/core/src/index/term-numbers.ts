@@ -354,7 +354,7 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 const APOSTROPHE = 0x27;
 
-/** Where {@link tokenizeInto} appends term numbers: an array or an {@link IntList}. */
+/** Where {@link tokenizeInto} appends term numbers: an {@link IntList} in this package. */
 export interface TermSink {
   push(term: number): void;
 }
@@ -421,8 +421,17 @@ function scanWords(text: string): boolean {
 
 /** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
 export function tokenizeToNumbers(text: string): number[] {
-  return tokenizeInto(text, []);
+  collected.length = 0;
+  tokenizeInto(text, collected);
+  return Array.from(collected.values.subarray(0, collected.length));
 }
+
+/**
+ * The terms {@link tokenizeToNumbers} collects (reused: nothing here re-enters). An IntList, as every
+ * other caller of {@link tokenizeInto} passes: a plain array there made its pushes see two kinds of
+ * sink, and V8 threw away its optimised code in the middle of a build.
+ */
+const collected = new IntList(256);
 
 /** {@link tokenizeToNumbers} appended to `out` (which it returns). */
 export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
