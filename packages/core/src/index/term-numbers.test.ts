@@ -167,8 +167,7 @@ describe('wordRuns', () => {
     }
   });
 
-  it('memoise the terms of short shared strings only (a long one would outlive its tool)', () => {
-    const short = 'City name, e.g. Paris';
+  it('memoise the terms of shared strings of 200 to 1,000 characters only (shorter ones are cheaper to tokenise again, a long one would outlive its tool)', () => {
     const at = (text: string) => {
       const terms = sharedRuns.find(text);
       return { terms, start: sharedRuns.start, end: sharedRuns.end };
@@ -177,14 +176,24 @@ describe('wordRuns', () => {
       const { terms, start, end } = at(text);
       return Array.from(terms.subarray(start, end));
     };
-    const first = at(short);
-    expect(numbersOf(short)).toEqual(tokenizeToNumbers(short));
-    sharedRuns.find('another string, kept after it');
-    expect(at(short)).toEqual(first);
-    const long = `${'A parameter described at great length. '.repeat(100)}`;
-    expect(numbersOf(long)).toEqual(tokenizeToNumbers(long));
-    // (tokenised again each time, in a scratch buffer, not kept)
-    expect(at(long).start).toBe(0);
-    expect(at(short)).toEqual(first);
+    const kept = 'The city to report on: a city name, e.g. Paris, optionally followed by its country. '.repeat(3);
+    const other = 'Another description of a parameter, one that a few tools of a catalog share word for word. '.repeat(
+      3,
+    );
+    expect(kept.length).toBeGreaterThanOrEqual(200);
+    const first = at(kept);
+    expect(numbersOf(kept)).toEqual(tokenizeToNumbers(kept));
+    const second = at(other);
+    expect(second.terms).toBe(first.terms);
+    expect(second.start).toBeGreaterThanOrEqual(first.end);
+    expect(at(kept)).toEqual(first);
+    for (const unkept of ['City name, e.g. Paris', `${'A parameter described at great length. '.repeat(100)}`]) {
+      expect(numbersOf(unkept)).toEqual(tokenizeToNumbers(unkept));
+      // (tokenised again each time, in a scratch buffer, not kept)
+      expect(at(unkept).start).toBe(0);
+      expect(at(unkept).terms).not.toBe(first.terms);
+    }
+    expect(numbersOf(kept)).toEqual(tokenizeToNumbers(kept));
+    expect(at(kept).start).toBe(first.start);
   });
 });

@@ -164,7 +164,8 @@ function visitTool(tool: CatalogTool<unknown>, visit: RunVisitor): void {
     if (idScratch.length > 0) visit(NAME, idScratch.values, 0, idScratch.length, false);
   }
   visitLines(DESCRIPTION, indexedText(tool.description ?? ''), visit);
-  // Tags, sources and parameter strings repeat from tool to tool: they are memoised.
+  // Tags, sources and parameter strings repeat from tool to tool: those of 200 to 1,000 characters are
+  // memoised (see sharedRuns).
   if (tool.tags !== undefined) visitStrings(TAGS, tool.tags, tool.source, visit);
   if (tool.source !== undefined) {
     const terms = sharedRuns.find(indexedText(tool.source));
@@ -188,7 +189,7 @@ const idScratch = new IntList(256);
 
 /**
  * Visits parameter strings as the walk finds them, as {@link visitStrings} does ({@link MAX_INDEXED_CHARS}
- * characters in all, memoised), with no list of them made. (One, reused: nothing here re-enters.)
+ * characters in all, through the memo), with no list of them made. (One, reused: nothing here re-enters.)
  */
 class ParameterRuns implements ParameterSink {
   count = 0;
@@ -220,7 +221,7 @@ const parameterRuns = new ParameterRuns();
 
 /**
  * Visits the strings of one field but any equal to `except`, {@link MAX_INDEXED_CHARS} characters in
- * all (memoised: such strings repeat from tool to tool).
+ * all (through {@link sharedRuns}: such strings repeat from tool to tool).
  */
 function visitStrings(field: number, strings: readonly string[], except: string | undefined, visit: RunVisitor): void {
   let left = MAX_INDEXED_CHARS;
