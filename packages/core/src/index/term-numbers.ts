@@ -354,13 +354,9 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 const APOSTROPHE = 0x27;
 
-/** Where {@link tokenizeInto} appends term numbers: an {@link IntList} in this package. */
-export interface TermSink {
-  push(term: number): void;
-}
-
-/** The word indices of the text being read (reused: nothing here re-enters). */
+/** The word indices of the text being read, and the terms of tokenizeToNumbers (reused: nothing re-enters). */
 const scratch = new IntList(4096);
+const collected = new IntList(256);
 
 /**
  * The words of ASCII text whose apostrophes were dealt with, into `scratch` as word table indices,
@@ -421,20 +417,14 @@ function scanWords(text: string): boolean {
 
 /** {@link tokenize}'s terms of a text, as term numbers ({@link termNumber}). */
 export function tokenizeToNumbers(text: string): number[] {
+  // (through an IntList, as everywhere: a plain array made tokenizeInto's pushes see two kinds of
+  // list, and V8 threw its optimised code away in the middle of a build)
   collected.length = 0;
-  tokenizeInto(text, collected);
-  return Array.from(collected.values.subarray(0, collected.length));
+  return Array.from(tokenizeInto(text, collected).values.subarray(0, collected.length));
 }
 
-/**
- * The terms {@link tokenizeToNumbers} collects (reused: nothing here re-enters). An IntList, as every
- * other caller of {@link tokenizeInto} passes: a plain array there made its pushes see two kinds of
- * sink, and V8 threw away its optimised code in the middle of a build.
- */
-const collected = new IntList(256);
-
 /** {@link tokenizeToNumbers} appended to `out` (which it returns). */
-export function tokenizeInto<T extends TermSink>(text: string, out: T): T {
+export function tokenizeInto(text: string, out: IntList): IntList {
   if (scanWords(text)) {
     const indices = scratch.values;
     const singles = words.singles;
