@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import SearchableMap from 'minisearch/SearchableMap';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildKeywordIndex } from './keyword-build.js';
-import { KeywordIndex, type KeywordIndexBuilder } from './keyword-index.js';
+import { KeywordIndex, type KeywordIndexBuilder, SORTED_LOOKUPS } from './keyword-index.js';
 import { keywordIndexFromJSON } from './keyword-index-reader.js';
 import { type Postings, postingDocs, postingFreqs } from './postings.js';
 
@@ -161,6 +162,52 @@ describe('KeywordIndex', () => {
       escaped = builder;
     });
     expect(() => escaped!.add('b', [[]])).toThrow(/after the build/);
+  });
+
+  describe('the first lookups of a new index', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** DOCS built at once (as a ToolIndex builds), and a spy on the radix tree's inserts. */
+    function built() {
+      const inserts = vi.spyOn(SearchableMap.prototype, 'set');
+      const index = buildKeywordIndex(2, [0], (builder) => {
+        for (const [id, ...fields] of DOCS)
+          builder.add(
+            id,
+            fields.map((words) => words.map((w) => builder.term(w))),
+          );
+      });
+      const lookups = () => [
+        terms(index.atPrefix('stoc')).sort(),
+        [...index.fuzzyGet('wether', 1)].map(([term, [, distance]]) => `${term} ${distance}`),
+      ];
+      return { index, inserts, lookups };
+    }
+
+    it('search the terms in sorted order, then the radix tree takes over with the same answers', () => {
+      const { inserts, lookups } = built();
+      const first = lookups();
+      expect(first).toEqual([['stock', 'stocks'], ['weather 1']]);
+      for (let i = 2; i < SORTED_LOOKUPS; i += 2) expect(lookups()).toEqual(first);
+      expect(inserts).not.toHaveBeenCalled();
+      expect(lookups()).toEqual(first); // (lookups SORTED_LOOKUPS + 1 and + 2: the tree's)
+      expect(inserts.mock.calls.map(([term]) => term).sort()).toEqual([
+        'city',
+        'forecast',
+        'quote',
+        'stock',
+        'stocks',
+        'weather',
+      ]);
+    });
+
+    it('go to the tree once the index changes', () => {
+      const { index, inserts, lookups } = built();
+      lookups();
+      index.add('d', [['stockholm'], []]);
+      expect(terms(index.atPrefix('stoc')).sort()).toEqual(['stock', 'stockholm', 'stocks']);
+      expect(inserts).toHaveBeenCalledWith('stockholm', expect.anything());
+    });
   });
 
   it('rejects a malformed serialisation with a specific error', () => {
