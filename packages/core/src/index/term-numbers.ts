@@ -354,8 +354,9 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 const APOSTROPHE = 0x27;
 
-/** The word indices of the text being read, and the terms of tokenizeToNumbers (reused: nothing re-enters). */
+/** The word indices of the text being read (reused: nothing re-enters). */
 const scratch = new IntList(4096);
+/** The terms {@link tokenizeToNumbers} collects (reused likewise). */
 const collected = new IntList(256);
 
 /**
