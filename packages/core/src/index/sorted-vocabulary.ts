@@ -1,7 +1,7 @@
-// Prefix and typo lookups over a vocabulary in sorted order: what an index answers them with until it
-// first changes (then its radix tree takes over), so that a fresh process's first search does not
-// insert every term into a tree first. An index loaded from its binary form has the order in it; a
-// built one sorts its terms on its first lookup.
+// Prefix and typo lookups over a vocabulary in sorted order: what a new index answers its first
+// lookups with (then its radix tree takes over, as at its first change), so that a fresh process's
+// first search does not insert every term into a tree first. An index loaded from its binary form
+// has the order in it; a built one sorts its terms on its first lookup.
 import type { TermEntry } from './keyword-index.js';
 
 /** Code-unit order, as `<` compares strings. */
