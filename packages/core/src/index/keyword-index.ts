@@ -85,13 +85,6 @@ export interface KeywordIndexBuilder {
   close(): void;
 }
 
-/**
- * How many prefix and typo lookups (a few searches) a new index answers from its terms in sorted
- * order before its radix tree takes over: a sort costs a third of the tree's inserts, but the tree
- * answers each lookup quicker (measured in DESIGN.md, Index).
- */
-export const SORTED_LOOKUPS = 32;
-
 /** The documents and terms of an index whose documents are numbered 0 to n-1 ({@link KeywordIndex.restore}). */
 export interface KeywordIndexContent {
   /** Each document's id, by number. */
@@ -127,8 +120,8 @@ export interface KeywordIndexContent {
  * order), each document's field lengths (distinct terms per field) and the running average of each
  * field's length. The terms of the looked-up fields (not those of fields only ever matched exactly,
  * such as word pairs) are also kept in a radix tree (MiniSearch's `SearchableMap`) for prefix and
- * typo lookups, built when first needed (a new index's first lookups search its terms in sorted
- * order instead: see {@link SORTED_LOOKUPS}). Documents are added and removed incrementally; removal
+ * typo lookups, built when first needed after a change (until then, lookups search the terms in
+ * sorted order: see `SortedVocabulary`). Documents are added and removed incrementally; removal
  * takes the document out of every posting at once (no lazy clean-up), so the statistics are always
  * exact.
  *
@@ -146,18 +139,18 @@ export class KeywordIndex {
   readonly #lookedUp: boolean[];
   readonly #vocabulary = new Map<string, TermEntry>();
   /**
-   * The looked-up terms as a radix tree, built on the first prefix or typo lookup that the sorted
-   * order does not answer (inserting the terms in vocabulary order), then kept in step.
+   * The looked-up terms as a radix tree, built on the first prefix or typo lookup after the index
+   * first changes (inserting the terms in vocabulary order), then kept in step.
    */
   #tree: SearchableMap<TermEntry> | undefined;
   /**
-   * The looked-up terms in sorted order, which answer the first lookups instead of the tree while
-   * the index is as {@link KeywordIndex.restore} made it (from the sorted order it was given, else
-   * sorted on the first lookup); dropped at its first change or after {@link SORTED_LOOKUPS}.
+   * The looked-up terms in sorted order, which answer the lookups instead of the tree while the
+   * index is as {@link KeywordIndex.restore} made it (from the sorted order it was given, else sorted
+   * on the first lookup); dropped at its first change.
    */
   #sorted: SortedVocabulary | undefined;
-  /** How many more lookups the sorted order answers ({@link SORTED_LOOKUPS}; 0 once the index changes). */
-  #sortedLookupsLeft = 0;
+  /** Whether the index is as {@link KeywordIndex.restore} made it: no document added or removed since. */
+  #unchanged = false;
   /** Each id's document number (`undefined` until first needed, for an index restored without it). */
   #docOf: Map<string, number> | undefined = new Map<string, number>();
   #ids: (string | undefined)[] = [];
@@ -276,16 +269,12 @@ export class KeywordIndex {
   }
 
   /**
-   * The looked-up terms in sorted order for the first {@link SORTED_LOOKUPS} lookups of an unchanged
-   * index (sorted on the first when it came without them), else undefined: the tree answers.
+   * The looked-up terms in sorted order while the index is unchanged (sorted on the first lookup when
+   * it came without them: a third of the time of the tree's inserts), else undefined: the tree, kept
+   * in step with each change, answers.
    */
   #sortedVocabulary(): SortedVocabulary | undefined {
-    if (this.#sortedLookupsLeft === 0) {
-      this.#sorted = undefined;
-      return undefined;
-    }
-    this.#sortedLookupsLeft -= 1;
-    if (this.#sorted === undefined) {
+    if (this.#sorted === undefined && this.#unchanged) {
       const looked: TermEntry[] = [];
       for (const entry of this.#vocabulary.values()) if (entry.lookupRefs > 0) looked.push(entry);
       this.#sorted = SortedVocabulary.sorting(looked);
@@ -399,7 +388,7 @@ export class KeywordIndex {
   /** The index changes: lookups go to the radix tree from now on (made on the next one). */
   #changed(): void {
     this.#sorted = undefined;
-    this.#sortedLookupsLeft = 0;
+    this.#unchanged = false;
   }
 
   /** Makes the terms of every document that has none yet, from the postings. */
@@ -490,7 +479,7 @@ export class KeywordIndex {
     index.#decode = content.decode;
     if (content.sorted !== undefined)
       index.#sorted = new SortedVocabulary(content.sorted.filter((entry) => entry.lookupRefs > 0));
-    index.#sortedLookupsLeft = SORTED_LOOKUPS;
+    index.#unchanged = true;
     if (content.docTerms === undefined) index.#docTermsPending = true;
     else index.#docTerms = content.docTerms;
     return index;
