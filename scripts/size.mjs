@@ -40,6 +40,7 @@ const MODULES = [
         name: 'its program: CLI, stdio and HTTP serving, access, config, child processes',
         files: [
           'bin.ts',
+          'main.ts',
           'cli.ts',
           'serve-stdio.ts',
           'serve-http.ts',

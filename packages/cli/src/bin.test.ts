@@ -51,6 +51,23 @@ describe.skipIf(!built)('the built toolscout bin (node dist/bin.js)', () => {
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
   });
 
+  it("keeps Node's compile cache in the temporary folder, unless NODE_DISABLE_COMPILE_CACHE is set", () => {
+    const { NODE_COMPILE_CACHE: _cache, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+    const run = (temporary: string, extra: Record<string, string> = {}) => {
+      mkdirSync(temporary);
+      const result = spawnSync(process.execPath, [bin, '--version'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...env, TMPDIR: temporary, ...extra },
+      });
+      expect(result.status).toBe(0);
+      return join(temporary, 'node-compile-cache');
+    };
+    expect(existsSync(run(join(dir, 'tmp-cache')))).toBe(true);
+    expect(existsSync(run(join(dir, 'tmp-no-cache'), { NODE_DISABLE_COMPILE_CACHE: '1' }))).toBe(false);
+  });
+
   it('prints only JSON lines on stdout for a batch, with relative paths from the working directory', () => {
     const result = toolscout(
       ['search', '--catalog', 'tools.jsonl', '--queries', 'queries.jsonl', '--limit', '10', '--json'],

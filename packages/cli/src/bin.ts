@@ -1,15 +1,8 @@
 #!/usr/bin/env node
-import { runCli } from './cli.js';
-import { nodeFileIO } from './node-io.js';
+// The toolscout bin (package.json `bin`): Node's compile cache on, as npm's own bin does (from the
+// second run on, the command's modules load without compiling them again; a no-op on Node before
+// 22.8, off with NODE_DISABLE_COMPILE_CACHE), then the command (main.ts).
+import module from 'node:module';
 
-// `toolscout ... | head` closes stdout early: stop quietly instead of crashing on EPIPE.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  ...nodeFileIO,
-});
+module.enableCompileCache?.();
+await import('./main.js');

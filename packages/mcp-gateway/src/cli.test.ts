@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor, withTimeout } from '../../mcp/test-utils/wait.js';
-import { writeConfig } from '../test-utils/gateway-process.js';
+import { assertGatewayBuilt, GATEWAY_BIN, writeConfig } from '../test-utils/gateway-process.js';
 import { CLIENT_HEADERS, httpRequest, initializeBody } from '../test-utils/http-request.js';
 import { GatewayUsageError, parseGatewayArgs, runGatewayCli } from './cli.js';
 
@@ -136,6 +137,31 @@ describe('runGatewayCli before serving', () => {
     stderr.length = 0;
     expect(await runGatewayCli(['--version'], io(stderr))).toBe(0);
     expect(stderr.join('')).toBe('1.2.3\n');
+  });
+});
+
+describe('the built bin (node dist/bin.js)', () => {
+  it("keeps Node's compile cache in the temporary folder, unless NODE_DISABLE_COMPILE_CACHE is set", () => {
+    assertGatewayBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'toolscout-mcp-bin-'));
+    const { NODE_COMPILE_CACHE: _cache, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+    const run = (temporary: string, extra: Record<string, string> = {}) => {
+      mkdirSync(temporary);
+      const result = spawnSync(process.execPath, [GATEWAY_BIN, '--version'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...env, TMPDIR: temporary, ...extra },
+      });
+      expect(result.status).toBe(0);
+      expect(result.stderr).toMatch(/^\d+\.\d+\.\d+/);
+      return join(temporary, 'node-compile-cache');
+    };
+    try {
+      expect(existsSync(run(join(dir, 'cache')))).toBe(true);
+      expect(existsSync(run(join(dir, 'no-cache'), { NODE_DISABLE_COMPILE_CACHE: '1' }))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
