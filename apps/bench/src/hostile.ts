@@ -6,6 +6,7 @@ import {
   type ToolCallOutcome,
   ToolCatalog,
   type ToolDescriptor,
+  ToolIndex,
   ToolSearchSession,
   type ToolSearchStep,
   ToolscoutError,
@@ -26,6 +27,8 @@ export const HOSTILE_CASE_NAMES = [
   'schema-allof-22',
   'schema-dag-24',
   'schema-pattern-backtracking',
+  'search-word-32k',
+  'search-made-up-1mb',
 ] as const;
 /** One of {@link HOSTILE_CASE_NAMES}. */
 export type HostileCaseName = (typeof HOSTILE_CASE_NAMES)[number];
@@ -279,6 +282,15 @@ function callPhase(context: HostileContext, phase: string, name: string, args: u
   };
 }
 
+/**
+ * A search of the index itself, whole request and all (the session's `search_tools` reads only the
+ * first 2,000 characters): a user's own endpoint may pass it anything. The index is built here, untimed.
+ */
+function indexSearchPhase(context: HostileContext, query: string): Phase {
+  const index = new ToolIndex(context.catalog);
+  return { name: 'search', run: async () => `${(await index.search(query, { limit: 10 })).length} hits` };
+}
+
 const characters = (text: string) => `${count(text.length)} characters, ${count(text.split(' ').length)} words`;
 const madeUpWords = (name: string) =>
   `${count(name.length)} characters, ${count(name.split('_').length)} made-up words`;
@@ -374,6 +386,24 @@ const CASES: readonly HostileCase[] = [
         input: `pattern ${pattern}, an argument of ${BACKTRACKING_LETTERS} × "a" then "b"`,
         phases: schemaToolPhases(context, schema, { q }),
       };
+    },
+  },
+  {
+    name: 'search-word-32k',
+    what: 'ToolIndex.search for one 32,768-letter word (typos searched up to 64 letters)',
+    claimed: false,
+    prepare: async (context) => {
+      const query = madeUpName(context.random, 40_000).replaceAll('_', '').slice(0, 32_768);
+      return { input: `${count(query.length)} letters`, phases: [indexSearchPhase(context, query)] };
+    },
+  },
+  {
+    name: 'search-made-up-1mb',
+    what: 'ToolIndex.search for a 1 MB request of made-up words (typos searched for the first 256)',
+    claimed: false,
+    prepare: async (context) => {
+      const query = madeUpName(context.random, MIB).replaceAll('_', ' ');
+      return { input: characters(query), phases: [indexSearchPhase(context, query)] };
     },
   },
 ];

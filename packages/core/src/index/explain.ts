@@ -6,7 +6,7 @@ import { editDistance } from '../text/edit-distance.js';
 import { splitWords, tokenize, wordTerm } from '../text/tokenize.js';
 import type { CatalogTool, MatchReason, MatchReasonField } from '../types.js';
 import { isRecord } from '../values.js';
-import type { RankingParams } from './ranking-params.js';
+import { MAX_TYPO_TERMS, type RankingParams, typoEdits } from './ranking-params.js';
 import { queryClauses } from './scorer.js';
 import { termText } from './term-numbers.js';
 import { INDEX_FIELDS, type IndexField, toolTerms } from './tool-document.js';
@@ -48,9 +48,9 @@ export interface ExplainContext {
 /**
  * Why `tool` matched `query`: per query term and field, its best match there (exact, else prefix,
  * else typo), then phrases (two neighbouring query words side by side in the name or description).
- * The rules are the scorer's: prefixes from `prefixMinLength` letters, typos (one edit from
- * `fuzzyMinLength` letters, two from `fuzzyTwoEditLength`) only for a term at most `fuzzyMaxTools`
- * tools have, fields of weight 0 never.
+ * The rules are the scorer's: prefixes from `prefixMinLength` letters, typos (see `typoEdits`) only
+ * for a term at most `fuzzyMaxTools` tools have among the request's first `MAX_TYPO_TERMS`, fields
+ * of weight 0 never.
  */
 export function explainHit(tool: CatalogTool<unknown>, query: ExplainedQuery, context: ExplainContext): MatchReason[] {
   const { ranking } = context;
@@ -62,10 +62,12 @@ export function explainHit(tool: CatalogTool<unknown>, query: ExplainedQuery, co
   });
   const reasons: MatchReason[] = [];
   const typoAllowed = new Map<string, boolean>();
+  const withinBudget = new Set(query.terms.slice(0, MAX_TYPO_TERMS));
   const mayTypo = (term: string) => {
     let allowed = typoAllowed.get(term);
     if (allowed === undefined) {
-      allowed = term.length >= ranking.fuzzyMinLength && context.toolsWith(term) <= ranking.fuzzyMaxTools;
+      allowed =
+        withinBudget.has(term) && typoEdits(term, ranking) > 0 && context.toolsWith(term) <= ranking.fuzzyMaxTools;
       typoAllowed.set(term, allowed);
     }
     return allowed;
@@ -110,7 +112,7 @@ function bestMatch(
     if (best) return best;
   }
   if (!mayTypo(term)) return undefined;
-  const edits = term.length >= ranking.fuzzyTwoEditLength ? 2 : 1;
+  const edits = typoEdits(term, ranking);
   let nearest = edits + 1;
   for (const candidate of terms) {
     if (Math.abs(candidate.length - term.length) > edits) continue;

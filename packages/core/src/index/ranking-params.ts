@@ -83,6 +83,23 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   headWeight: 0.5,
 });
 
+/** Longer query words get no typo search: typos are in words people type (a 32,768-letter one took 7 s). */
+const MAX_TYPO_LENGTH = 64;
+/**
+ * Only a request's first this many distinct terms get a typo search (each scans the vocabulary): a
+ * request of thousands of rare words is pasted, not typed (1 MB of made-up words took 17 s).
+ */
+export const MAX_TYPO_TERMS = 256;
+
+/**
+ * The edits a typo search of a query term allows (0: none): one from `fuzzyMinLength` letters, two
+ * from `fuzzyTwoEditLength`, none past {@link MAX_TYPO_LENGTH}. (Only for a rare term: `fuzzyMaxTools`.)
+ */
+export function typoEdits(term: string, ranking: RankingParams): 0 | 1 | 2 {
+  if (term.length > MAX_TYPO_LENGTH) return 0;
+  return term.length >= ranking.fuzzyTwoEditLength ? 2 : term.length >= ranking.fuzzyMinLength ? 1 : 0;
+}
+
 /**
  * The default `minScore`: keeps every tool with real evidence and drops those whose only evidence is
  * weak (a word most tools share, a lone typo-level or prefix match). On the two benchmark sets every

@@ -5,7 +5,7 @@ import { inTermOrder, type KeywordIndex } from './keyword-index.js';
 import { type LengthNorms, lengthNorms } from './length-norms.js';
 import type { PhraseIndex } from './phrase-index.js';
 import { keptDocs, QueryDocs } from './pruning.js';
-import type { RankingParams } from './ranking-params.js';
+import { MAX_TYPO_TERMS, type RankingParams, typoEdits } from './ranking-params.js';
 import { type FieldSpec, RankingState, type TermSource } from './ranking-state.js';
 import { addTermScores, TermSumCache, type TermSums, termSums } from './term-sums.js';
 import { INDEX_FIELDS, type IndexField, pairTerm } from './tool-document.js';
@@ -201,13 +201,14 @@ export class Scorer {
   }
 
   /**
-   * Scores one query term (exactly and as a prefix, and with typos if the term is rare) into
-   * `#termSums`. Returns the index terms scored (for the match report).
+   * Scores one query term (exactly and as a prefix, and with typos if the term is rare and `typos`
+   * says it is within the request's budget) into `#termSums`. Returns the index terms scored.
    */
-  #scoreTerm(term: string, fields: readonly FieldSpec[]): TermSource[] {
+  #scoreTerm(term: string, fields: readonly FieldSpec[], typos: boolean): TermSource[] {
     this.#nextStamp(1);
     this.#touchedCount = 0;
-    const cached = this.#lookups.get(term);
+    // (a term past the request's typo budget is neither read from nor kept in the caches, which hold typo matches)
+    const cached = typos ? this.#lookups.get(term) : undefined;
     if (cached !== undefined) {
       // The index terms this query term matched last time (the index has not changed since).
       const sums = this.#sums.get(term);
@@ -243,7 +244,11 @@ export class Scorer {
       }
     }
     // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
-    const fuzzy = term.length >= ranking.fuzzyTwoEditLength ? 2 : term.length >= ranking.fuzzyMinLength ? 1 : 0;
+    if (!typos) {
+      this.#termSums = termSums(this.#touched, this.#touchedCount, this.#termScore);
+      return sources;
+    }
+    const fuzzy = typoEdits(term, ranking);
     if (fuzzy > 0 && exact <= ranking.fuzzyMaxTools) {
       for (const [found, [entry, distance]] of inTermOrder(keyword.fuzzyGet(term, fuzzy))) {
         if (!distance || prefixTerms.has(found)) continue;
@@ -406,7 +411,7 @@ export class Scorer {
         sourceOfDoc === undefined ? undefined : { ofDoc: sourceOfDoc, best: sourceBest, touched: bestSources };
       const head = this.#sources.heads.requestHead(query, ranking); // (its tools' term score: see NameHeads)
       for (let t = 0; t < terms.length; t++) {
-        state.termSources[t] = this.#scoreTerm(terms[t]!, termFields);
+        state.termSources[t] = this.#scoreTerm(terms[t]!, termFields, t < MAX_TYPO_TERMS);
         const sums = terms[t] === head ? this.#boostHead(this.#termSums, head!) : this.#termSums;
         addTermScores(docs, sums, width > 0, bests);
         for (const source of bestSources) {

@@ -52,4 +52,15 @@ describe('SortedVocabulary', () => {
       { numRuns: 500 },
     );
   });
+
+  it('looks up a query far longer than any term without rows for its whole length', () => {
+    // (rows for every unit of a 1,048,576-unit query would need 4 TB: it threw a RangeError, as
+    // the radix tree still does)
+    const lookups = both(['weather', 'a'.repeat(40)]);
+    const sortedOnly = SortedVocabulary.sorting(['weather', 'a'.repeat(40)].map(entry));
+    expect(sortedOnly.fuzzyGet('a'.repeat(1 << 20), 2).size).toBe(0);
+    const [sorted, tree] = lookups.fuzzy('a'.repeat(42), 2);
+    expect(sorted).toEqual([`${'a'.repeat(40)}:1:2`]);
+    expect(sorted).toEqual(tree);
+  });
 });

@@ -22,6 +22,8 @@ export class SortedVocabulary {
 
   /** How many units each term shares with the one before it (0 for the first), made on the first typo lookup. */
   #shared: Int32Array | undefined;
+  /** The length of the longest term, found with {@link SortedVocabulary.#shared}. */
+  #longest = 0;
 
   /** @param sorted - the entries in code-unit order of their terms (checked by the caller). */
   constructor(sorted: readonly TermEntry[]) {
@@ -62,8 +64,9 @@ export class SortedVocabulary {
     const shared = this.#sharedUnits();
     const count = terms.length;
     const n = query.length + 1;
-    // (no term longer than this is within reach)
-    const maxLength = query.length + maxDistance;
+    // (no term longer than this is within reach, nor longer than the longest: the rows' memory
+    // stays in proportion to the query's length, not to its square)
+    const maxLength = Math.min(query.length + maxDistance, this.#longest);
     const rows = new Int32Array((maxLength + 1) * n).fill(maxDistance + 1);
     for (let j = 0; j < n; j++) rows[j] = j;
     for (let row = 1; row <= maxLength; row++) rows[row * n] = row;
@@ -128,6 +131,7 @@ export class SortedVocabulary {
     if (this.#shared !== undefined) return this.#shared;
     const terms = this.#terms;
     const shared = new Int32Array(terms.length);
+    this.#longest = terms[0]?.length ?? 0;
     for (let i = 1; i < terms.length; i++) {
       const before = terms[i - 1]!;
       const term = terms[i]!;
@@ -135,6 +139,7 @@ export class SortedVocabulary {
       let units = 0;
       while (units < limit && before.charCodeAt(units) === term.charCodeAt(units)) units++;
       shared[i] = units;
+      if (term.length > this.#longest) this.#longest = term.length;
     }
     this.#shared = shared;
     return shared;

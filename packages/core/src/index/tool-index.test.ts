@@ -579,6 +579,49 @@ describe('ToolIndex long requests', () => {
     expect(performance.now() - started).toBeLessThan(1_500);
     expect(ids(hits)[0]).toBe('tool_42'); // (the last clause still counts)
   });
+
+  it('answers a request of one very long word, built, loaded and changed: no typo search for it', async () => {
+    // (an edit-distance search over a 32,768-unit word took 7 s and 4 GB; over 1,048,576 units it threw)
+    const word = (letter: string, length: number, last: string) => `${letter.repeat(length - 1)}${last}`;
+    const tools = [
+      { id: 'long_64', description: `Has ${word('q', 64, 'z')} in it.` },
+      { id: 'long_65', description: `Has ${word('p', 65, 'z')} in it.` },
+    ];
+    const built = new ToolIndex(catalogOf(tools));
+    const loaded = ToolIndex.fromBinary(catalogOf(tools), built.toBinary());
+    const catalog = catalogOf(tools);
+    const changed = new ToolIndex(catalog);
+    await changed.search('warm the lookups up');
+    catalog.add({ id: 'other', description: 'Another tool.' });
+    for (const index of [built, loaded, changed]) {
+      expect(await index.search('x'.repeat(1 << 20))).toEqual([]);
+      expect(await index.search('a'.repeat(1 << 15))).toEqual([]);
+      // One edit away: found up to 64 units, not past them (where only the exact word is).
+      expect(ids(await index.search(word('q', 64, 'y'), { minScore: 0 }))).toEqual(['long_64']);
+      expect(ids(await index.search(word('p', 65, 'y'), { minScore: 0 }))).toEqual([]);
+      expect(ids(await index.search(word('p', 65, 'z'), { minScore: 0 }))).toEqual(['long_65']);
+    }
+  });
+
+  it("searches typos of a request's first 256 distinct terms only, whatever was searched before", async () => {
+    // (each typo search scans the vocabulary: a 1 MB request of made-up words took 17 s)
+    const letters = (n: number) =>
+      [...n.toString(26).padStart(2, '0')].map((c) => String.fromCharCode(97 + Number.parseInt(c, 26)));
+    const noise = Array.from({ length: 300 }, (_, i) => `qzx${letters(i).join('')}`).join(' ');
+    const index = new ToolIndex(
+      catalogOf([
+        { id: 'forecast_tool', description: 'Weather forecast service.' },
+        { id: 'other_tool', description: 'Another tool.' },
+      ]),
+    );
+    const search = async (query: string) => ids(await index.search(query, { minScore: 0 }));
+    expect(await search('forecazt')).toEqual(['forecast_tool']); // (its typo match now cached)
+    expect(await search(`${noise} forecazt`)).toEqual([]);
+    expect(await search(`forecazt ${noise}`)).toEqual(['forecast_tool']);
+    const [hit] = await index.search(`${noise} forecazt weather`, { minScore: 0, explain: true });
+    expect(hit?.id).toBe('forecast_tool');
+    expect(hit?.reasons?.map((reason) => `${reason.query}:${reason.how}`)).toEqual(['weather:exact']);
+  });
 });
 
 describe('ToolIndex text budget', () => {
