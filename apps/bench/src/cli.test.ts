@@ -57,7 +57,7 @@ describe('bench command line: argument errors', () => {
     [['hostile', '--clients', '5'], '--clients does not apply to "hostile" (only to gateway, report).'],
     [
       ['hostile', '--cases', 'schema-2kb,huge'],
-      'Unknown hostile case "huge": use description-1mb, schema-2kb, unknown-name-1mb, load-name-1.3mb, unknown-name-1mb-one-letter, description-160k-words, schema-allof-22, schema-dag-24, schema-pattern-backtracking.',
+      'Unknown hostile case "huge": use description-1mb, schema-2kb, unknown-name-1mb, load-name-1.3mb, unknown-name-1mb-one-letter, description-160k-words, schema-allof-22, schema-dag-24, schema-pattern-backtracking, search-word-32k, search-made-up-1mb.',
     ],
     [['hostile', '--cases', 'schema-2kb,schema-2kb'], '--cases lists a hostile case twice: "schema-2kb,schema-2kb".'],
     [['hostile', '--tools', '0'], '--tools expects a positive integer up to 1000000, got "0".'],
