@@ -70,6 +70,13 @@ describe('OfferIndex: entries that are not tools, per source, searchable like to
     expect(await offers.search('summarize', { kinds: ['video'] })).toEqual([]);
   });
 
+  it("searches a query's first 2,000 characters, as search_tools does", async () => {
+    const { offers } = wikiAndDocs();
+    // (a word no entry has, then `onboarding` ending at character 2,000, or starting there)
+    expect((await offers.search(`${'x '.repeat(995)}onboarding`)).map((hit) => hit.id)).toEqual(['wiki+onboarding.md']);
+    expect(await offers.search(`${'x '.repeat(1_000)}onboarding`)).toEqual([]);
+  });
+
   it('clamps the limit to 1..MAX_OFFER_HITS, 5 by default', async () => {
     const offers = new OfferIndex<Doc>();
     offers.replace(

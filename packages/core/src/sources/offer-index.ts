@@ -1,6 +1,7 @@
 import { ToolCatalog } from '../catalog/catalog.js';
 import { InvalidArgumentError, InvalidOptionError } from '../errors.js';
 import { ToolIndex } from '../index/tool-index.js';
+import { MODEL_INPUT_LIMITS, nameStart } from '../session/model-input-limits.js';
 import type { ToolDescriptor } from '../types.js';
 import { describeValue, isRecord } from '../values.js';
 import { CatalogMirror, type MirrorChanges } from './catalog-mirror.js';
@@ -209,7 +210,10 @@ export class OfferIndex<TPayload = unknown> {
     await Promise.all([...this.#refreshes.values()].map(({ task }) => task.settled()));
   }
 
-  /** The best entries for `query` (of some kinds, or all), scored like tools. */
+  /**
+   * The best entries for `query` (of some kinds, or all), scored like tools. A model writes the query:
+   * its first `MODEL_INPUT_LIMITS.queryLength` (2,000) characters are searched, as by `search_tools`.
+   */
   async search(query: string, options: OfferSearchOptions = {}): Promise<OfferMatch<TPayload>[]> {
     if (typeof query !== 'string') {
       throw new InvalidArgumentError('query', `A search query is a string, got ${describeValue(query)}.`);
@@ -225,7 +229,7 @@ export class OfferIndex<TPayload = unknown> {
       throw new InvalidOptionError('kinds', `kinds must be an array of strings, got ${describeValue(kinds)}.`);
     }
     const wanted = kinds ? new Set(kinds) : undefined;
-    const hits = await this.#index.search(query, {
+    const hits = await this.#index.search(nameStart(query, MODEL_INPUT_LIMITS.queryLength), {
       limit: Math.min(MAX_OFFER_HITS, Math.max(1, Math.floor(limit))),
       filter: wanted ? (id) => wanted.has(this.#catalog.get(id)?.tool?.kind ?? '') : undefined,
     });
