@@ -156,6 +156,10 @@ describe('toolscout search (one query)', () => {
     const result = await run(['search', 'zzzqqq', '--catalog', 'tools.jsonl'], files);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('No tool matched "zzzqqq" (out of 3 tools).\n');
+    const one = await run(['search', 'zzzqqq', '--catalog', 'one.jsonl'], {
+      'one.jsonl': `${JSON.stringify({ id: 'only', description: 'The only tool.' })}\n`,
+    });
+    expect(one.stdout).toBe('No tool matched "zzzqqq" (out of 1 tool).\n');
   });
 
   it('reads an MCP tools/list catalog, detected by content', async () => {

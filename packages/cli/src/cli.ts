@@ -452,7 +452,7 @@ async function search(command: SearchCommand, io: CliIO): Promise<number> {
       if (command.json) {
         io.stdout.write(`${JSON.stringify({ query, hits: jsonHits(hits) })}\n`);
       } else if (hits.length === 0) {
-        io.stdout.write(`No tool matched "${query}" (out of ${catalog.size} tools).\n`);
+        io.stdout.write(`No tool matched "${query}" (out of ${catalog.size} tool${catalog.size === 1 ? '' : 's'}).\n`);
       } else {
         io.stdout.write(table(hits, catalog, command.explain));
       }
