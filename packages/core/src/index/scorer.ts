@@ -243,11 +243,11 @@ export class Scorer {
         this.#accumulate(source, fields);
       }
     }
-    // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
     if (!typos) {
       this.#termSums = termSums(this.#touched, this.#touchedCount, this.#termScore);
       return sources;
     }
+    // Typo tolerance only for a word (almost) no tool has: a common word is taken as meant.
     const fuzzy = typoEdits(term, ranking);
     if (fuzzy > 0 && exact <= ranking.fuzzyMaxTools) {
       for (const [found, [entry, distance]] of inTermOrder(keyword.fuzzyGet(term, fuzzy))) {
