@@ -24,6 +24,8 @@ export interface ExplainedQuery {
   readonly clauses: readonly (readonly string[])[];
   /** The query's word (lower case, as typed) each term came from. */
   readonly wordOf: ReadonlyMap<string, string>;
+  /** The terms a typo search is made for at all: the first `MAX_TYPO_TERMS`, as in the scorer. */
+  readonly typoTerms: ReadonlySet<string>;
 }
 
 /** Tokenises a query as the scorer does, keeping which of its words each term came from. */
@@ -35,7 +37,7 @@ export function explainQuery(query: string, ranking: RankingParams): ExplainedQu
     const term = wordTerm(word);
     if (term !== null && !wordOf.has(term)) wordOf.set(term, word.toLowerCase());
   }
-  return { terms, clauses, wordOf };
+  return { terms, clauses, wordOf, typoTerms: new Set(terms.slice(0, MAX_TYPO_TERMS)) };
 }
 
 /** What reasons need of the index: its ranking rules, and how many tools have a term exactly. */
@@ -62,12 +64,11 @@ export function explainHit(tool: CatalogTool<unknown>, query: ExplainedQuery, co
   });
   const reasons: MatchReason[] = [];
   const typoAllowed = new Map<string, boolean>();
-  const withinBudget = new Set(query.terms.slice(0, MAX_TYPO_TERMS));
   const mayTypo = (term: string) => {
     let allowed = typoAllowed.get(term);
     if (allowed === undefined) {
       allowed =
-        withinBudget.has(term) && typoEdits(term, ranking) > 0 && context.toolsWith(term) <= ranking.fuzzyMaxTools;
+        query.typoTerms.has(term) && typoEdits(term, ranking) > 0 && context.toolsWith(term) <= ranking.fuzzyMaxTools;
       typoAllowed.set(term, allowed);
     }
     return allowed;
